@@ -1,0 +1,98 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+	"storefront/views"
+)
+
+// errorPage holds the friendly words for each status we send.
+var errorPage = map[int]views.ErrorData{
+	http.StatusBadRequest:            {Title: "That request did not make sense", Message: "Something in the address or the form was not valid."},
+	http.StatusForbidden:             {Title: "Not allowed", Message: "You do not have access to this page."},
+	http.StatusNotFound:              {Title: "Page not found", Message: "We could not find what you were looking for. It may have moved or never existed."},
+	http.StatusMethodNotAllowed:      {Title: "Not allowed", Message: "That action is not supported here."},
+	http.StatusRequestEntityTooLarge: {Title: "Too much data", Message: "The form you sent was too large."},
+	http.StatusUnprocessableEntity:   {Title: "Please check the form", Message: "Some fields need another look."},
+	http.StatusTooManyRequests:       {Title: "Slow down a little", Message: "You have done that too often. Please wait a moment and try again."},
+	http.StatusInternalServerError:   {Title: "Something went wrong", Message: "We hit a problem showing this page. It has been logged; please try again."},
+	http.StatusServiceUnavailable:    {Title: "We'll be right back", Message: "The shop is briefly unavailable. Please try again in a few seconds."},
+}
+
+// rateLimited is returned when a sliding-window limit says no.
+type rateLimited struct {
+	retryAfter int // seconds
+	msg        string
+}
+
+func (e *rateLimited) Error() string { return e.msg }
+
+// ErrorHandler is Echo's HTTPErrorHandler: it picks the status, logs
+// server errors with the request id and renders a friendly page (or JSON
+// for JSON clients). Internal error text never reaches the client.
+func (h *Handler) ErrorHandler(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status, msg := http.StatusInternalServerError, ""
+	var he *echo.HTTPError
+	var rl *rateLimited
+	switch {
+	case errors.As(err, &rl):
+		status, msg = http.StatusTooManyRequests, rl.msg
+		c.Response().Header().Set("Retry-After", strconv.Itoa(rl.retryAfter))
+	case errors.As(err, &he):
+		status = he.Code
+		if m, ok := he.Message.(string); ok && status < 500 {
+			msg = m
+		}
+	case errors.Is(err, store.ErrNotFound):
+		status = http.StatusNotFound
+	case store.IsUnavailable(err):
+		status = http.StatusServiceUnavailable
+	}
+	if status == http.StatusServiceUnavailable {
+		c.Response().Header().Set("Retry-After", "5")
+	}
+	if status >= 500 {
+		h.log.Error("request failed", "status", status, "method", c.Request().Method, "uri", c.Request().RequestURI,
+			"id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
+	}
+	noStore(c)
+	data, ok := errorPage[status]
+	if !ok {
+		data = views.ErrorData{Title: http.StatusText(status), Message: "That did not work."}
+	}
+	data.Status = status
+	if msg != "" {
+		data.Message = msg
+	}
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(status)
+		return
+	}
+	if wantsJSON(c) {
+		_ = c.JSON(status, map[string]string{"error": data.Message})
+		return
+	}
+	// The request's context may be past its deadline (that may be why we
+	// are here); the error page must still render.
+	c.SetRequest(c.Request().WithContext(context.WithoutCancel(c.Request().Context())))
+	if rerr := render(c, status, views.ErrorPage(h.chrome(c, data.Title), data)); rerr != nil {
+		h.log.Error("render error page", "err", rerr)
+		_ = c.String(status, fmt.Sprintf("%d %s", status, data.Title))
+	}
+}
+
+// badRequest is a 400 with a message the user can act on.
+func badRequest(msg string) error { return echo.NewHTTPError(http.StatusBadRequest, msg) }
+
+// notFound is a 404 with a message.
+func notFound(msg string) error { return echo.NewHTTPError(http.StatusNotFound, msg) }

@@ -1,0 +1,61 @@
+package handlers
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"storefront/views"
+)
+
+// render writes a component with a status. It renders into a buffer first
+// so that a failing component yields a clean error page, not half a page.
+func render(c echo.Context, status int, t templ.Component) error {
+	var buf bytes.Buffer
+	if err := t.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// chrome builds the layout's per-request data.
+func (h *Handler) chrome(c echo.Context, title string) views.Chrome {
+	s := session(c)
+	return views.Chrome{
+		Title:   title,
+		Flash:   s.Flash,
+		FlashOK: true,
+		Viewer:  viewer(s),
+	}
+}
+
+func viewer(s *Session) views.Viewer {
+	return views.Viewer{
+		SignedIn:  s.SignedIn(),
+		Name:      s.UserName,
+		IsAdmin:   s.IsAdmin,
+		CartCount: s.CartCount,
+	}
+}
+
+// wantsJSON reports whether the client asked for a JSON answer.
+func wantsJSON(c echo.Context) bool {
+	return strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
+}
+
+// redirect answers a form post with 303 See Other (post/redirect/get).
+func redirect(c echo.Context, to string) error {
+	return c.Redirect(http.StatusSeeOther, to)
+}
+
+// localPath returns p if it is a path on this site, else fallback: it
+// stops open redirects through ?next= and Referer.
+func localPath(p, fallback string) string {
+	if p == "" || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.ContainsAny(p, "\r\n") || len(p) > 512 {
+		return fallback
+	}
+	return p
+}

@@ -1,0 +1,41 @@
+package handlers
+
+import (
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// routes registers every route and the middleware chain. Outermost first:
+// request id, the request deadline, request log (which also turns errors into pages), panic
+// recovery, body limit, security headers, the cross-origin check and the
+// session. The deadline wraps them all.
+func (h *Handler) routes(e *echo.Echo) {
+	e.HTTPErrorHandler = h.ErrorHandler
+	e.IPExtractor = h.ipExtractor()
+	e.Use(middleware.RequestID())
+	e.Use(h.deadline)
+	e.Use(h.requestLog)
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogLevel: 0}))
+	e.Use(middleware.BodyLimit(bodyLimit))
+	e.Use(h.secureHeaders())
+	e.Use(h.crossOrigin)
+	e.Use(h.sessionMiddleware)
+
+	// Operations (no session work: see sessionMiddleware).
+	e.GET("/healthz", h.Healthz)
+	e.GET("/readyz", h.Readyz)
+	e.GET("/metrics", h.Metrics)
+	e.GET("/static/*", h.Static)
+
+	// Shop.
+	e.GET("/", h.Home)
+	e.GET("/items", h.ListItems)
+	e.GET("/items/:id", h.ShowItem)
+
+	// Accounts.
+	e.GET("/register", h.RegisterForm)
+	e.POST("/register", h.Register)
+	e.GET("/login", h.LoginForm)
+	e.POST("/login", h.Login)
+	e.POST("/logout", h.Logout)
+}

@@ -1,0 +1,378 @@
+// Command storefront serves a server-rendered web shop with a community
+// article board on Redis, following Redis in Action chapters 1 and 2.
+//
+// main.go is the composition root: it loads the configuration once, builds
+// Redis, the database, the cookie codec, the store and the handlers, starts
+// the background workers and shuts everything down in order.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"storefront/handlers"
+	"storefront/store"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	slog.SetDefault(logger)
+	if err := run(ctx, os.Getenv, logger, nil); err != nil {
+		logger.Error("storefront stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+// run builds every dependency from the environment, serves until ctx is
+// cancelled and then shuts down: HTTP first (finishing in-flight requests),
+// then the workers, then Redis and the database. When ready is not nil it
+// receives the listening address once the server accepts connections.
+func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, ready chan<- string) error {
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return fmt.Errorf("DATA_DIR: %w", err)
+	}
+
+	rc, err := store.ConnectRedis(ctx, store.RedisConfig{
+		URL:          cfg.RedisURL,
+		ClusterAddrs: cfg.RedisClusterAddrs,
+		DataDir:      cfg.DataDir,
+	}, logger)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+
+	db, err := store.OpenDB(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	keys, err := loadCookieKeys(cfg)
+	if err != nil {
+		return err
+	}
+
+	st := store.New(rc.Client, db, cfg.storeOptions(rc.Mode), logger)
+	if err := st.Migrate(ctx); err != nil {
+		return err
+	}
+	if err := st.SeedDemo(ctx, cfg.AdminPassword); err != nil {
+		return err
+	}
+
+	h, err := handlers.New(handlers.Config{
+		CookieKeys:       keys,
+		CookieSecure:     cfg.CookieSecure,
+		TrustedProxies:   cfg.TrustedProxies,
+		ItemsPerPage:     cfg.ItemsPerPage,
+		ArticlesPage:     cfg.ArticlesPerPage,
+		MaxLineQty:       cfg.MaxLineQty,
+		ViewedPerSession: int(cfg.ViewedPerSession),
+		Rates:            cfg.Rates,
+		PageCacheTTL:     cfg.PageCacheTTL,
+		PageCacheTop:     cfg.PageCacheTop,
+		RequestTimeout:   cfg.RequestTimeout,
+	}, st, logger)
+	if err != nil {
+		return err
+	}
+
+	srv := &http.Server{
+		Addr:              cfg.Addr,
+		Handler:           h.Router(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	ln, err := listen(cfg.Addr)
+	if err != nil {
+		return err
+	}
+
+	workerCtx, stopWorkers := context.WithCancel(context.Background())
+	var workers sync.WaitGroup
+	for _, w := range st.Workers() {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			w.Run(workerCtx)
+		}()
+	}
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	logger.Info("storefront listening", "addr", ln.Addr().String(), "redis", rc.Mode, "database", st.DBKind())
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+
+	select {
+	case err = <-serveErr:
+	case <-ctx.Done():
+		logger.Info("shutting down")
+		shutCtx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+		err = srv.Shutdown(shutCtx)
+		cancel()
+	}
+	stopWorkers()
+	workers.Wait()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	logger.Info("storefront stopped cleanly", "err", err)
+	return err
+}
+
+// config is every knob of the shop, read once from the environment by
+// loadConfig and validated before anything listens.
+type config struct {
+	Addr              string
+	DataDir           string
+	RedisURL          string
+	RedisClusterAddrs []string
+	DatabaseURL       string
+	CookieKeys        string
+	CookieSecure      handlers.SecureMode
+	TrustedProxies    []*net.IPNet
+	AdminPassword     string
+	SessionLimit      int64
+	ViewedPerSession  int64
+	PageCacheTTL      time.Duration
+	PageCacheTop      int64
+	ViewedKeep        int64
+	RescaleInterval   time.Duration
+	GroupCacheTTL     time.Duration
+	VoteWindow        time.Duration
+	VoteScore         int64
+	ArticlesPerPage   int
+	ItemsPerPage      int
+	MaxLineQty        int
+	Rates             handlers.Rates
+	RequestTimeout    time.Duration
+}
+
+// loadConfig reads and validates every knob. The first bad value stops
+// start-up with an error that names the variable.
+func loadConfig(getenv func(string) string) (config, error) {
+	p := envParser{getenv: getenv}
+	cfg := config{
+		Addr:              p.str("ADDR", ":8080"),
+		DataDir:           p.str("DATA_DIR", "./data"),
+		RedisURL:          p.str("REDIS_URL", ""),
+		RedisClusterAddrs: p.list("REDIS_CLUSTER_ADDRS"),
+		DatabaseURL:       p.str("DATABASE_URL", ""),
+		CookieKeys:        p.str("COOKIE_KEYS", ""),
+		CookieSecure:      p.secure("COOKIE_SECURE"),
+		TrustedProxies:    p.cidrs("TRUSTED_PROXIES"),
+		AdminPassword:     p.str("ADMIN_PASSWORD", ""),
+		SessionLimit:      p.int("SESSION_LIMIT", 10_000_000, 1),
+		ViewedPerSession:  p.int("VIEWED_PER_SESSION", 25, 1),
+		PageCacheTTL:      p.duration("PAGE_CACHE_TTL", 300*time.Second),
+		PageCacheTop:      p.int("PAGE_CACHE_TOP", 10_000, 0),
+		ViewedKeep:        p.int("VIEWED_KEEP", 20_000, 1),
+		RescaleInterval:   p.duration("RESCALE_INTERVAL", 5*time.Minute),
+		GroupCacheTTL:     p.duration("GROUP_CACHE_TTL", 60*time.Second),
+		VoteWindow:        p.duration("VOTE_WINDOW", 168*time.Hour),
+		VoteScore:         p.int("VOTE_SCORE", 432, 1),
+		ArticlesPerPage:   int(p.int("ARTICLES_PER_PAGE", 25, 1)),
+		ItemsPerPage:      int(p.int("ITEMS_PER_PAGE", 24, 1)),
+		MaxLineQty:        int(p.int("MAX_LINE_QTY", 99, 1)),
+		Rates: handlers.Rates{
+			Login:    p.rate("LOGIN_RATE", "5/1m"),
+			Register: p.rate("REGISTER_RATE", "10/1h"),
+			Post:     p.rate("POST_RATE", "5/1h"),
+			Vote:     p.rate("VOTE_RATE", "60/1m"),
+			Comment:  p.rate("COMMENT_RATE", "2/1m"),
+		},
+		RequestTimeout: p.duration("REQUEST_TIMEOUT", 10*time.Second),
+	}
+	if cfg.RedisURL != "" && len(cfg.RedisClusterAddrs) > 0 {
+		p.fail("REDIS_URL", "set only one of REDIS_URL and REDIS_CLUSTER_ADDRS")
+	}
+	if cfg.RedisURL != "" && !strings.HasPrefix(cfg.RedisURL, "redis://") && !strings.HasPrefix(cfg.RedisURL, "rediss://") {
+		p.fail("REDIS_URL", "must start with redis:// or rediss://")
+	}
+	if cfg.DatabaseURL != "" && !strings.HasPrefix(cfg.DatabaseURL, "postgres://") && !strings.HasPrefix(cfg.DatabaseURL, "postgresql://") {
+		p.fail("DATABASE_URL", "must be a postgres:// URL")
+	}
+	if cfg.ArticlesPerPage > 500 {
+		p.fail("ARTICLES_PER_PAGE", "must be at most 500")
+	}
+	if cfg.ItemsPerPage > 500 {
+		p.fail("ITEMS_PER_PAGE", "must be at most 500")
+	}
+	return cfg, p.err
+}
+
+// storeOptions passes the knobs that the data layer needs.
+func (c config) storeOptions(redisMode string) store.Options {
+	return store.Options{
+		RedisMode:        redisMode,
+		SessionLimit:     c.SessionLimit,
+		ViewedPerSession: c.ViewedPerSession,
+		PageCacheTTL:     c.PageCacheTTL,
+		PageCacheTop:     c.PageCacheTop,
+		ViewedKeep:       c.ViewedKeep,
+		RescaleInterval:  c.RescaleInterval,
+		GroupCacheTTL:    c.GroupCacheTTL,
+		VoteWindow:       c.VoteWindow,
+		VoteScore:        c.VoteScore,
+	}
+}
+
+// loadCookieKeys returns COOKIE_KEYS, or keys generated once and kept in
+// DATA_DIR so that cookies survive a restart in development.
+func loadCookieKeys(cfg config) (handlers.CookieKeys, error) {
+	raw := cfg.CookieKeys
+	if raw == "" {
+		path := filepath.Join(cfg.DataDir, "cookie-keys")
+		b, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			raw = strings.TrimSpace(string(b))
+		case errors.Is(err, os.ErrNotExist):
+			raw = handlers.GenerateCookieKeys()
+			if err := os.WriteFile(path, []byte(raw+"\n"), 0o600); err != nil {
+				return nil, fmt.Errorf("COOKIE_KEYS: keep generated keys: %w", err)
+			}
+		default:
+			return nil, fmt.Errorf("COOKIE_KEYS: %w", err)
+		}
+	}
+	keys, err := handlers.ParseCookieKeys(raw)
+	if err != nil {
+		return nil, fmt.Errorf("COOKIE_KEYS: %w", err)
+	}
+	return keys, nil
+}
+
+// listen opens the TCP listener before the server starts so that an
+// address in use is reported as a start-up error.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("ADDR: %w", err)
+	}
+	return ln, nil
+}
+
+// envParser reads variables and remembers the first error, so that
+// loadConfig reads as a plain list of knobs.
+type envParser struct {
+	getenv func(string) string
+	err    error
+}
+
+func (p *envParser) fail(name, msg string) {
+	if p.err == nil {
+		p.err = fmt.Errorf("%s: %s", name, msg)
+	}
+}
+
+func (p *envParser) str(name, def string) string {
+	if v := strings.TrimSpace(p.getenv(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+func (p *envParser) list(name string) []string {
+	var out []string
+	for _, s := range strings.Split(p.getenv(name), ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (p *envParser) int(name string, def, min int64) int64 {
+	v := p.str(name, "")
+	if v == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < min {
+		p.fail(name, fmt.Sprintf("want a whole number >= %d, got %q", min, v))
+		return def
+	}
+	return n
+}
+
+func (p *envParser) duration(name string, def time.Duration) time.Duration {
+	v := p.str(name, "")
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		p.fail(name, fmt.Sprintf("want a positive Go duration such as 5m, got %q", v))
+		return def
+	}
+	return d
+}
+
+func (p *envParser) rate(name, def string) handlers.Rate {
+	v := p.str(name, def)
+	r, err := handlers.ParseRate(v)
+	if err != nil {
+		p.fail(name, err.Error())
+	}
+	return r
+}
+
+func (p *envParser) secure(name string) handlers.SecureMode {
+	switch v := strings.ToLower(p.str(name, "auto")); v {
+	case "auto":
+		return handlers.SecureAuto
+	case "true", "1", "on", "yes":
+		return handlers.SecureAlways
+	case "false", "0", "off", "no":
+		return handlers.SecureNever
+	default:
+		p.fail(name, fmt.Sprintf("want auto, true or false, got %q", v))
+		return handlers.SecureAuto
+	}
+}
+
+func (p *envParser) cidrs(name string) []*net.IPNet {
+	var out []*net.IPNet
+	for _, s := range p.list(name) {
+		if !strings.Contains(s, "/") {
+			if ip := net.ParseIP(s); ip != nil && ip.To4() != nil {
+				s += "/32"
+			} else {
+				s += "/128"
+			}
+		}
+		_, n, err := net.ParseCIDR(s)
+		if err != nil {
+			p.fail(name, fmt.Sprintf("want comma-separated CIDRs, got %q", s))
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}

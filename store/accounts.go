@@ -1,0 +1,115 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// AdminUsername is the account that may use /admin.
+const AdminUsername = "admin"
+
+// User is a shopper or reader account.
+type User struct {
+	ID       int64
+	Username string
+	IsAdmin  bool
+}
+
+// ErrBadCredentials means the username or the password is wrong; callers
+// must not say which.
+var ErrBadCredentials = errors.New("wrong username or password")
+
+// dummyHash is compared against when the username does not exist, so that
+// a wrong username costs the same time as a wrong password.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not-a-real-password"), bcrypt.DefaultCost)
+
+func (s *Store) passwordCost() int {
+	if s.opt.PasswordCost > 0 {
+		return s.opt.PasswordCost
+	}
+	return bcrypt.DefaultCost
+}
+
+// CreateUser registers an account. Usernames are unique ignoring case
+// (ErrConflict). Validation of the form is the caller's.
+func (s *Store) CreateUser(ctx context.Context, username, password string) (User, error) {
+	return s.createUser(ctx, username, password, false)
+}
+
+func (s *Store) createUser(ctx context.Context, username, password string, admin bool) (User, error) {
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.passwordCost())
+	if err != nil {
+		return User{}, fmt.Errorf("create user: %w", err)
+	}
+	u := User{Username: username, IsAdmin: admin}
+	err = s.db.QueryRowContext(ctx,
+		`INSERT INTO users (username, username_key, password_hash, is_admin, created_at) VALUES ($1, $2, $3, $4, $5)
+		 ON CONFLICT (username_key) DO NOTHING RETURNING id`,
+		username, strings.ToLower(username), string(hash), admin, s.now().Unix()).Scan(&u.ID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrConflict
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("create user: %w", err)
+	}
+	return u, nil
+}
+
+func (s *Store) ensureAdmin(ctx context.Context, password string) (bool, error) {
+	_, err := s.createUser(ctx, AdminUsername, password, true)
+	if errors.Is(err, ErrConflict) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Authenticate checks a username and password. Both kinds of mistake
+// return ErrBadCredentials after the same bcrypt work.
+func (s *Store) Authenticate(ctx context.Context, username, password string) (User, error) {
+	var u User
+	var hash string
+	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, password_hash FROM users WHERE username_key = $1`,
+		strings.ToLower(username)).Scan(&u.ID, &u.Username, &u.IsAdmin, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		return User{}, ErrBadCredentials
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("authenticate: %w", err)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
+		return User{}, ErrBadCredentials
+	}
+	return u, nil
+}
+
+// UserByID reads an account.
+func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
+	var u User
+	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin FROM users WHERE id = $1`, id).Scan(&u.ID, &u.Username, &u.IsAdmin)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrNotFound
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("user %d: %w", id, err)
+	}
+	return u, nil
+}
+
+// UserByName reads an account by username, ignoring case.
+func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
+	var u User
+	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin FROM users WHERE username_key = $1`, strings.ToLower(name)).Scan(&u.ID, &u.Username, &u.IsAdmin)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrNotFound
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("user %q: %w", name, err)
+	}
+	return u, nil
+}

@@ -1,0 +1,149 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Item is one catalog row. JSON names are the column names, as the row
+// cache stores them.
+type Item struct {
+	ID          int64  `json:"id"`
+	Slug        string `json:"slug"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Category    string `json:"category"`
+	PriceCents  int64  `json:"price_cents"`
+	Stock       int64  `json:"stock"`
+	UpdatedAt   int64  `json:"updated_at"`
+}
+
+// ItemQuery selects a page of the catalog.
+type ItemQuery struct {
+	Q        string // matched against name and description, case-insensitively
+	Category string
+	Page     int // 1-based
+	PerPage  int
+}
+
+// ItemPage is one page of results and the total number of matches.
+type ItemPage struct {
+	Items []Item
+	Total int
+}
+
+const itemColumns = `id, slug, name, description, category, price_cents, stock, updated_at`
+
+func scanItem(row interface{ Scan(...any) error }) (Item, error) {
+	var it Item
+	err := row.Scan(&it.ID, &it.Slug, &it.Name, &it.Description, &it.Category, &it.PriceCents, &it.Stock, &it.UpdatedAt)
+	return it, err
+}
+
+// Item reads one row from the database.
+func (s *Store) Item(ctx context.Context, id int64) (Item, error) {
+	it, err := scanItem(s.db.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM items WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Item{}, ErrNotFound
+	}
+	if err != nil {
+		return Item{}, fmt.Errorf("item %d: %w", id, err)
+	}
+	return it, nil
+}
+
+// Items reads several rows by id, in no particular order; missing ids are
+// skipped.
+func (s *Store) Items(ctx context.Context, ids []int64) (map[int64]Item, error) {
+	out := make(map[int64]Item, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	ph := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		ph[i] = fmt.Sprintf("$%d", i+1)
+		args[i] = id
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE id IN (`+strings.Join(ph, ",")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("items: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		it, err := scanItem(rows)
+		if err != nil {
+			return nil, fmt.Errorf("items: %w", err)
+		}
+		out[it.ID] = it
+	}
+	return out, rows.Err()
+}
+
+// ListItems returns one page of the catalog, filtered by q and category.
+func (s *Store) ListItems(ctx context.Context, q ItemQuery) (ItemPage, error) {
+	where, args := []string{"1=1"}, []any{}
+	if q.Category != "" {
+		args = append(args, q.Category)
+		where = append(where, fmt.Sprintf("category = $%d", len(args)))
+	}
+	if q.Q != "" {
+		args = append(args, "%"+likeEscape(strings.ToLower(q.Q))+"%")
+		n := len(args)
+		where = append(where, fmt.Sprintf(`(LOWER(name) LIKE $%d ESCAPE '\' OR LOWER(description) LIKE $%d ESCAPE '\')`, n, n))
+	}
+	cond := strings.Join(where, " AND ")
+	var page ItemPage
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM items WHERE `+cond, args...).Scan(&page.Total); err != nil {
+		return page, fmt.Errorf("list items: %w", err)
+	}
+	offset := (q.Page - 1) * q.PerPage
+	if offset >= page.Total {
+		return page, nil
+	}
+	args = append(args, q.PerPage, offset)
+	rows, err := s.db.QueryContext(ctx, fmt.Sprintf(`SELECT `+itemColumns+` FROM items WHERE %s ORDER BY id LIMIT $%d OFFSET $%d`, cond, len(args)-1, len(args)), args...)
+	if err != nil {
+		return page, fmt.Errorf("list items: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		it, err := scanItem(rows)
+		if err != nil {
+			return page, fmt.Errorf("list items: %w", err)
+		}
+		page.Items = append(page.Items, it)
+	}
+	return page, rows.Err()
+}
+
+// Categories lists the catalog's categories with their item counts.
+func (s *Store) Categories(ctx context.Context) ([]Category, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT category, COUNT(*) FROM items GROUP BY category ORDER BY category`)
+	if err != nil {
+		return nil, fmt.Errorf("categories: %w", err)
+	}
+	defer rows.Close()
+	var out []Category
+	for rows.Next() {
+		var c Category
+		if err := rows.Scan(&c.Name, &c.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Category is a catalog category and how many items it holds.
+type Category struct {
+	Name  string
+	Count int
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}

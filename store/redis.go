@@ -1,0 +1,222 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+)
+
+// Redis modes, as shown in logs and on the admin dashboard.
+const (
+	ModeSingle    = "single"
+	ModeCluster   = "cluster"
+	ModeEmbedded  = "embedded"
+	ModeMiniredis = "miniredis"
+)
+
+// RedisConfig says where Redis is: an external server, a Cluster, or
+// nothing, in which case ConnectRedis brings its own.
+type RedisConfig struct {
+	URL          string
+	ClusterAddrs []string
+	DataDir      string
+}
+
+// RedisConn is a connected client and whatever must be stopped with it.
+type RedisConn struct {
+	Client redis.UniversalClient
+	Mode   string
+	stop   []func()
+}
+
+// Close closes the client and stops an embedded server.
+func (c *RedisConn) Close() {
+	_ = c.Client.Close()
+	for i := len(c.stop) - 1; i >= 0; i-- {
+		c.stop[i]()
+	}
+}
+
+// ConnectRedis connects to REDIS_URL, else REDIS_CLUSTER_ADDRS, else starts a
+// redis-server child on a unix socket (append-only file under DataDir), else
+// runs miniredis in-process. It logs which one is in use.
+func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*RedisConn, error) {
+	var conn *RedisConn
+	switch {
+	case cfg.URL != "":
+		opt, err := redis.ParseURL(cfg.URL)
+		if err != nil {
+			return nil, fmt.Errorf("REDIS_URL: %w", err)
+		}
+		tune(&opt.PoolSize, &opt.ReadTimeout, &opt.WriteTimeout, &opt.DialTimeout)
+		conn = &RedisConn{Client: redis.NewClient(opt), Mode: ModeSingle}
+	case len(cfg.ClusterAddrs) > 0:
+		opt := &redis.ClusterOptions{Addrs: cfg.ClusterAddrs}
+		tune(&opt.PoolSize, &opt.ReadTimeout, &opt.WriteTimeout, &opt.DialTimeout)
+		conn = &RedisConn{Client: redis.NewClusterClient(opt), Mode: ModeCluster}
+	default:
+		var err error
+		if path, lookErr := exec.LookPath("redis-server"); lookErr == nil {
+			conn, err = startRedisServer(ctx, path, cfg.DataDir, log)
+			if err != nil {
+				log.Warn("could not start redis-server, falling back to miniredis", "err", err)
+			}
+		}
+		if conn == nil {
+			conn, err = startMiniredis()
+			if err != nil {
+				return nil, err
+			}
+			log.Warn("using in-process miniredis: nothing in Redis survives a restart; set REDIS_URL or install redis-server")
+		}
+	}
+	if err := waitPing(ctx, conn.Client, 10*time.Second); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("redis (%s): %w", conn.Mode, err)
+	}
+	log.Info("redis connected", "mode", conn.Mode)
+	return conn, nil
+}
+
+// tune sets timeouts short enough that a slow or dead Redis turns into a
+// 503 within the request budget instead of a hang.
+func tune(pool *int, read, write, dial *time.Duration) {
+	if *pool == 0 {
+		*pool = 10 * runtime.GOMAXPROCS(0)
+	}
+	*read, *write, *dial = 2*time.Second, 2*time.Second, 2*time.Second
+}
+
+func waitPing(ctx context.Context, c redis.UniversalClient, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		err := c.Ping(ctx).Err()
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// startRedisServer runs redis-server as a child that dies with the app:
+// Pdeathsig asks the kernel to kill it when the thread that started it
+// exits, and that thread is locked to a goroutine that lives as long as
+// the child.
+func startRedisServer(ctx context.Context, bin, dataDir string, log *slog.Logger) (*RedisConn, error) {
+	dir, err := filepath.Abs(filepath.Join(dataDir, "redis"))
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	sock := filepath.Join(dir, "redis.sock")
+	if len(sock) > 100 { // unix socket paths are limited to 108 bytes
+		tmp, err := os.MkdirTemp("", "storefront-redis")
+		if err != nil {
+			return nil, err
+		}
+		sock = filepath.Join(tmp, "redis.sock")
+	}
+	_ = os.Remove(sock)
+	args := []string{
+		"--port", "0", "--unixsocket", sock, "--unixsocketperm", "700",
+		"--dir", dir, "--appendonly", "yes", "--save", "",
+		"--logfile", filepath.Join(dir, "redis.log"),
+	}
+	started := make(chan error, 1)
+	exited := make(chan struct{})
+	var cmd *exec.Cmd
+	go func() {
+		runtime.LockOSThread() // never unlocked: see the doc comment
+		cmd = exec.Command(bin, args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			started <- err
+			close(exited)
+			return
+		}
+		started <- nil
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	client := redis.NewClient(&redis.Options{
+		Network: "unix", Addr: sock,
+		ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second, DialTimeout: 2 * time.Second,
+	})
+	stop := func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	}
+	if err := waitPing(ctx, client, 5*time.Second); err != nil {
+		_ = client.Close()
+		stop()
+		return nil, fmt.Errorf("redis-server did not answer: %w", err)
+	}
+	log.Info("started redis-server child", "socket", sock, "dir", dir, "pid", cmd.Process.Pid)
+	return &RedisConn{Client: client, Mode: ModeEmbedded, stop: []func(){stop}}, nil
+}
+
+// startMiniredis runs miniredis in-process. Its TTLs only move when its
+// clock is advanced, so a ticker fast-forwards it every second.
+func startMiniredis() (*RedisConn, error) {
+	mr := miniredis.NewMiniRedis()
+	if err := mr.StartAddr("127.0.0.1:0"); err != nil {
+		return nil, fmt.Errorf("miniredis: %w", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				mr.FastForward(time.Second)
+			case <-done:
+				return
+			}
+		}
+	}()
+	client := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+	return &RedisConn{Client: client, Mode: ModeMiniredis, stop: []func(){func() { close(done); mr.Close() }}}, nil
+}
+
+// IsUnavailable reports whether err means Redis or the database could not
+// be reached (as opposed to a bug), so that handlers answer 503.
+func IsUnavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var ne net.Error
+	if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, redis.ErrClosed) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, ErrUnavailable) {
+		return true
+	}
+	msg := err.Error()
+	for _, s := range []string{"connection refused", "broken pipe", "i/o timeout", "CLUSTERDOWN", "LOADING", "TRYAGAIN", "connection reset", "EOF", "pool timeout", "database is locked", "the database system is", "bad connection", "driver: bad connection"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+// Package store owns the shop's data: Redis (sessions, carts, caches,
+// analytics, articles, engagement) and SQL (catalog, accounts, orders).
+// It speaks domain errors and never imports the HTTP layer.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+)
+
+// Domain errors that handlers map to statuses.
+var (
+	ErrNotFound    = errors.New("not found")
+	ErrUnavailable = errors.New("service unavailable")
+	ErrConflict    = errors.New("already exists")
+	ErrOutOfStock  = errors.New("out of stock")
+	ErrInvalid     = errors.New("invalid")
+)
+
+// Options are the knobs the data layer needs.
+type Options struct {
+	RedisMode        string
+	SessionLimit     int64
+	ViewedPerSession int64
+	PageCacheTTL     time.Duration
+	PageCacheTop     int64
+	ViewedKeep       int64
+	RescaleInterval  time.Duration
+	GroupCacheTTL    time.Duration
+	VoteWindow       time.Duration
+	VoteScore        int64
+	PasswordCost     int // bcrypt cost; 0 means the library default (tests use the minimum)
+}
+
+// Store is the data layer: one Redis client (single node, Cluster or
+// embedded) and one SQL database (SQLite or PostgreSQL).
+type Store struct {
+	rdb      redis.UniversalClient
+	db       *sql.DB
+	dbKind   string
+	opt      Options
+	log      *slog.Logger
+	instance string
+	now      func() time.Time
+	workers  []Worker
+	seeders  []func(context.Context) error
+	// collectors are the store's Prometheus series.
+	collectors []prometheus.Collector
+}
+
+// Worker is a background loop that runs until ctx is cancelled.
+type Worker interface {
+	Name() string
+	Run(ctx context.Context)
+}
+
+// New returns a Store over an open Redis client and database.
+func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *Store {
+	host, _ := os.Hostname()
+	s := &Store{
+		rdb:      rdb,
+		db:       db,
+		dbKind:   dbKindOf(db),
+		opt:      opt,
+		log:      log,
+		instance: host + "-" + randomHex(4),
+		now:      time.Now,
+	}
+	return s
+}
+
+// Redis returns the client, for tests and the admin dashboard.
+func (s *Store) Redis() redis.UniversalClient { return s.rdb }
+
+// DB returns the database handle.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// DBKind is "sqlite" or "postgres".
+func (s *Store) DBKind() string { return s.dbKind }
+
+// Options returns the knobs in force.
+func (s *Store) Options() Options { return s.opt }
+
+// Instance names this process in leases and worker reports.
+func (s *Store) Instance() string { return s.instance }
+
+// SetClock replaces the clock; tests use it to move time.
+func (s *Store) SetClock(now func() time.Time) { s.now = now }
+
+// Workers returns the background loops that main starts and stops.
+func (s *Store) Workers() []Worker { return s.workers }
+
+// Ping checks that Redis and the database answer, for /readyz.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.rdb.Ping(ctx).Err(); err != nil {
+		return errors.Join(ErrUnavailable, err)
+	}
+	if err := s.db.PingContext(ctx); err != nil {
+		return errors.Join(ErrUnavailable, err)
+	}
+	return nil
+}
+
+// nowSeconds is the current time as fractional Unix seconds, the unit of
+// every time-ordered sorted set (sub-second precision, as DESIGN §8 asks).
+func (s *Store) nowSeconds() float64 {
+	return float64(s.now().UnixMicro()) / 1e6
+}

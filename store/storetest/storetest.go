@@ -1,0 +1,230 @@
+// Package storetest gives each test a clean Redis and a clean database:
+// miniredis and a temporary SQLite file on a fresh machine, or real Redis
+// (REDIS_URL), a Redis Cluster (REDIS_CLUSTER_ADDRS) and PostgreSQL
+// (DATABASE_URL) when they are set. With both Redis variables set, Main
+// runs every test of the package once on each.
+package storetest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/crypto/bcrypt"
+
+	"storefront/store"
+)
+
+// AdminPassword is the admin account's password in tests.
+const AdminPassword = "admin-password-for-tests"
+
+var (
+	mu      sync.Mutex
+	backend = store.ModeMiniredis
+	minis   = map[testing.TB]*miniredis.Miniredis{}
+)
+
+// Backends lists the Redis modes this run covers, from the environment.
+func Backends() []string {
+	var out []string
+	if os.Getenv("REDIS_URL") != "" {
+		out = append(out, store.ModeSingle)
+	}
+	if os.Getenv("REDIS_CLUSTER_ADDRS") != "" {
+		out = append(out, store.ModeCluster)
+	}
+	if len(out) == 0 {
+		out = append(out, store.ModeMiniredis)
+	}
+	return out
+}
+
+// Main runs the package's tests once per Redis backend. Real servers are
+// shared by every test binary, so a file lock makes packages take turns.
+func Main(m *testing.M) {
+	code := 0
+	for _, b := range Backends() {
+		mu.Lock()
+		backend = b
+		mu.Unlock()
+		unlock := func() {}
+		if b != store.ModeMiniredis {
+			unlock = lockMachine()
+		}
+		fmt.Fprintf(os.Stderr, "storetest: redis=%s database=%s\n", b, DBKind())
+		if c := m.Run(); c != 0 {
+			code = c
+		}
+		unlock()
+	}
+	os.Exit(code)
+}
+
+// Backend is the Redis mode of the current run.
+func Backend() string {
+	mu.Lock()
+	defer mu.Unlock()
+	return backend
+}
+
+// DBKind is the database of this run.
+func DBKind() string {
+	if os.Getenv("DATABASE_URL") != "" {
+		return store.DBPostgres
+	}
+	return store.DBSQLite
+}
+
+func lockMachine() func() {
+	f, err := os.OpenFile(filepath.Join(os.TempDir(), "storefront-tests.lock"), os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		return func() {}
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }
+}
+
+// Redis returns an empty Redis for the test.
+func Redis(t testing.TB) redis.UniversalClient {
+	t.Helper()
+	ctx := context.Background()
+	switch Backend() {
+	case store.ModeSingle:
+		opt, err := redis.ParseURL(os.Getenv("REDIS_URL"))
+		if err != nil {
+			t.Fatalf("REDIS_URL: %v", err)
+		}
+		c := redis.NewClient(opt)
+		if err := c.FlushDB(ctx).Err(); err != nil {
+			t.Fatalf("flush redis: %v", err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	case store.ModeCluster:
+		c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: strings.Split(os.Getenv("REDIS_CLUSTER_ADDRS"), ",")})
+		err := c.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error { return m.FlushDB(ctx).Err() })
+		if err != nil {
+			t.Fatalf("flush cluster: %v", err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	mr := miniredis.RunT(t)
+	mu.Lock()
+	minis[t] = mr
+	mu.Unlock()
+	t.Cleanup(func() { mu.Lock(); delete(minis, t); mu.Unlock() })
+	c := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// Miniredis returns the test's miniredis, or nil on a real server.
+func Miniredis(t testing.TB) *miniredis.Miniredis {
+	mu.Lock()
+	defer mu.Unlock()
+	return minis[t]
+}
+
+// Wait lets d pass for Redis TTLs: miniredis is fast-forwarded, a real
+// server is waited for.
+func Wait(t testing.TB, d time.Duration) {
+	if mr := Miniredis(t); mr != nil {
+		mr.FastForward(d)
+		return
+	}
+	time.Sleep(d)
+}
+
+// DB returns an empty database for the test: a temporary SQLite file, or a
+// fresh schema in DATABASE_URL that is dropped afterwards.
+func DB(t testing.TB) *sql.DB {
+	t.Helper()
+	ctx := context.Background()
+	if u := os.Getenv("DATABASE_URL"); u != "" {
+		admin, err := store.OpenDB(ctx, u, "")
+		if err != nil {
+			t.Fatalf("postgres: %v", err)
+		}
+		schema := fmt.Sprintf("t_%d_%d", time.Now().UnixNano(), os.Getpid())
+		if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+			t.Fatalf("create schema: %v", err)
+		}
+		pu, _ := url.Parse(u)
+		q := pu.Query()
+		q.Set("search_path", schema)
+		pu.RawQuery = q.Encode()
+		db, err := store.OpenDB(ctx, pu.String(), "")
+		if err != nil {
+			t.Fatalf("postgres: %v", err)
+		}
+		t.Cleanup(func() {
+			db.Close()
+			_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+			admin.Close()
+		})
+		return db
+	}
+	db, err := store.OpenDB(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatalf("sqlite: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// Options are small, fast defaults for tests.
+func Options() store.Options {
+	return store.Options{
+		RedisMode:        Backend(),
+		SessionLimit:     10_000_000,
+		ViewedPerSession: 25,
+		PageCacheTTL:     300 * time.Second,
+		PageCacheTop:     10_000,
+		ViewedKeep:       20_000,
+		RescaleInterval:  5 * time.Minute,
+		GroupCacheTTL:    60 * time.Second,
+		VoteWindow:       168 * time.Hour,
+		VoteScore:        432,
+		PasswordCost:     bcrypt.MinCost,
+	}
+}
+
+// Store returns a migrated, seeded store on a clean Redis and database.
+// edit, if given, adjusts the options first.
+func Store(t testing.TB, edit ...func(*store.Options)) *store.Store {
+	t.Helper()
+	opt := Options()
+	for _, f := range edit {
+		f(&opt)
+	}
+	st := store.New(Redis(t), DB(t), opt, Logger(t))
+	ctx := context.Background()
+	if err := st.Migrate(ctx); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	if err := st.SeedDemo(ctx, AdminPassword); err != nil {
+		t.Fatalf("seed: %v", err)
+	}
+	return st
+}
+
+// Logger discards logs unless STORETEST_LOG is set.
+func Logger(t testing.TB) *slog.Logger {
+	if os.Getenv("STORETEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
