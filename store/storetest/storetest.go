@@ -7,6 +7,8 @@ package storetest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"database/sql"
 	"fmt"
 	"io"
@@ -61,7 +63,7 @@ func Main(m *testing.M) {
 		mu.Unlock()
 		unlock := func() {}
 		if b != store.ModeMiniredis {
-			unlock = lockMachine()
+			unlock = lockServer(b)
 		}
 		fmt.Fprintf(os.Stderr, "storetest: redis=%s database=%s\n", b, DBKind())
 		if c := m.Run(); c != 0 {
@@ -87,8 +89,16 @@ func DBKind() string {
 	return store.DBSQLite
 }
 
-func lockMachine() func() {
-	f, err := os.OpenFile(filepath.Join(os.TempDir(), "storefront-tests.lock"), os.O_CREATE|os.O_RDWR, 0o666)
+// lockServer makes test binaries that share one Redis server (or Cluster)
+// take turns, since each test flushes it.
+func lockServer(mode string) func() {
+	addr := os.Getenv("REDIS_URL")
+	if mode == store.ModeCluster {
+		addr = os.Getenv("REDIS_CLUSTER_ADDRS")
+	}
+	sum := sha256.Sum256([]byte(addr))
+	name := "storefront-tests-" + hex.EncodeToString(sum[:6]) + ".lock"
+	f, err := os.OpenFile(filepath.Join(os.TempDir(), name), os.O_CREATE|os.O_RDWR, 0o666)
 	if err != nil {
 		return func() {}
 	}
