@@ -6,6 +6,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -153,3 +154,16 @@ func mustContain(t *testing.T, body string, want ...string) {
 		}
 	}
 }
+
+// newBenchApp builds the app for a benchmark.
+func newBenchApp(b *testing.B) *app {
+	b.Helper()
+	st := storetest.Store(b)
+	h, err := handlers.New(testConfig(b), st, storetest.Logger(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &app{store: st, h: h}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
