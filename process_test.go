@@ -98,7 +98,6 @@ func processGone(pid int) bool {
 	return len(f) > 2 && f[2] == "Z"
 }
 
-
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
 	for i := 0; i < 100; i++ {
