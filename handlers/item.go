@@ -22,7 +22,7 @@ func (h *Handler) ShowItem(c echo.Context) error {
 	s := session(c)
 	var recent []int64
 	if s.Token != "" {
-		st, ids, err := h.store.SessionWithRecent(ctx, s.Token)
+		st, ids, err := h.store.SessionWithRecent(ctx, s.Token, s.claimedID())
 		if err != nil {
 			return err
 		}
