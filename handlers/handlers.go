@@ -112,6 +112,10 @@ type Store interface {
 	sessionStore
 	accountStore
 	rateStore
+	likeStore
+	peopleStore
+	feedStore
+	notifyStore
 	Collectors() []prometheus.Collector
 }
 

@@ -22,7 +22,7 @@ func (h *Handler) ShowItem(c echo.Context) error {
 	s := session(c)
 	var recent []int64
 	if s.Token != "" {
-		st, ids, err := h.store.SessionWithRecent(ctx, s.Token)
+		st, ids, err := h.store.SessionWithRecent(ctx, s.Token, s.claimedID())
 		if err != nil {
 			return err
 		}
@@ -40,12 +40,18 @@ func (h *Handler) ShowItem(c echo.Context) error {
 	if err := h.recordView(c, s, id); err != nil {
 		return err
 	}
+	like, viewCount, err := h.likeState(c, id)
+	if err != nil {
+		return err
+	}
 	noStore(c)
 	return render(c, http.StatusOK, views.ItemPage(h.chrome(c, it.Name), views.ItemData{
 		Item:        card(it),
 		Description: it.Description,
 		MaxQty:      min(it.Stock, int64(h.cfg.MaxLineQty)),
 		Recent:      cards(rows, withFront(id, recent, h.cfg.ViewedPerSession)),
+		Views:       viewCount,
+		Like:        like,
 	}))
 }
 

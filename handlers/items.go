@@ -45,9 +45,16 @@ func (h *Handler) Home(c echo.Context) error {
 			return err
 		}
 	}
-	ids := append(append([]int64{}, featuredIDs...), recent...)
+	mostLiked, recentlyLiked, err := h.store.LikeBoards(ctx, homeLiked)
+	if err != nil {
+		return err
+	}
+	ids := append(append(append([]int64{}, featuredIDs...), recent...), recentlyLiked...)
 	for _, p := range popular {
 		ids = append(ids, p.ItemID)
+	}
+	for _, l := range mostLiked {
+		ids = append(ids, l.ItemID)
 	}
 	rows, err := h.store.Items(ctx, ids)
 	if err != nil {
@@ -59,9 +66,11 @@ func (h *Handler) Home(c echo.Context) error {
 	}
 	noStore(c)
 	return render(c, http.StatusOK, views.HomePage(h.chrome(c, "Home"), views.HomeData{
-		Popular:  cards(rows, popIDs),
-		Recent:   cards(rows, recent),
-		Featured: cards(rows, featuredIDs),
+		Popular:       cards(rows, popIDs),
+		Recent:        cards(rows, recent),
+		Featured:      cards(rows, featuredIDs),
+		MostLiked:     likedCards(rows, mostLiked),
+		RecentlyLiked: cards(rows, recentlyLiked),
 	}))
 }
 
@@ -159,6 +168,17 @@ func itemIDParam(c echo.Context) (int64, error) {
 
 func card(it store.Item) views.ItemCard {
 	return views.ItemCard{ID: it.ID, Name: it.Name, Category: it.Category, PriceCents: it.PriceCents, Stock: it.Stock}
+}
+
+// likedCards is the leaderboard's items that still exist, in order.
+func likedCards(rows map[int64]store.Item, liked []store.ItemLikes) []views.LikedItem {
+	out := make([]views.LikedItem, 0, len(liked))
+	for _, l := range liked {
+		if it, ok := rows[l.ItemID]; ok {
+			out = append(out, views.LikedItem{Item: card(it), Likes: l.Likes})
+		}
+	}
+	return out
 }
 
 // cards returns the rows for ids, in the order of ids, skipping missing ones.

@@ -38,6 +38,7 @@ func viewer(s *Session) views.Viewer {
 		Name:      s.UserName,
 		IsAdmin:   s.IsAdmin,
 		CartCount: s.CartCount,
+		Unread:    s.Unread,
 	}
 }
 

@@ -38,4 +38,11 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.GET("/login", h.LoginForm)
 	e.POST("/login", h.Login)
 	e.POST("/logout", h.Logout)
+
+	// Engagement: likes, people, feed, notifications.
+	e.POST("/items/:id/like", h.LikeItem)
+	e.GET("/users/:name", h.ShowUser)
+	e.POST("/users/:name/follow", h.FollowUser)
+	e.GET("/feed", h.ShowFeed)
+	e.GET("/notifications", h.ShowNotifications)
 }

@@ -20,6 +20,8 @@ type Session struct {
 	IsAdmin  bool
 	// CartCount is the number of lines in the session's cart.
 	CartCount int64
+	// Unread is the signed-in user's unread notifications.
+	Unread int64
 	// Flash is a one-time message left by the previous request.
 	Flash string
 
@@ -31,15 +33,24 @@ type Session struct {
 // SignedIn reports whether a shopper is signed in.
 func (s *Session) SignedIn() bool { return s.UserID > 0 }
 
+// claimedID is the user the signed cookie names, before the server agreed
+// (0 for none): the session read fetches their unread count on the way.
+func (s *Session) claimedID() int64 {
+	if s.hasClaim {
+		return s.claim.ID
+	}
+	return 0
+}
+
 type sessionKey struct{}
 
 // sessionStore is the part of the store that sessions use.
 type sessionStore interface {
-	LoadSession(ctx context.Context, token string) (store.SessionState, error)
+	LoadSession(ctx context.Context, token string, claimedUserID int64) (store.SessionState, error)
 	CreateSession(ctx context.Context, token string, userID int64) error
 	UpdateToken(ctx context.Context, token string, guest bool, itemID int64) error
 	RecentlyViewed(ctx context.Context, token string) ([]int64, error)
-	SessionWithRecent(ctx context.Context, token string) (store.SessionState, []int64, error)
+	SessionWithRecent(ctx context.Context, token string, claimedUserID int64) (store.SessionState, []int64, error)
 	NewSessionView(ctx context.Context, token string, itemID int64) error
 	SignIn(ctx context.Context, oldToken, newToken string, userID int64) error
 	EndSession(ctx context.Context, token string) error
@@ -66,7 +77,7 @@ func (h *Handler) sessionMiddleware(next echo.HandlerFunc) echo.HandlerFunc {
 		s := h.readCookies(c)
 		c.Set("session", s)
 		if s.Token != "" && !selfLoading(c) {
-			st, err := h.store.LoadSession(c.Request().Context(), s.Token)
+			st, err := h.store.LoadSession(c.Request().Context(), s.Token, s.claimedID())
 			if err != nil {
 				return err
 			}
@@ -122,6 +133,7 @@ func (h *Handler) applyState(c echo.Context, s *Session, st store.SessionState) 
 	s.CartCount = st.CartCount
 	if s.hasClaim && st.UserID == s.claim.ID {
 		s.UserID, s.UserName, s.IsAdmin = s.claim.ID, s.claim.Name, s.claim.Admin
+		s.Unread = st.Unread
 	}
 }
 

@@ -31,3 +31,58 @@ func leaseKey(worker string) string { return "lease:" + worker }
 
 // rateKey is one sliding-window rate limit bucket.
 func rateKey(name, subject string) string { return "rate:" + name + ":{" + subject + "}" }
+
+// Engagement (DESIGN §13, seed 004): likes, counters, follows, feeds and
+// notifications. Everything about one item shares the hash tag {item:<id>}
+// and everything about one user shares {user:<id>}, so that a set and the
+// counter that counts it are changed by one script in one slot, also on
+// Cluster. What spans two items or two users (the leaderboards, a follow's
+// two sides, a feed fan-out) is never one atomic step; see likes.go and
+// follows.go for how those stay consistent.
+const (
+	keyMostLiked     = "most-liked:"     // ZSET item id -> likes (leaderboard)
+	keyRecentlyLiked = "recently-liked:" // ZSET item id -> time last liked, capped (latest list)
+	keyFanOut        = "fanout:"         // ZSET fan-out job -> time it may next run (queue)
+)
+
+// itemTag is the hash tag of everything about one item.
+func itemTag(id int64) string { return "{item:" + strconv.FormatInt(id, 10) + "}" }
+
+// userTag is the hash tag of everything about one user.
+func userTag(id int64) string { return "{user:" + strconv.FormatInt(id, 10) + "}" }
+
+// itemLikesKey is the SET of user ids who like the item.
+func itemLikesKey(id int64) string { return itemTag(id) + ":likes" }
+
+// itemCountsKey is the item's counters HASH: views, likes.
+func itemCountsKey(id int64) string { return itemTag(id) + ":counts" }
+
+// userCountsKey is the user's counters HASH: posts, likes, followers,
+// following (and fseq, the version of the user's follow changes).
+func userCountsKey(id int64) string { return userTag(id) + ":counts" }
+
+// followingKey is the ZSET of users id follows: user id -> time followed.
+func followingKey(id int64) string { return userTag(id) + ":following" }
+
+// followersKey is the ZSET of id's followers: user id -> time followed.
+func followersKey(id int64) string { return userTag(id) + ":followers" }
+
+// followVersionsKey is a HASH follower id -> version of the last follow
+// change applied to followersKey(id); it orders the two sides of a follow.
+func followVersionsKey(id int64) string { return userTag(id) + ":fver" }
+
+// postsKey is the ZSET of articles id posted: article id -> time posted.
+func postsKey(id int64) string { return userTag(id) + ":posts" }
+
+// feedKey is id's feed: article id -> time posted, newest FeedSize kept,
+// plus the member "0" at score 0 that marks the feed as built.
+func feedKey(id int64) string { return userTag(id) + ":feed" }
+
+// unreadKey is the HASH of unread notification counts: kind -> count.
+func unreadKey(id int64) string { return userTag(id) + ":unread" }
+
+// notesKey is the capped LIST of recent notifications, newest first, JSON.
+func notesKey(id int64) string { return userTag(id) + ":notes" }
+
+// postKey is a feed entry: the HASH of an article as feeds show it.
+func postKey(articleID int64) string { return "post:" + strconv.FormatInt(articleID, 10) }

@@ -10,42 +10,70 @@ import (
 )
 
 // SessionState is what the server knows of a token: whether it is a live
-// session, who is signed in on it, and the header's cart count. It is read
-// in one pipelined round trip.
+// session, who is signed in on it, the header's cart count and unread
+// notification count. It is read in one pipelined round trip.
 type SessionState struct {
 	Known     bool
 	UserID    int64
 	CartCount int64
+	// Unread is the signed-in user's unread notifications, all kinds.
+	Unread int64
 }
 
 // LoadSession reads a token's state and marks the session as seen, in one
 // round trip. An unknown token yields Known=false and creates nothing: the
 // touches use ZADD XX, which only updates members that exist.
-func (s *Store) LoadSession(ctx context.Context, token string) (SessionState, error) {
+// claimedUserID is who the signed `user` cookie says is signed in (0 for
+// none): their unread count is read in the same round trip and kept only
+// if `login:` agrees.
+func (s *Store) LoadSession(ctx context.Context, token string, claimedUserID int64) (SessionState, error) {
 	pipe := s.rdb.Pipeline()
-	seen, login, cart := s.addLoadSession(ctx, pipe, token)
+	reads := s.addLoadSession(ctx, pipe, token, claimedUserID)
 	s.addUpdateToken(ctx, pipe, token, true, 0)
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return SessionState{}, fmt.Errorf("load session: %w", err)
 	}
-	return sessionState(seen, login, cart), nil
+	return reads.state(), nil
+}
+
+// sessionReads are the queued reads of a session's state.
+type sessionReads struct {
+	seen    *redis.FloatCmd
+	login   *redis.StringCmd
+	cart    *redis.IntCmd
+	unread  *redis.StringSliceCmd // nil when no user is claimed
+	claimed int64
 }
 
 // addLoadSession queues the reads of a session's state on pipe, so that
 // other work (an item view, a cache lookup) can share the round trip.
-func (s *Store) addLoadSession(ctx context.Context, pipe redis.Pipeliner, token string) (*redis.FloatCmd, *redis.StringCmd, *redis.IntCmd) {
-	return pipe.ZScore(ctx, keyRecent, token), pipe.HGet(ctx, keyLogin, token), pipe.HLen(ctx, cartKey(token))
+// claimedUserID (0 for none) adds the claimed user's unread counts.
+func (s *Store) addLoadSession(ctx context.Context, pipe redis.Pipeliner, token string, claimedUserID int64) sessionReads {
+	r := sessionReads{
+		seen:    pipe.ZScore(ctx, keyRecent, token),
+		login:   pipe.HGet(ctx, keyLogin, token),
+		cart:    pipe.HLen(ctx, cartKey(token)),
+		claimed: claimedUserID,
+	}
+	if claimedUserID > 0 {
+		r.unread = s.addUnreadTotal(ctx, pipe, claimedUserID)
+	}
+	return r
 }
 
-func sessionState(seen *redis.FloatCmd, login *redis.StringCmd, cart *redis.IntCmd) SessionState {
-	st := SessionState{Known: seen.Err() == nil}
+// state reads the queued commands after the pipeline ran.
+func (r sessionReads) state() SessionState {
+	st := SessionState{Known: r.seen.Err() == nil}
 	if !st.Known {
 		return st
 	}
-	if v, err := login.Result(); err == nil {
+	if v, err := r.login.Result(); err == nil {
 		st.UserID, _ = strconv.ParseInt(v, 10, 64)
 	}
-	st.CartCount = cart.Val()
+	st.CartCount = r.cart.Val()
+	if r.unread != nil && st.UserID > 0 && st.UserID == r.claimed {
+		st.Unread = unreadTotal(r.unread)
+	}
 	return st
 }
 
@@ -83,6 +111,7 @@ func (s *Store) addUpdateToken(ctx context.Context, pipe redis.Pipeliner, token 
 		pipe.ZAdd(ctx, vk, redis.Z{Score: now, Member: id})
 		pipe.ZRemRangeByRank(ctx, vk, 0, -s.opt.ViewedPerSession-1)
 		pipe.ZIncrBy(ctx, keyViewedItems, -1, id)
+		addCountView(ctx, pipe, itemID)
 	}
 }
 
@@ -176,15 +205,16 @@ func parseIDs(ss []string) []int64 {
 }
 
 // SessionWithRecent reads a session's state and its recently viewed item
-// ids (newest first) in one round trip, touching the session.
-func (s *Store) SessionWithRecent(ctx context.Context, token string) (SessionState, []int64, error) {
+// ids (newest first) in one round trip. claimedUserID is as for
+// LoadSession.
+func (s *Store) SessionWithRecent(ctx context.Context, token string, claimedUserID int64) (SessionState, []int64, error) {
 	pipe := s.rdb.Pipeline()
-	seen, login, cart := s.addLoadSession(ctx, pipe, token)
+	reads := s.addLoadSession(ctx, pipe, token, claimedUserID)
 	recent := pipe.ZRevRange(ctx, viewedKey(token), 0, -1)
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return SessionState{}, nil, fmt.Errorf("load session: %w", err)
 	}
-	st := sessionState(seen, login, cart)
+	st := reads.state()
 	if !st.Known {
 		return st, nil, nil
 	}

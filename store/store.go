@@ -37,6 +37,11 @@ type Options struct {
 	VoteWindow       time.Duration
 	VoteScore        int64
 	PasswordCost     int // bcrypt cost; 0 means the library default (tests use the minimum)
+	// Engagement: 0 means the default of engage.go.
+	FeedSize     int64         // entries kept per feed
+	FeedTTL      time.Duration // a feed nobody reads for this long expires
+	FanOutInline int           // followers a post reaches before the request returns
+	FanOutChunk  int           // followers one background fan-out step reaches
 }
 
 // Store is the data layer: one Redis client (single node, Cluster or
@@ -73,6 +78,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		instance: host + "-" + randomHex(4),
 		now:      time.Now,
 	}
+	s.workers = append(s.workers, &fanOutWorker{s: s})
 	return s
 }
 

@@ -1,0 +1,352 @@
+package handlers_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"storefront/handlers"
+	"storefront/store"
+)
+
+// postJSON posts a form asking for a JSON answer, as engage.js does.
+func (c *client) postJSON(path string, form url.Values, into any) response {
+	c.a.t.Helper()
+	res := c.post(path, form, "Accept", "application/json")
+	if into != nil && res.Status == http.StatusOK {
+		if err := json.Unmarshal([]byte(res.Body), into); err != nil {
+			c.a.t.Fatalf("POST %s: %v in %q", path, err, res.Body)
+		}
+	}
+	return res
+}
+
+type likeJSON struct {
+	Liked bool  `json:"liked"`
+	Count int64 `json:"count"`
+}
+
+type followJSON struct {
+	Following bool  `json:"following"`
+	Followers int64 `json:"followers"`
+	Changed   bool  `json:"changed"`
+}
+
+func (a *app) userID(name string) int64 {
+	a.t.Helper()
+	u, err := a.store.UserByName(a.t.Context(), name)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return u.ID
+}
+
+// publish records an article by name for feeds, as the article board will.
+func (a *app) publish(name string, id int64, title string) {
+	a.t.Helper()
+	err := a.store.RecordPost(a.t.Context(), store.FeedEntry{
+		ArticleID: id, AuthorID: a.userID(name), AuthorName: name, Title: title,
+		Link: "https://example.com/" + strconv.FormatInt(id, 10), PostedAt: float64(1_700_000_000 + id),
+	})
+	if err != nil {
+		a.t.Fatal(err)
+	}
+}
+
+func TestLikeItem(t *testing.T) {
+	a := newApp(t, nil, nil)
+	guest := a.client()
+	if res := guest.post("/items/5/like", url.Values{"dir": {"like"}}); res.Status != 303 || res.Header.Get("Location") != "/login?next=%2Fitems%2F5" {
+		t.Errorf("guest like: %d to %q", res.Status, res.Header.Get("Location"))
+	}
+	if res := guest.postJSON("/items/5/like", nil, nil); res.Status != 401 || !strings.Contains(res.Body, "Sign in") {
+		t.Errorf("guest JSON like: %d %s", res.Status, res.Body)
+	}
+	page := guest.get("/items/5")
+	if got := textOf(page.Body, "like-count"); got != "0" {
+		t.Errorf("like count %q, want 0", got)
+	}
+	mustContain(t, page.Body, "Sign in to like this")
+
+	c := a.client()
+	c.register("liker")
+	res := c.post("/items/5/like", url.Values{"dir": {"like"}, "next": {"/items/5"}})
+	if res.Status != 303 || res.Header.Get("Location") != "/items/5" {
+		t.Fatalf("like: %d to %q", res.Status, res.Header.Get("Location"))
+	}
+	page = c.get("/items/5")
+	if got := textOf(page.Body, "like-count"); got != "1" {
+		t.Errorf("like count %q, want 1", got)
+	}
+	if got := testids(page.Body, "like-box", "data-liked"); !slices.Equal(got, []string{"true"}) {
+		t.Errorf("like box data-liked %v", got)
+	}
+	mustContain(t, page.Body, `name="dir" value="unlike"`)
+	// The count is the same for everyone; the state is each visitor's own.
+	if got := testids(a.client().get("/items/5").Body, "like-box", "data-liked"); !slices.Equal(got, []string{"false"}) {
+		t.Errorf("a guest sees data-liked %v", got)
+	}
+
+	var lj likeJSON
+	if res := c.postJSON("/items/5/like", url.Values{"dir": {"like"}}, &lj); res.Status != 200 || !lj.Liked || lj.Count != 1 {
+		t.Errorf("like again: %d %+v", res.Status, lj)
+	}
+	if res := c.postJSON("/items/5/like", nil, &lj); res.Status != 200 || lj.Liked || lj.Count != 0 {
+		t.Errorf("toggle: %d %+v", res.Status, lj)
+	}
+	for _, tc := range []struct {
+		path, dir string
+		status    int
+	}{
+		{"/items/5/like", "love", 400},
+		{"/items/999999/like", "like", 404},
+		{"/items/abc/like", "like", 404},
+	} {
+		if res := c.post(tc.path, url.Values{"dir": {tc.dir}}); res.Status != tc.status {
+			t.Errorf("POST %s dir=%s: %d, want %d", tc.path, tc.dir, res.Status, tc.status)
+		}
+	}
+	if res := c.post("/items/5/like", url.Values{"dir": {"like"}, "next": {"https://evil.example/"}}); res.Header.Get("Location") != "/items/5" {
+		t.Errorf("open redirect: %q", res.Header.Get("Location"))
+	}
+	c.post("/items/7/like", url.Values{"dir": {"like"}})
+	home := c.get("/")
+	if got := listItems(t, home.Body, "most-liked"); !slices.Equal(got, []string{"5", "7"}) && !slices.Equal(got, []string{"7", "5"}) {
+		t.Errorf("most liked %v", got)
+	}
+	if got := listItems(t, home.Body, "recently-liked"); len(got) != 2 || got[0] != "7" {
+		t.Errorf("recently liked %v, want 7 first", got)
+	}
+	if got := textOf(c.get("/users/liker").Body, "likes-count"); got != "2" {
+		t.Errorf("user likes counter %q, want 2", got)
+	}
+}
+
+func TestLikeConcurrentRequests(t *testing.T) {
+	a := newApp(t, nil, nil)
+	one := a.client()
+	one.register("toggler")
+	const n = 50
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			if res := one.postJSON("/items/3/like", url.Values{"dir": {"toggle"}}, nil); res.Status != 200 {
+				t.Errorf("toggle: %d", res.Status)
+			}
+		})
+	}
+	wg.Wait()
+	count, liked, err := a.store.LikeState(t.Context(), 3, a.userID("toggler"))
+	if err != nil || count != 0 || liked {
+		t.Errorf("after %d toggles: count %d liked %v (%v)", n, count, liked, err)
+	}
+
+	clients := make([]*client, n)
+	for i := range clients {
+		clients[i] = a.client()
+		clients[i].register(fmt.Sprintf("fan%02d", i))
+	}
+	for _, c := range clients {
+		wg.Go(func() {
+			if res := c.postJSON("/items/4/like", url.Values{"dir": {"like"}}, nil); res.Status != 200 {
+				t.Errorf("like: %d", res.Status)
+			}
+		})
+	}
+	wg.Wait()
+	if got := textOf(one.get("/items/4").Body, "like-count"); got != strconv.Itoa(n) {
+		t.Errorf("%d users liked, page says %s", n, got)
+	}
+	most, _, _ := a.store.LikeBoards(t.Context(), 1)
+	if len(most) != 1 || most[0] != (store.ItemLikes{ItemID: 4, Likes: n}) {
+		t.Errorf("leaderboard %+v", most)
+	}
+}
+
+func TestFollowRoutes(t *testing.T) {
+	a := newApp(t, nil, nil)
+	alice, bob := a.client(), a.client()
+	alice.register("alice")
+	bob.register("bob")
+
+	res := alice.post("/users/bob/follow", url.Values{"dir": {"follow"}})
+	if res.Status != 303 || res.Header.Get("Location") != "/users/bob" {
+		t.Fatalf("follow: %d to %q", res.Status, res.Header.Get("Location"))
+	}
+	page := alice.get("/users/bob")
+	if textOf(page.Body, "flash") != "You now follow bob." || textOf(page.Body, "followers-count") != "1" || textOf(page.Body, "following-count") != "0" {
+		t.Errorf("bob's page: flash %q followers %q following %q", textOf(page.Body, "flash"),
+			textOf(page.Body, "followers-count"), textOf(page.Body, "following-count"))
+	}
+	mustContain(t, page.Body, `name="dir" value="unfollow"`)
+	if got := textOf(alice.get("/users/alice").Body, "following-count"); got != "1" {
+		t.Errorf("alice follows %s, want 1", got)
+	}
+
+	var fj followJSON
+	if res := alice.postJSON("/users/bob/follow", url.Values{"dir": {"follow"}}, &fj); res.Status != 200 || !fj.Following || fj.Changed || fj.Followers != 1 {
+		t.Errorf("follow again: %d %+v", res.Status, fj)
+	}
+	if res := alice.postJSON("/users/BOB/follow", url.Values{"dir": {"unfollow"}}, &fj); res.Status != 200 || fj.Following || !fj.Changed || fj.Followers != 0 {
+		t.Errorf("unfollow: %d %+v", res.Status, fj)
+	}
+
+	for _, tc := range []struct {
+		name   string
+		c      *client
+		path   string
+		dir    string
+		status int
+		want   string
+	}{
+		{"self", alice, "/users/alice/follow", "follow", 422, "cannot follow yourself"},
+		{"unknown", alice, "/users/nobody_here/follow", "follow", 404, "nobody by that name"},
+		{"bad name", alice, "/users/a%3Cb/follow", "follow", 404, ""},
+		{"bad dir", alice, "/users/bob/follow", "befriend", 400, "follow or unfollow"},
+		{"no dir", alice, "/users/bob/follow", "", 400, ""},
+		{"guest", a.client(), "/users/bob/follow", "follow", 303, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := tc.c.post(tc.path, url.Values{"dir": {tc.dir}})
+			if res.Status != tc.status {
+				t.Fatalf("status %d, want %d", res.Status, tc.status)
+			}
+			mustContain(t, res.Body, tc.want)
+		})
+	}
+	if res := alice.postJSON("/users/alice/follow", url.Values{"dir": {"follow"}}, nil); res.Status != 422 || !strings.Contains(res.Body, "yourself") {
+		t.Errorf("self-follow JSON: %d %s", res.Status, res.Body)
+	}
+	c, _ := a.store.UserCounts(t.Context(), a.userID("alice"))
+	if c != (store.UserCounts{}) {
+		t.Errorf("refused requests changed alice's counters: %+v", c)
+	}
+	if res := a.client().get("/users/nobody_here"); res.Status != 404 {
+		t.Errorf("unknown user page: %d", res.Status)
+	}
+}
+
+func TestCommonFollowsOnProfile(t *testing.T) {
+	a := newApp(t, nil, nil)
+	cs := map[string]*client{}
+	for _, n := range []string{"alice", "bob", "carol", "dave", "erin"} {
+		cs[n] = a.client()
+		cs[n].register(n)
+	}
+	follow := func(who string, whom ...string) {
+		for _, w := range whom {
+			if res := cs[who].post("/users/"+w+"/follow", url.Values{"dir": {"follow"}}); res.Status != 303 {
+				t.Fatalf("%s follows %s: %d", who, w, res.Status)
+			}
+		}
+	}
+	follow("alice", "carol", "dave", "erin")
+	follow("bob", "erin", "carol")
+	page := cs["alice"].get("/users/bob")
+	var common []string
+	for _, m := range strings.Split(page.Body, `data-user="`)[1:] {
+		common = append(common, m[:strings.IndexByte(m, '"')])
+	}
+	// The first data-user is the profile itself.
+	if !slices.Equal(common, []string{"bob", "carol", "erin"}) {
+		t.Errorf("common follows %v, want [carol erin]", common[1:])
+	}
+	if !strings.Contains(page.Body, `data-testid="common-follows"`) {
+		t.Error("no common-follows list")
+	}
+	if strings.Contains(a.client().get("/users/bob").Body, `data-testid="common-follows"`) {
+		t.Error("a guest has no follows in common")
+	}
+	if strings.Contains(cs["bob"].get("/users/bob").Body, `data-testid="common-follows"`) {
+		t.Error("nobody has follows in common with themselves")
+	}
+}
+
+func TestFeedAndNotifications(t *testing.T) {
+	a := newApp(t, nil, func(c *handlers.Config) { c.ArticlesPage = 2 })
+	reader, writer, other := a.client(), a.client(), a.client()
+	reader.register("reader")
+	writer.register("writer")
+	other.register("other")
+
+	if res := a.client().get("/feed"); res.Status != 303 || res.Header.Get("Location") != "/login?next=%2Ffeed" {
+		t.Errorf("guest feed: %d %q", res.Status, res.Header.Get("Location"))
+	}
+	if res := reader.get("/feed"); res.Status != 200 || len(testids(res.Body, "article", "data-article-id")) != 0 {
+		t.Errorf("empty feed: %d", res.Status)
+	}
+	a.publish("writer", 1, "First")
+	reader.post("/users/writer/follow", url.Values{"dir": {"follow"}})
+	a.publish("writer", 2, "Second")
+	a.publish("other", 3, "Not followed")
+	a.publish("writer", 4, "Fourth <b>bold</b>")
+
+	res := reader.get("/feed")
+	if got := testids(res.Body, "article", "data-article-id"); !slices.Equal(got, []string{"4", "2"}) {
+		t.Errorf("feed page 1: %v, want [4 2]", got)
+	}
+	mustContain(t, res.Body, "Fourth &lt;b&gt;bold&lt;/b&gt;", `href="/users/writer"`, `rel="next"`, `data-score="0"`)
+	if got := testids(reader.get("/feed?page=2").Body, "article", "data-article-id"); !slices.Equal(got, []string{"1"}) {
+		t.Errorf("feed page 2: %v, want [1]", got)
+	}
+	if got := testids(reader.get("/feed?page=9").Body, "article", "data-article-id"); len(got) != 0 {
+		t.Errorf("past the end: %v", got)
+	}
+	if res := reader.get("/feed?page=0"); res.Status != 400 {
+		t.Errorf("page 0: %d", res.Status)
+	}
+	if got := testids(reader.get("/users/writer").Body, "article", "data-article-id"); !slices.Equal(got, []string{"4", "2", "1"}) {
+		t.Errorf("writer's page: %v", got)
+	}
+	if got := textOf(reader.get("/users/writer").Body, "posts-count"); got != "3" {
+		t.Errorf("posts counter %s", got)
+	}
+
+	reader.post("/users/writer/follow", url.Values{"dir": {"unfollow"}})
+	a.publish("writer", 5, "After unfollow")
+	if got := testids(reader.get("/feed").Body, "article", "data-article-id"); slices.Contains(got, "5") {
+		t.Errorf("an unfollowed writer's post reached the feed: %v", got)
+	}
+
+	// Notifications: the writer was followed once, then a vote and a
+	// comment arrive.
+	if got := textOf(writer.get("/").Body, "unread-count"); got != "1" {
+		t.Errorf("writer's unread %q, want 1", got)
+	}
+	wid, oid := a.userID("writer"), a.userID("other")
+	if err := a.store.NotifyVote(t.Context(), wid, oid, "other", 4, "Fourth", "up"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.store.NotifyComment(t.Context(), wid, oid, "other", 4, "Fourth"); err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(writer.get("/items/2").Body, "unread-count"); got != "3" {
+		t.Errorf("unread on an item page %q, want 3", got)
+	}
+	res = writer.get("/notifications")
+	if got := testids(res.Body, "notification", "data-kind"); !slices.Equal(got, []string{"comment", "vote", "follower"}) {
+		t.Errorf("notifications %v", got)
+	}
+	if got := testids(res.Body, "notification", "data-unread"); !slices.Equal(got, []string{"true", "true", "true"}) {
+		t.Errorf("unread marks %v", got)
+	}
+	if got := textOf(res.Body, "unread-count"); got != "0" {
+		t.Errorf("header on the notifications page says %q", got)
+	}
+	mustContain(t, res.Body, "started following you", "commented on", "voted up")
+	if got := textOf(writer.get("/").Body, "unread-count"); got != "0" {
+		t.Errorf("after reading: %q", got)
+	}
+	if got := testids(writer.get("/notifications").Body, "notification", "data-unread"); slices.Contains(got, "true") {
+		t.Errorf("read notifications still new: %v", got)
+	}
+	if res := a.client().get("/notifications"); res.Status != 303 {
+		t.Errorf("guest notifications: %d", res.Status)
+	}
+}

@@ -1,0 +1,163 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+	"storefront/views"
+)
+
+// peopleStore is the part of the store that user pages and follows use.
+type peopleStore interface {
+	UserByName(ctx context.Context, name string) (store.User, error)
+	UsersByID(ctx context.Context, ids []int64) (map[int64]store.User, error)
+	Profile(ctx context.Context, userID, viewerID, n int64) (store.Profile, error)
+	Posts(ctx context.Context, ids []int64) ([]store.FeedEntry, error)
+	CommonFollows(ctx context.Context, a, b int64, limit int) ([]int64, error)
+	Follow(ctx context.Context, followerID, targetID int64, follow bool) (store.FollowResult, error)
+	NotifyFollower(ctx context.Context, userID int64, followerName string) error
+}
+
+const (
+	// profilePosts is how many articles a user's page lists.
+	profilePosts = 25
+	// commonShown is how many people-you-both-follow a user's page lists.
+	commonShown = 50
+)
+
+// followAnswer is the JSON answer of POST /users/:name/follow.
+type followAnswer struct {
+	Following bool  `json:"following"`
+	Followers int64 `json:"followers"`
+	Changed   bool  `json:"changed"`
+}
+
+// userParam finds the user named in the path; a name that cannot exist
+// is a 404 without a query.
+func (h *Handler) userParam(c echo.Context) (store.User, error) {
+	name := c.Param("name")
+	if !usernameRE.MatchString(name) {
+		return store.User{}, notFound("There is nobody by that name here.")
+	}
+	u, err := h.store.UserByName(c.Request().Context(), name)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.User{}, notFound("There is nobody by that name here.")
+	}
+	return u, err
+}
+
+// ShowUser is a user's page: counters, follow button, the people you both
+// follow (for a signed-in visitor) and their articles.
+func (h *Handler) ShowUser(c echo.Context) error {
+	u, err := h.userParam(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	s := session(c)
+	p, err := h.store.Profile(ctx, u.ID, s.UserID, profilePosts)
+	if err != nil {
+		return err
+	}
+	posts, err := h.store.Posts(ctx, p.PostIDs)
+	if err != nil {
+		return err
+	}
+	d := views.UserData{
+		Name:      u.Username,
+		Counts:    views.UserCountsView(p.Counts),
+		Posts:     feedArticles(posts),
+		SignedIn:  s.SignedIn(),
+		Self:      s.UserID == u.ID,
+		Following: p.ViewerFollows,
+	}
+	if s.SignedIn() && !d.Self {
+		if d.Common, err = h.commonFollows(ctx, s.UserID, u.ID); err != nil {
+			return err
+		}
+	}
+	noStore(c)
+	return render(c, http.StatusOK, views.UserPage(h.chrome(c, u.Username), d))
+}
+
+// commonFollows names the people both a and b follow, sorted by name.
+func (h *Handler) commonFollows(ctx context.Context, a, b int64) ([]string, error) {
+	ids, err := h.store.CommonFollows(ctx, a, b, commonShown)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	users, err := h.store.UsersByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(users))
+	for _, u := range users {
+		names = append(names, u.Username)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// FollowUser follows or unfollows (dir=follow|unfollow) a user for the
+// signed-in visitor. Following yourself is refused (422). A new follow
+// notifies the followed user.
+func (h *Handler) FollowUser(c echo.Context) error {
+	s := session(c)
+	if !s.SignedIn() {
+		return signInFirst(c, views.UserURL(c.Param("name")), "Sign in to follow people.")
+	}
+	u, err := h.userParam(c)
+	if err != nil {
+		return err
+	}
+	dir := c.FormValue("dir")
+	if dir != "follow" && dir != "unfollow" {
+		return badRequest("Say follow or unfollow.")
+	}
+	if u.ID == s.UserID {
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, "You cannot follow yourself.")
+	}
+	ctx := c.Request().Context()
+	res, err := h.store.Follow(ctx, s.UserID, u.ID, dir == "follow")
+	if err != nil {
+		return err
+	}
+	if res.Changed && res.Following {
+		// The follow is done; a lost notification must not undo it or
+		// show an error page.
+		if err := h.store.NotifyFollower(ctx, u.ID, s.UserName); err != nil {
+			h.log.Warn("notify follower", "user", u.ID, "err", err)
+		}
+	}
+	if wantsJSON(c) {
+		noStore(c)
+		return c.JSON(http.StatusOK, followAnswer{Following: res.Following, Followers: res.Followers, Changed: res.Changed})
+	}
+	if res.Following {
+		h.setFlash(c, "You now follow "+u.Username+".")
+	} else {
+		h.setFlash(c, "You no longer follow "+u.Username+".")
+	}
+	return redirect(c, localPath(c.FormValue("next"), views.UserURL(u.Username)))
+}
+
+// feedArticles turns feed entries into article rows.
+func feedArticles(entries []store.FeedEntry) []views.FeedArticle {
+	out := make([]views.FeedArticle, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, views.FeedArticle{
+			ID:       e.ArticleID,
+			Title:    e.Title,
+			Link:     e.Link,
+			Author:   e.AuthorName,
+			PostedAt: time.UnixMicro(int64(e.PostedAt * 1e6)),
+		})
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package store_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+
+	"storefront/store"
+	"storefront/store/storetest"
+)
+
+func TestNotificationsCountAndClear(t *testing.T) {
+	st := storetest.Store(t)
+	ticking(st)
+	ctx := t.Context()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(st.NotifyVote(ctx, 1, 2, "bob", 10, "Hello", "up"))
+	must(st.NotifyVote(ctx, 1, 1, "alice", 10, "Hello", "up")) // own article: nothing
+	must(st.NotifyComment(ctx, 1, 3, "carol", 10, "Hello"))
+	must(st.NotifyComment(ctx, 1, 3, "carol", 10, "Hello"))
+	must(st.NotifyFollower(ctx, 1, "dave"))
+	if err := st.Notify(ctx, 1, store.Note{Kind: "spam"}); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("unknown kind: %v", err)
+	}
+	counts, err := st.UnreadCounts(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts[store.NoteVote] != 1 || counts[store.NoteComment] != 2 || counts[store.NoteFollower] != 1 {
+		t.Errorf("unread %v", counts)
+	}
+	notes, read, err := st.Notifications(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 4 || notes[0].Kind != store.NoteFollower || notes[0].Actor != "dave" || notes[3].Kind != store.NoteVote ||
+		notes[3].ArticleID != 10 || notes[3].Dir != "up" || !notes[3].Unread {
+		t.Errorf("notes %+v", notes)
+	}
+	if read[store.NoteComment] != 2 {
+		t.Errorf("counts as read: %v", read)
+	}
+	counts, _ = st.UnreadCounts(ctx, 1)
+	if len(counts) != 0 {
+		t.Errorf("after reading: %v", counts)
+	}
+	must(st.NotifyFollower(ctx, 1, "erin"))
+	notes, _, _ = st.Notifications(ctx, 1)
+	if len(notes) != 5 || !notes[0].Unread || notes[1].Unread {
+		t.Errorf("only the newest is new: %+v", notes)
+	}
+}
+
+func TestNotificationsCappedUnderLoad(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	for range 80 {
+		wg.Go(func() {
+			if err := st.NotifyFollower(ctx, 5, "someone"); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	notes, counts, err := st.Notifications(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts[store.NoteFollower] != 80 || len(notes) != 50 {
+		t.Errorf("%d counted, %d kept; want 80 and 50", counts[store.NoteFollower], len(notes))
+	}
+}
+
+func TestSessionCarriesUnreadCount(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	if err := st.SignIn(ctx, "", "tok", 7); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := st.NotifyFollower(ctx, 7, "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.NotifyFollower(ctx, 8, "x"); err != nil {
+		t.Fatal(err)
+	}
+	state, err := st.LoadSession(ctx, "tok", 7)
+	if err != nil || state.UserID != 7 || state.Unread != 3 {
+		t.Errorf("session %+v (%v), want user 7 with 3 unread", state, err)
+	}
+	// A cookie that claims someone else gets nobody's count.
+	if state, _ := st.LoadSession(ctx, "tok", 8); state.Unread != 0 {
+		t.Errorf("claimed user 8 on 7's session: unread %d", state.Unread)
+	}
+	if state, _, _ := st.SessionWithRecent(ctx, "tok", 7); state.Unread != 3 {
+		t.Errorf("item page session: unread %d", state.Unread)
+	}
+}

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Profile is what a user's page shows from Redis.
+type Profile struct {
+	Counts UserCounts
+	// PostIDs are the newest articles the user posted, newest first.
+	PostIDs []int64
+	// ViewerFollows says whether the viewer follows the user.
+	ViewerFollows bool
+}
+
+// Profile reads a user's counters, newest posts (at most n) and whether
+// viewerID (0 for a guest) follows them, in one round trip.
+func (s *Store) Profile(ctx context.Context, userID, viewerID, n int64) (Profile, error) {
+	pipe := s.rdb.Pipeline()
+	counts := s.addUserCounts(ctx, pipe, userID)
+	posts := pipe.ZRevRange(ctx, postsKey(userID), 0, n-1)
+	var follows *redis.FloatCmd
+	if viewerID > 0 && viewerID != userID {
+		follows = pipe.ZScore(ctx, followingKey(viewerID), formatID(userID))
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return Profile{}, fmt.Errorf("profile: %w", err)
+	}
+	return Profile{
+		Counts:        userCounts(counts),
+		PostIDs:       parseIDs(posts.Val()),
+		ViewerFollows: follows != nil && follows.Err() == nil,
+	}, nil
+}
+
+// UsersByID reads accounts by id; unknown ids are left out.
+func (s *Store) UsersByID(ctx context.Context, ids []int64) (map[int64]User, error) {
+	out := make(map[int64]User, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	ph := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		ph[i] = fmt.Sprintf("$%d", i+1)
+		args[i] = id
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, username, is_admin FROM users WHERE id IN (`+strings.Join(ph, ",")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("users: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u User
+		if err := rows.Scan(&u.ID, &u.Username, &u.IsAdmin); err != nil {
+			return nil, fmt.Errorf("users: %w", err)
+		}
+		out[u.ID] = u
+	}
+	return out, rows.Err()
+}
