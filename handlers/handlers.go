@@ -112,6 +112,7 @@ type Store interface {
 	sessionStore
 	accountStore
 	rateStore
+	articleStore
 	Collectors() []prometheus.Collector
 }
 

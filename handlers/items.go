@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -53,6 +54,10 @@ func (h *Handler) Home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	top, err := h.store.Articles(ctx, store.ArticleQuery{Sort: store.SortTop, Page: 1, PerPage: homeArticles, ViewerID: s.UserID})
+	if err != nil {
+		return err
+	}
 	popIDs := make([]int64, len(popular))
 	for i, p := range popular {
 		popIDs[i] = p.ItemID
@@ -62,6 +67,7 @@ func (h *Handler) Home(c echo.Context) error {
 		Popular:  cards(rows, popIDs),
 		Recent:   cards(rows, recent),
 		Featured: cards(rows, featuredIDs),
+		Articles: articleRows(top.Articles, time.Now()),
 	}))
 }
 

@@ -38,4 +38,13 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.GET("/login", h.LoginForm)
 	e.POST("/login", h.Login)
 	e.POST("/logout", h.Logout)
+
+	// Articles.
+	e.GET("/articles", h.ListArticles)
+	e.GET("/articles/new", h.NewArticleForm)
+	e.POST("/articles", h.PostArticle)
+	e.GET("/articles/:id", h.ShowArticle)
+	e.POST("/articles/:id/vote", h.VoteArticle)
+	e.POST("/articles/:id/comments", h.CommentArticle)
+	e.GET("/groups/:name", h.ListGroup)
 }

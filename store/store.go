@@ -37,6 +37,9 @@ type Options struct {
 	VoteWindow       time.Duration
 	VoteScore        int64
 	PasswordCost     int // bcrypt cost; 0 means the library default (tests use the minimum)
+	// SeedArticles adds demo articles, voters and comments to an empty
+	// board (main turns it on; tests that want them opt in).
+	SeedArticles bool
 }
 
 // Store is the data layer: one Redis client (single node, Cluster or
@@ -53,6 +56,8 @@ type Store struct {
 	seeders  []func(context.Context) error
 	// collectors are the store's Prometheus series.
 	collectors []prometheus.Collector
+	// articles is the article board's state (articles.go).
+	articles articleState
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
@@ -73,6 +78,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		instance: host + "-" + randomHex(4),
 		now:      time.Now,
 	}
+	s.initArticles()
 	return s
 }
 
