@@ -14,7 +14,7 @@ import (
 )
 
 // users creates n accounts directly in the store.
-func users(t *testing.T, st *store.Store, prefix string, n int) []store.User {
+func users(t testing.TB, st *store.Store, prefix string, n int) []store.User {
 	t.Helper()
 	out := make([]store.User, n)
 	for i := range out {
@@ -27,7 +27,7 @@ func users(t *testing.T, st *store.Store, prefix string, n int) []store.User {
 	return out
 }
 
-func post(t *testing.T, st *store.Store, u store.User, title string, groups ...string) store.Article {
+func post(t testing.TB, st *store.Store, u store.User, title string, groups ...string) store.Article {
 	t.Helper()
 	a, err := st.PostArticle(t.Context(), store.NewArticle{Title: title, Link: "https://example.com/" + title, Groups: groups, PosterID: u.ID, Poster: u.Username})
 	if err != nil {
