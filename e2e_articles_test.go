@@ -213,7 +213,9 @@ func startArticlesApp(t *testing.T) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, done := make(chan string, 1), make(chan error, 1)
-	go func() { done <- run(ctx, func(k string) string { return env[k] }, slog.New(slog.NewTextHandler(out, nil)), ready) }()
+	go func() {
+		done <- run(ctx, func(k string) string { return env[k] }, slog.New(slog.NewTextHandler(out, nil)), ready)
+	}()
 	select {
 	case addr := <-ready:
 		t.Cleanup(func() {
