@@ -114,6 +114,9 @@ func (h *Handler) CommentArticle(c echo.Context) error {
 	}
 	body := strings.TrimSpace(strings.ReplaceAll(c.FormValue("body"), "\r\n", "\n"))
 	if msg := checkComment(body); msg != "" {
+		if wantsJSON(c) {
+			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
+		}
 		return h.renderArticle(c, id, http.StatusUnprocessableEntity, views.CommentForm{Body: body, Error: msg})
 	}
 	if err := h.limit(c, "comment", itoa(s.UserID), h.cfg.Rates.Comment, "You are commenting faster than we allow."); err != nil {
@@ -122,6 +125,9 @@ func (h *Handler) CommentArticle(c echo.Context) error {
 	cm, err := h.store.AddComment(c.Request().Context(), id, s.UserID, s.UserName, body)
 	if err != nil {
 		return articleNotFound(err)
+	}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusCreated, map[string]any{"id": cm.ID, "article_id": id, "user": cm.User, "body": cm.Body})
 	}
 	h.setFlash(c, "Your comment is posted.")
 	return redirect(c, views.ArticleURL(id)+"#comment-"+itoa(cm.ID))

@@ -126,6 +126,9 @@ func (h *Handler) PostArticle(c echo.Context) error {
 	f.Title = strings.Join(strings.Fields(f.Title), " ")
 	f.Link = strings.TrimSpace(f.Link)
 	if errs := f.validate(); len(errs) > 0 {
+		if wantsJSON(c) {
+			return c.JSON(http.StatusUnprocessableEntity, map[string]any{"error": "Some fields need another look.", "fields": errs})
+		}
 		noStore(c)
 		return render(c, http.StatusUnprocessableEntity, views.NewArticlePage(h.chrome(c, "Post an article"), views.ArticleForm{
 			Title: f.Title, Link: f.Link, Chosen: f.Groups, Groups: store.ArticleGroups, Errors: errs}))
@@ -137,6 +140,9 @@ func (h *Handler) PostArticle(c echo.Context) error {
 		Title: f.Title, Link: f.Link, Groups: f.Groups, PosterID: s.UserID, Poster: s.UserName})
 	if err != nil {
 		return err
+	}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusCreated, map[string]any{"id": a.ID, "url": views.ArticleURL(a.ID), "score": a.Score})
 	}
 	h.setFlash(c, "Your article is posted.")
 	return redirect(c, views.ArticleURL(a.ID))

@@ -521,3 +521,32 @@ func TestVoteMetrics(t *testing.T) {
 	body := c.get("/metrics").Body
 	mustContain(t, body, `storefront_votes_total{dir="down"} 1`, `storefront_votes_total{dir="none"} 1`)
 }
+
+// TestArticleJSONAnswers: posting and commenting answer JSON to JSON
+// clients, errors included.
+func TestArticleJSONAnswers(t *testing.T) {
+	a := newApp(t, nil, nil)
+	c := a.client()
+	c.register("alice")
+	js := []string{"Accept", "application/json"}
+	res := c.post("/articles", url.Values{"title": {"x"}, "link": {"data:text/html,hi"}}, js...)
+	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, `"link":"Only http://`) {
+		t.Fatalf("bad post: %d %s", res.Status, res.Body)
+	}
+	res = c.post("/articles", url.Values{"title": {"x"}, "link": {"https://example.com/"}}, js...)
+	var posted struct {
+		ID  int64  `json:"id"`
+		URL string `json:"url"`
+	}
+	if res.Status != http.StatusCreated || json.Unmarshal([]byte(res.Body), &posted) != nil || posted.URL != "/articles/"+idStr(posted.ID) {
+		t.Fatalf("post: %d %s", res.Status, res.Body)
+	}
+	res = c.post("/articles/"+idStr(posted.ID)+"/comments", url.Values{"body": {"  "}}, js...)
+	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, `"error"`) {
+		t.Fatalf("empty comment: %d %s", res.Status, res.Body)
+	}
+	res = c.post("/articles/"+idStr(posted.ID)+"/comments", url.Values{"body": {"<i>hi</i>"}}, js...)
+	if res.Status != http.StatusCreated || !strings.Contains(res.Body, `"id":1`) {
+		t.Fatalf("comment: %d %s", res.Status, res.Body)
+	}
+}

@@ -184,9 +184,12 @@ return {redis.call('ZCARD', KEYS[1]), redis.call('ZREVRANGE', KEYS[1], ARGV[2], 
 // Articles returns one page of a listing, highest score or newest first,
 // optionally of one group, with the viewer's own votes.
 func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, error) {
-	order := keyArticleScore
+	if q.PerPage < 1 {
+		return ArticlePage{}, ErrInvalid
+	}
+	order, orderName := keyArticleScore, "score:"
 	if q.Sort == SortNew {
-		order = keyArticleTime
+		order, orderName = keyArticleTime, "time:"
 	}
 	start := int64(max(q.Page, 1)-1) * int64(q.PerPage)
 	stop := start + int64(q.PerPage) - 1
@@ -196,14 +199,14 @@ func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, erro
 		if !IsArticleGroup(q.Group) {
 			return ArticlePage{}, ErrNotFound
 		}
-		o := strings.TrimPrefix(order, "{a}")
-		res, err := groupListing.Run(ctx, s.rdb, []string{groupOrderKey(o, q.Group), groupKey(q.Group), order},
+		res, err := groupListing.Run(ctx, s.rdb, []string{groupOrderKey(orderName, q.Group), groupKey(q.Group), order},
 			s.opt.GroupCacheTTL.Milliseconds(), start, stop).Slice()
 		if err != nil {
 			return ArticlePage{}, fmt.Errorf("group articles: %w", err)
 		}
 		total, _ = res[0].(int64)
-		for _, v := range res[1].([]any) {
+		page, _ := res[1].([]any)
+		for _, v := range page {
 			ids = append(ids, fmt.Sprint(v))
 		}
 	} else {

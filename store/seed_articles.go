@@ -71,8 +71,9 @@ var demoComments = []string{
 // last two weeks by the demo users, with their votes and a few comments.
 // It runs only when the `article:` counter is unset, and only on the one
 // instance that claims the seed marker, so several instances starting at
-// once seed once. The content is the same on every run (a fixed random
-// seed); only the times follow the clock.
+// once seed once (a seeding that fails half way is not retried: the marker
+// stays). The content is the same on every run (a fixed random seed); only
+// the times follow the clock.
 func (s *Store) seedArticles(ctx context.Context) error {
 	if !s.opt.SeedArticles {
 		return nil
