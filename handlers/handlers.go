@@ -116,6 +116,7 @@ type Store interface {
 	peopleStore
 	feedStore
 	notifyStore
+	articleStore
 	Collectors() []prometheus.Collector
 }
 

@@ -45,4 +45,12 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.POST("/users/:name/follow", h.FollowUser)
 	e.GET("/feed", h.ShowFeed)
 	e.GET("/notifications", h.ShowNotifications)
+	// Articles.
+	e.GET("/articles", h.ListArticles)
+	e.GET("/articles/new", h.NewArticleForm)
+	e.POST("/articles", h.PostArticle)
+	e.GET("/articles/:id", h.ShowArticle)
+	e.POST("/articles/:id/vote", h.VoteArticle)
+	e.POST("/articles/:id/comments", h.CommentArticle)
+	e.GET("/groups/:name", h.ListGroup)
 }
