@@ -25,6 +25,7 @@ type articleStore interface {
 	ArticleWithComments(ctx context.Context, id, viewerID int64) (store.Article, []store.Comment, error)
 	Vote(ctx context.Context, articleID, userID int64, dir string) (store.Article, bool, error)
 	AddComment(ctx context.Context, articleID, userID int64, user, body string) (store.Comment, error)
+	ArticlesByID(ctx context.Context, ids []int64, viewerID int64) ([]store.Article, error)
 }
 
 const (

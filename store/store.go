@@ -85,6 +85,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	}
 	s.workers = append(s.workers, &fanOutWorker{s: s})
 	s.initArticles()
+	s.articles.events = engagementEvents{s: s}
 	return s
 }
 
