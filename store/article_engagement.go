@@ -41,4 +41,3 @@ func (e engagementEvents) ArticleCommented(ctx context.Context, a Article, c Com
 		e.s.log.Warn("article commented: notify", "article", a.ID, "err", err)
 	}
 }
-

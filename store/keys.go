@@ -86,6 +86,7 @@ func notesKey(id int64) string { return userTag(id) + ":notes" }
 
 // postKey is a feed entry: the HASH of an article as feeds show it.
 func postKey(articleID int64) string { return "post:" + strconv.FormatInt(articleID, 10) }
+
 // Article board (chapter 1). The book's names, all behind one hash tag,
 // {a}: the vote script updates an article's hash, its voter sets and the
 // global `score:` ZSET atomically, and a group listing runs ZINTERSTORE over
