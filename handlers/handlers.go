@@ -117,6 +117,7 @@ type Store interface {
 	feedStore
 	notifyStore
 	articleStore
+	dashboardStore
 	Collectors() []prometheus.Collector
 }
 

@@ -53,4 +53,8 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.POST("/articles/:id/vote", h.VoteArticle)
 	e.POST("/articles/:id/comments", h.CommentArticle)
 	e.GET("/groups/:name", h.ListGroup)
+
+	// Admin (the admin account only): the dashboard and its controls.
+	admin := e.Group("/admin", h.requireAdmin)
+	admin.GET("", h.AdminDashboard)
 }

@@ -162,11 +162,20 @@ func (w *fanOutWorker) Name() string { return "fanout" }
 // Run polls the queue until ctx is done: at once while there is work,
 // every 100 ms when idle, every second after an error.
 func (w *fanOutWorker) Run(ctx context.Context) {
+	var reported time.Time
 	for {
 		wait := 100 * time.Millisecond
-		if _, err := w.s.RunFanOut(ctx); err != nil && ctx.Err() == nil {
+		n, err := w.s.RunFanOut(ctx)
+		if err != nil && ctx.Err() == nil {
 			w.s.log.Warn("fan-out step failed", "err", err)
 			wait = time.Second
+		}
+		// Report work and errors, and an idle worker every 10 s, for the
+		// dashboard (not every 100 ms poll).
+		if ctx.Err() == nil && (n > 0 || err != nil || time.Since(reported) >= 10*time.Second) {
+			reported = time.Now()
+			run := WorkerRun{Result: fmt.Sprintf("%d fan-out steps", n), Err: err, Counts: map[string]int64{"steps": int64(n)}}
+			w.s.reportWorker(ctx, w.Name(), run)
 		}
 		select {
 		case <-ctx.Done():

@@ -122,3 +122,28 @@ func groupOrderKey(order, name string) string { return "{a}" + order + name }
 
 // commentsKey is an article's comments, a LIST of JSON objects, oldest first.
 func commentsKey(id int64) string { return "{a}comments:" + strconv.FormatInt(id, 10) }
+
+// Admin dashboard and shared statistics (issue 7). Every number the
+// dashboard shows lives in Redis, so that all instances report the same
+// totals. Each key is used by single-key commands only (no hash tags).
+const (
+	// keyPageStats is the page cache's counters across instances: HASH
+	// hit, miss, stale, bypass, renders (HINCRBY by the page cache).
+	keyPageStats = "stats:pagecache"
+	// keyPageHits is the ZSET item id -> pages of it served from the cache
+	// (hits), for the dashboard's most-hit items.
+	keyPageHits = "stats:pagehits"
+	// keyStatsSamples is the ZSET of dashboard samples: JSON -> time
+	// (Unix seconds); the stats worker adds one every StatsInterval and
+	// keeps statsKeep of history.
+	keyStatsSamples = "stats:samples"
+	// keyKeyspace is the HASH of what the stats worker's keyspace scan
+	// found: pages, page_bytes, carts, at (Unix milliseconds).
+	keyKeyspace = "stats:keyspace"
+	// leaseStats names the lease that lets one instance take samples.
+	leaseStats = "stats"
+)
+
+// workerKey is a worker's last report, for the admin dashboard: a HASH of
+// instance, last_run, result, error, and last:<n> / total:<n> counters.
+func workerKey(name string) string { return "worker:" + name }

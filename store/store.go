@@ -45,6 +45,11 @@ type Options struct {
 	// SeedArticles adds demo articles, voters and comments to an empty
 	// board (main turns it on; tests that want them opt in).
 	SeedArticles bool
+	// Admin dashboard: how often the stats worker samples the shared
+	// counters (default 10s) and scans the keyspace for cached pages and
+	// carts (default 1m). Tests set small values.
+	StatsInterval        time.Duration
+	KeyspaceScanInterval time.Duration
 }
 
 // Store is the data layer: one Redis client (single node, Cluster or
@@ -63,6 +68,8 @@ type Store struct {
 	collectors []prometheus.Collector
 	// articles is the article board's state (articles.go).
 	articles articleState
+	// admin is the dashboard's statistics state (admin.go).
+	admin *adminState
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
@@ -86,6 +93,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.workers = append(s.workers, &fanOutWorker{s: s})
 	s.initArticles()
 	s.articles.events = engagementEvents{s: s}
+	s.initAdmin()
 	return s
 }
 

@@ -1,0 +1,155 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"storefront/store/storetest"
+)
+
+// signInAdmin signs this client in as the admin account.
+func (c *client) signInAdmin() {
+	c.a.t.Helper()
+	res := c.post("/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}})
+	if res.Status != http.StatusSeeOther {
+		c.a.t.Fatalf("admin sign-in: status %d: %s", res.Status, res.Body)
+	}
+}
+
+// crossPost sends a form as another site would.
+func (c *client) crossPost(path string, form url.Values) response {
+	c.a.t.Helper()
+	req, _ := http.NewRequest("POST", c.a.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.example")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	return c.do(req)
+}
+
+// stat returns the text of the <dd data-stat="name"> inside the element
+// with the testid, without its hints.
+func stat(t *testing.T, body, testid, name string) string {
+	t.Helper()
+	i := strings.Index(body, `data-testid="`+testid+`"`)
+	if i < 0 {
+		t.Fatalf("no %s in page", testid)
+	}
+	m := regexp.MustCompile(`data-stat="` + regexp.QuoteMeta(name) + `"[^>]*>([^<]*)`).FindStringSubmatch(body[i:])
+	if m == nil {
+		t.Fatalf("no stat %s in %s", name, testid)
+	}
+	return strings.TrimSpace(m[1])
+}
+
+func TestAdminAccess(t *testing.T) {
+	a := newApp(t, nil, nil)
+	admin := a.client()
+	admin.signInAdmin()
+	shopper := a.client()
+	shopper.register("shopper1")
+
+	tampered := a.client()
+	tampered.signInAdmin()
+	ck := tampered.cookie("user")
+	tampered.setCookie("user", ck[:len(ck)-3]+flip(ck[len(ck)-3:]))
+
+	// The admin's signed `user` cookie on the shopper's token: the cookie is
+	// bound to the admin's token, so it counts for nothing here.
+	swapped := a.client()
+	swapped.register("shopper2")
+	swapped.setCookie("user", admin.cookie("user"))
+
+	// An admin whose token the server ended (signed out elsewhere, evicted).
+	ended := a.client()
+	ended.signInAdmin()
+	if err := a.store.EndSession(t.Context(), ended.cookie("sid")); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name   string
+		c      *client
+		method string
+		path   string
+		cross  bool
+		status int
+		where  string // Location for redirects
+	}{
+		{"anonymous dashboard", a.client(), "GET", "/admin", false, http.StatusSeeOther, "/login?next=%2Fadmin"},
+		{"anonymous edit page", a.client(), "GET", "/admin/items/3?x=1", false, http.StatusSeeOther, "/login?next=%2Fadmin%2Fitems%2F3%3Fx%3D1"},
+		{"anonymous post", a.client(), "POST", "/admin/rescale", false, http.StatusSeeOther, "/login?next=%2Fadmin"},
+		{"shopper dashboard", shopper, "GET", "/admin", false, http.StatusForbidden, ""},
+		{"shopper post", shopper, "POST", "/admin/cache/purge", false, http.StatusForbidden, ""},
+		{"admin dashboard", admin, "GET", "/admin", false, http.StatusOK, ""},
+		{"admin tampered cookie", tampered, "GET", "/admin", false, http.StatusSeeOther, "/login?next=%2Fadmin"},
+		{"admin cookie on another token", swapped, "GET", "/admin", false, http.StatusSeeOther, "/login?next=%2Fadmin"},
+		{"admin session ended", ended, "GET", "/admin", false, http.StatusSeeOther, "/login?next=%2Fadmin"},
+		{"admin cross-origin post", admin, "POST", "/admin/rescale", true, http.StatusForbidden, ""},
+		{"admin cross-origin purge", admin, "POST", "/admin/cache/purge", true, http.StatusForbidden, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var res response
+			switch {
+			case tc.cross:
+				res = tc.c.crossPost(tc.path, url.Values{"all": {"1"}})
+			case tc.method == "POST":
+				res = tc.c.post(tc.path, url.Values{"all": {"1"}})
+			default:
+				res = tc.c.get(tc.path)
+			}
+			if res.Status != tc.status {
+				t.Fatalf("status %d, want %d: %.300s", res.Status, tc.status, res.Body)
+			}
+			if tc.where != "" && res.Header.Get("Location") != tc.where {
+				t.Errorf("Location %q, want %q", res.Header.Get("Location"), tc.where)
+			}
+			if res.Status == http.StatusOK {
+				if cc := res.Header.Get("Cache-Control"); !strings.Contains(cc, "no-store") {
+					t.Errorf("Cache-Control %q, want no-store", cc)
+				}
+				for _, id := range []string{"cache-stats", "session-stats", "top-items", "row-cache", "workers"} {
+					if len(testids(res.Body, id, "")) != 1 {
+						t.Errorf("dashboard has no %s", id)
+					}
+				}
+			}
+		})
+	}
+	// The cross-origin posts changed nothing; the admin is still signed in.
+	if res := admin.get("/admin"); res.Status != http.StatusOK {
+		t.Fatalf("admin after the refused posts: %d", res.Status)
+	}
+}
+
+// flip changes a cookie's characters so that its MAC fails.
+func flip(s string) string {
+	b := []byte(s)
+	for i := range b {
+		if b[i] == 'A' {
+			b[i] = 'B'
+		} else {
+			b[i] = 'A'
+		}
+	}
+	return string(b)
+}
+
+func TestAdminRevoked(t *testing.T) {
+	a := newApp(t, nil, nil)
+	admin := a.client()
+	admin.signInAdmin()
+	if res := admin.get("/admin"); res.Status != http.StatusOK {
+		t.Fatalf("admin: %d", res.Status)
+	}
+	// The signed cookie still says admin; the database no longer does.
+	if _, err := a.store.DB().ExecContext(t.Context(), `UPDATE users SET is_admin = $1 WHERE username_key = $2`, false, "admin"); err != nil {
+		t.Fatal(err)
+	}
+	if res := admin.get("/admin"); res.Status != http.StatusForbidden {
+		t.Fatalf("revoked admin: %d, want 403", res.Status)
+	}
+}
