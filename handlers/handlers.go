@@ -112,6 +112,8 @@ type Store interface {
 	sessionStore
 	accountStore
 	rateStore
+	cartStore
+	orderStore
 	Collectors() []prometheus.Collector
 }
 

@@ -13,8 +13,10 @@ import (
 // session, who is signed in on it, and the header's cart count. It is read
 // in one pipelined round trip.
 type SessionState struct {
-	Known     bool
-	UserID    int64
+	Known  bool
+	UserID int64
+	// CartCount is the total quantity in the cart (what shoppers expect the
+	// badge to show), the same number as SetCartLine's Cart.Count.
 	CartCount int64
 }
 
@@ -32,12 +34,15 @@ func (s *Store) LoadSession(ctx context.Context, token string) (SessionState, er
 }
 
 // addLoadSession queues the reads of a session's state on pipe, so that
-// other work (an item view, a cache lookup) can share the round trip.
-func (s *Store) addLoadSession(ctx context.Context, pipe redis.Pipeliner, token string) (*redis.FloatCmd, *redis.StringCmd, *redis.IntCmd) {
-	return pipe.ZScore(ctx, keyRecent, token), pipe.HGet(ctx, keyLogin, token), pipe.HLen(ctx, cartKey(token))
+// other work (an item view, a cache lookup) can share the round trip. The
+// cart's quantities come back with HVALS so that the header can show the
+// total quantity without another round trip (carts are capped at
+// MaxCartLines lines, so the reply stays small).
+func (s *Store) addLoadSession(ctx context.Context, pipe redis.Pipeliner, token string) (*redis.FloatCmd, *redis.StringCmd, *redis.StringSliceCmd) {
+	return pipe.ZScore(ctx, keyRecent, token), pipe.HGet(ctx, keyLogin, token), pipe.HVals(ctx, cartKey(token))
 }
 
-func sessionState(seen *redis.FloatCmd, login *redis.StringCmd, cart *redis.IntCmd) SessionState {
+func sessionState(seen *redis.FloatCmd, login *redis.StringCmd, cart *redis.StringSliceCmd) SessionState {
 	st := SessionState{Known: seen.Err() == nil}
 	if !st.Known {
 		return st
@@ -45,7 +50,7 @@ func sessionState(seen *redis.FloatCmd, login *redis.StringCmd, cart *redis.IntC
 	if v, err := login.Result(); err == nil {
 		st.UserID, _ = strconv.ParseInt(v, 10, 64)
 	}
-	st.CartCount = cart.Val()
+	st.CartCount = sumQuantities(cart.Val())
 	return st
 }
 

@@ -37,6 +37,10 @@ type Options struct {
 	VoteWindow       time.Duration
 	VoteScore        int64
 	PasswordCost     int // bcrypt cost; 0 means the library default (tests use the minimum)
+	// Fulfilment queue tuning; zero takes the Default* values in fulfilment.go.
+	OrderVisibility time.Duration // a taken order not acknowledged within this goes to another worker
+	OrderSweepAge   time.Duration // orders pending longer than this are fulfilled from the database
+	OrderPoll       time.Duration // how long a worker waits for new orders per poll
 }
 
 // Store is the data layer: one Redis client (single node, Cluster or
@@ -53,6 +57,7 @@ type Store struct {
 	seeders  []func(context.Context) error
 	// collectors are the store's Prometheus series.
 	collectors []prometheus.Collector
+	orders     *orderState
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
@@ -73,6 +78,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		instance: host + "-" + randomHex(4),
 		now:      time.Now,
 	}
+	s.initOrders()
 	return s
 }
 
