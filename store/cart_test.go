@@ -87,8 +87,8 @@ func TestCartSetReplaceRemove(t *testing.T) {
 	}
 
 	wantCart(t, setLine(t, st, tok, 7, 0), store.CartLine{ItemID: 3, Qty: 1}) // 0 removes
-	wantCart(t, setLine(t, st, tok, 3, -4))                                      // negative removes
-	wantCart(t, setLine(t, st, tok, 9, 0))                                       // removing what is not there
+	wantCart(t, setLine(t, st, tok, 3, -4))                                   // negative removes
+	wantCart(t, setLine(t, st, tok, 9, 0))                                    // removing what is not there
 	if n, _ := st.Redis().Exists(ctx, "cart:"+tok).Result(); n != 0 {
 		t.Error("an empty cart leaves no key behind")
 	}

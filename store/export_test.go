@@ -22,7 +22,9 @@ func PlaceOrder(ctx context.Context, s *Store, userID int64, lines []CartLine, e
 }
 
 // AfterCheckout runs the post-commit steps for an order.
-func AfterCheckout(ctx context.Context, s *Store, token string, o Order) { s.afterCheckout(ctx, token, o) }
+func AfterCheckout(ctx context.Context, s *Store, token string, o Order) {
+	s.afterCheckout(ctx, token, o)
+}
 
 // EnqueueOrder pushes an order id onto the queue (a duplicate delivery).
 func EnqueueOrder(ctx context.Context, s *Store, id int64) error {
