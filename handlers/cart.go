@@ -170,6 +170,7 @@ func (h *Handler) SetCart(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	var name string
+	var known map[int64]store.Item
 	if qty > 0 { // removing needs no catalog check: the item may be gone
 		rows, err := h.store.CatalogRows(ctx, []int64{itemID})
 		if err != nil {
@@ -179,7 +180,7 @@ func (h *Handler) SetCart(c echo.Context) error {
 		if msg = stockProblem(it, ok, qty); msg != "" {
 			return h.cartError(c, itemID, msg)
 		}
-		name = it.Name
+		name, known = it.Name, rows
 	}
 	cart := store.Cart{}
 	if qty > 0 || session(c).Token != "" { // a visitor without a session has nothing to remove
@@ -201,7 +202,7 @@ func (h *Handler) SetCart(c echo.Context) error {
 		flash = fmt.Sprintf("Your cart has %d × %s.", qty, name)
 	}
 	if wantsJSON(c) {
-		return h.cartJSON(c, http.StatusOK, itemID, cart, flash)
+		return h.cartJSON(c, http.StatusOK, itemID, cart, flash, known)
 	}
 	h.setFlash(c, flash)
 	return redirect(c, "/cart")
@@ -230,7 +231,7 @@ func (h *Handler) cartError(c echo.Context, itemID int64, msg string) error {
 	if err != nil {
 		return err
 	}
-	return h.cartJSON(c, http.StatusUnprocessableEntity, itemID, cart, msg)
+	return h.cartJSON(c, http.StatusUnprocessableEntity, itemID, cart, msg, nil)
 }
 
 // cartLineJSON is one line of the JSON answer.
@@ -258,10 +259,25 @@ type cartAnswer struct {
 	Error      string        `json:"error,omitempty"`
 }
 
-func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, cart store.Cart, msg string) error {
-	rows, err := h.store.CatalogRows(c.Request().Context(), cart.ItemIDs())
-	if err != nil {
-		return err
+// cartJSON answers with the cart's state. Rows already read (known) are
+// not read again: a cart holding only the item just set costs no query.
+func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, cart store.Cart, msg string, known map[int64]store.Item) error {
+	var missing []int64
+	for _, id := range cart.ItemIDs() {
+		if _, ok := known[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	rows := known
+	if len(missing) > 0 {
+		more, err := h.store.CatalogRows(c.Request().Context(), missing)
+		if err != nil {
+			return err
+		}
+		for id, it := range known {
+			more[id] = it
+		}
+		rows = more
 	}
 	d := h.cartView(cart, rows, nil)
 	a := cartAnswer{Item: itemID, CartCount: cart.Count, Lines: len(cart.Lines), TotalCents: d.SubtotalCents, Total: views.Money(d.SubtotalCents)}

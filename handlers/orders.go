@@ -32,7 +32,7 @@ func (h *Handler) ListOrders(c echo.Context) error {
 			return err
 		}
 	}
-	d := views.OrdersData{Pager: pagerFor(page, ordersPerPage, total, func(p int) string { return "/orders?page=" + strconv.Itoa(p) })}
+	d := views.OrdersData{Total: total, Pager: pagerFor(page, ordersPerPage, total, func(p int) string { return "/orders?page=" + strconv.Itoa(p) })}
 	for _, o := range orders {
 		d.Orders = append(d.Orders, views.OrderSummary{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: when(o.CreatedAt)})
 	}

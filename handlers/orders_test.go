@@ -54,5 +54,6 @@ func TestOrdersPages(t *testing.T) {
 			t.Errorf("GET %s: to %q", tc.path, res.Header.Get("Location"))
 		}
 	}
+	mustContain(t, alice.get("/orders?page=99").Body, "No orders on this page")
 	mustContain(t, alice.get(locs[0]).Body, `data-testid="order-status"`, `data-testid="order-total"`)
 }

@@ -78,6 +78,8 @@
       if (typeof data.cart_count === "number") { updateHeader(data.cart_count); }
       return;
     }
+    var field = form.querySelector('input[name="qty"][type="number"]');
+    if (field) { field.removeAttribute("aria-invalid"); }
     updateHeader(data.cart_count);
     updateCartPage(data);
     message(form, data.message, false);
