@@ -117,6 +117,8 @@ type Store interface {
 	feedStore
 	notifyStore
 	articleStore
+	cartStore
+	orderStore
 	Collectors() []prometheus.Collector
 }
 
