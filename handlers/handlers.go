@@ -117,6 +117,8 @@ type Store interface {
 	feedStore
 	notifyStore
 	articleStore
+	cartStore
+	orderStore
 	dashboardStore
 	Collectors() []prometheus.Collector
 }

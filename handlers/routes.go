@@ -32,6 +32,13 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.GET("/items", h.ListItems)
 	e.GET("/items/:id", h.ShowItem)
 
+	// Cart, checkout and orders.
+	e.GET("/cart", h.ShowCart)
+	e.POST("/cart", h.SetCart)
+	e.POST("/checkout", h.Checkout)
+	e.GET("/orders", h.ListOrders)
+	e.GET("/orders/:id", h.ShowOrder)
+
 	// Accounts.
 	e.GET("/register", h.RegisterForm)
 	e.POST("/register", h.Register)

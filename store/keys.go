@@ -122,6 +122,18 @@ func groupOrderKey(order, name string) string { return "{a}" + order + name }
 
 // commentsKey is an article's comments, a LIST of JSON objects, oldest first.
 func commentsKey(id int64) string { return "{a}comments:" + strconv.FormatInt(id, 10) }
+// Cart, checkout and orders (DESIGN §9).
+const (
+	// keyOrderQueue is the Stream of placed orders waiting for fulfilment
+	// (field "order" = order id). It is one key, so it needs no hash tag.
+	keyOrderQueue = "orders:queue"
+	// orderQueueGroup is the consumer group every instance reads with; each
+	// instance is a consumer named by its Instance().
+	orderQueueGroup = "fulfilment"
+)
+
+// checkoutLockKey guards one session's checkout against a double submit.
+func checkoutLockKey(token string) string { return "lock:checkout:" + token }
 
 // Admin dashboard and shared statistics (issue 7). Every number the
 // dashboard shows lives in Redis, so that all instances report the same

@@ -45,6 +45,10 @@ type Options struct {
 	// SeedArticles adds demo articles, voters and comments to an empty
 	// board (main turns it on; tests that want them opt in).
 	SeedArticles bool
+	// Fulfilment queue tuning; zero takes the Default* values in fulfilment.go.
+	OrderVisibility time.Duration // a taken order not acknowledged within this goes to another worker
+	OrderSweepAge   time.Duration // orders pending longer than this are fulfilled from the database
+	OrderPoll       time.Duration // how long a worker waits for new orders per poll
 	// Admin dashboard: how often the stats worker samples the shared
 	// counters (default 10s) and scans the keyspace for cached pages and
 	// carts (default 1m). Tests set small values.
@@ -68,6 +72,7 @@ type Store struct {
 	collectors []prometheus.Collector
 	// articles is the article board's state (articles.go).
 	articles articleState
+	orders     *orderState
 	// admin is the dashboard's statistics state (admin.go).
 	admin *adminState
 }
@@ -93,6 +98,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.workers = append(s.workers, &fanOutWorker{s: s})
 	s.initArticles()
 	s.articles.events = engagementEvents{s: s}
+	s.initOrders()
 	s.initAdmin()
 	return s
 }
