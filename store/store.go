@@ -72,7 +72,7 @@ type Store struct {
 	collectors []prometheus.Collector
 	// articles is the article board's state (articles.go).
 	articles articleState
-	orders     *orderState
+	orders   *orderState
 	// admin is the dashboard's statistics state (admin.go).
 	admin *adminState
 }
