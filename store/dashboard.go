@@ -99,6 +99,7 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 	for i, n := range names {
 		reports[i], leases[i] = pipe.HGetAll(ctx, workerKey(n)), pipe.Get(ctx, leaseKey(n))
 	}
+	cleanup := pipe.HGetAll(ctx, workerKey(cleanupName))
 	since := strconv.FormatFloat(float64(now.Add(-dashHistory).UnixMilli())/1e3, 'f', 3, 64)
 	history := pipe.ZRangeByScore(ctx, keyStatsSamples, &redis.ZRangeBy{Min: since, Max: "+inf"})
 	if cmds, err := pipe.Exec(ctx); pipeErr(cmds, err) != nil {
@@ -117,10 +118,8 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 	for i, n := range names {
 		w := WorkerReport{WorkerStatus: workerStatusOf(n, reports[i].Val()), Holder: leases[i].Val(), Leased: leasedWorkers[n]}
 		d.Workers = append(d.Workers, w)
-		if n == cleanupName {
-			d.Sessions.Cleanup = w.WorkerStatus
-		}
 	}
+	d.Sessions.Cleanup = workerStatusOf(cleanupName, cleanup.Val())
 	d.Sessions.Total, d.Sessions.SignedIn, d.Sessions.Guests = total.Val(), signedIn.Val(), guests.Val()
 	d.Sessions.Evicted = d.Sessions.Cleanup.Totals[evictedCount]
 

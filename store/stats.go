@@ -20,6 +20,10 @@ import (
 const (
 	defaultStatsInterval = 10 * time.Second
 	defaultScanInterval  = time.Minute
+	// minStatsLease is the shortest stats lease: the holder renews it every
+	// interval, and a short interval must not let a slow tick hand the
+	// lease over (samples would come from two instances).
+	minStatsLease = 5 * time.Second
 	// statsKeep is how much history is kept: the charts show the last hour.
 	statsKeep = time.Hour + 5*time.Minute
 	// maxSamples caps the history whatever the interval (tests sample fast).
@@ -34,6 +38,7 @@ type StatsSample struct {
 	At                          time.Time
 	Hits, Misses, Stale, Bypass int64
 	Sessions, SignedIn, Guests  int64
+	Instance                    string // the instance that took it
 }
 
 // sampleJSON is a sample as stored: short names, since an hour of samples
@@ -47,6 +52,7 @@ type sampleJSON struct {
 	N int64 `json:"n"`
 	U int64 `json:"u"`
 	G int64 `json:"g"`
+	I string `json:"i"`
 }
 
 func (s *Store) statsInterval() time.Duration {
@@ -87,9 +93,9 @@ func (s *Store) SampleStats(ctx context.Context) (StatsSample, error) {
 	now := s.now()
 	counts := hashInts(page.Val())
 	smp := StatsSample{At: now, Hits: counts[0], Misses: counts[1], Stale: counts[2], Bypass: counts[3],
-		Sessions: sessions.Val(), SignedIn: signedIn.Val(), Guests: guests.Val()}
+		Sessions: sessions.Val(), SignedIn: signedIn.Val(), Guests: guests.Val(), Instance: s.instance}
 	b, _ := json.Marshal(sampleJSON{T: now.UnixMilli(), H: smp.Hits, M: smp.Misses, S: smp.Stale, B: smp.Bypass,
-		N: smp.Sessions, U: smp.SignedIn, G: smp.Guests})
+		N: smp.Sessions, U: smp.SignedIn, G: smp.Guests, I: s.instance})
 	t := float64(now.UnixMilli()) / 1e3
 	pipe = s.rdb.Pipeline()
 	pipe.ZAdd(ctx, keyStatsSamples, redis.Z{Score: t, Member: string(b)})
@@ -158,7 +164,7 @@ func parseSamples(vals []string) []StatsSample {
 			continue
 		}
 		out = append(out, StatsSample{At: time.UnixMilli(j.T), Hits: j.H, Misses: j.M, Stale: j.S, Bypass: j.B,
-			Sessions: j.N, SignedIn: j.U, Guests: j.G})
+			Sessions: j.N, SignedIn: j.U, Guests: j.G, Instance: j.I})
 	}
 	return out
 }
@@ -285,7 +291,7 @@ func (w statsWorker) Run(ctx context.Context) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		held, err := s.acquireLease(ctx, leaseStats, 3*every)
+		held, err := s.acquireLease(ctx, leaseStats, max(3*every, minStatsLease))
 		if err == nil && held {
 			var smp StatsSample
 			smp, err = s.SampleStats(ctx)
