@@ -122,6 +122,7 @@ func groupOrderKey(order, name string) string { return "{a}" + order + name }
 
 // commentsKey is an article's comments, a LIST of JSON objects, oldest first.
 func commentsKey(id int64) string { return "{a}comments:" + strconv.FormatInt(id, 10) }
+
 // Cart, checkout and orders (DESIGN §9).
 const (
 	// keyOrderQueue is the Stream of placed orders waiting for fulfilment

@@ -67,7 +67,7 @@ type Store struct {
 	collectors []prometheus.Collector
 	// articles is the article board's state (articles.go).
 	articles articleState
-	orders     *orderState
+	orders   *orderState
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
