@@ -44,14 +44,14 @@ type StatsSample struct {
 // sampleJSON is a sample as stored: short names, since an hour of samples
 // is read on every dashboard view.
 type sampleJSON struct {
-	T int64 `json:"t"` // Unix milliseconds
-	H int64 `json:"h"`
-	M int64 `json:"m"`
-	S int64 `json:"s"`
-	B int64 `json:"b"`
-	N int64 `json:"n"`
-	U int64 `json:"u"`
-	G int64 `json:"g"`
+	T int64  `json:"t"` // Unix milliseconds
+	H int64  `json:"h"`
+	M int64  `json:"m"`
+	S int64  `json:"s"`
+	B int64  `json:"b"`
+	N int64  `json:"n"`
+	U int64  `json:"u"`
+	G int64  `json:"g"`
 	I string `json:"i"`
 }
 
