@@ -2,11 +2,14 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 
+	"storefront/handlers"
+	"storefront/store"
 	"storefront/store/storetest"
 )
 
@@ -153,3 +156,32 @@ func TestAdminRevoked(t *testing.T) {
 		t.Fatalf("revoked admin: %d, want 403", res.Status)
 	}
 }
+
+// metricValue returns the value of one series in a /metrics body, or ""
+// when it is absent. series is the name with its labels as printed.
+func metricValue(body, series string) string {
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// second starts another instance of the app over the same Redis and
+// database: its own store, handlers and server.
+func (a *app) second(t *testing.T) *app {
+	t.Helper()
+	st := store.New(a.store.Redis(), a.store.DB(), a.store.Options(), storetest.Logger(t))
+	h, err := handlers.New(testConfig(t), st, storetest.Logger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h.Router())
+	t.Cleanup(srv.Close)
+	return &app{t: t, store: st, h: h, srv: srv}
+}
+
+// on returns c as a client of b: cookies belong to the host, not the
+// port, so c's session goes along.
+func (c *client) on(b *app) *client { return &client{a: b, hc: c.hc, jar: c.jar} }

@@ -67,6 +67,9 @@ func (s *Store) initOrders() {
 			Help: "Orders moved from pending to processed by the fulfilment worker or sweep.",
 		}),
 	}
+	for _, r := range []string{"ok", "out_of_stock", "price_changed", "empty", "busy", "error"} {
+		s.orders.checkouts.WithLabelValues(r) // series from 0, so rate() sees the first checkout
+	}
 	depth := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "storefront_order_queue_depth",
 		Help: "Orders in the fulfilment queue, taken or not, not yet acknowledged.",
