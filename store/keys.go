@@ -151,7 +151,7 @@ const (
 	// keeps statsKeep of history.
 	keyStatsSamples = "stats:samples"
 	// keyKeyspace is the HASH of what the stats worker's keyspace scan
-	// found: pages, page_bytes, carts, at (Unix milliseconds).
+	// found: pages, page_bytes, carts, at (Unix milliseconds), took (ms).
 	keyKeyspace = "stats:keyspace"
 	// leaseStats names the lease that lets one instance take samples.
 	leaseStats = "stats"

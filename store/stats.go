@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -76,19 +77,27 @@ func addPageHit(ctx context.Context, pipe redis.Pipeliner, itemID, n int64) {
 	pipe.ZIncrBy(ctx, keyPageHits, float64(n), strconv.FormatInt(itemID, 10))
 }
 
-// SampleStats records one sample of the shared counters and returns it;
-// when the last keyspace scan is older than KeyspaceScanInterval it scans
-// again. The stats worker calls it on the instance holding the lease;
-// tests call it directly.
+// SampleStats records one sample of the shared counters and returns it.
+// The stats worker calls it on the instance holding the lease; tests call
+// it directly.
 func (s *Store) SampleStats(ctx context.Context) (StatsSample, error) {
+	smp, _, err := s.sampleStats(ctx)
+	return smp, err
+}
+
+// sampleStats is SampleStats, also saying whether a keyspace scan is due:
+// KeyspaceScanInterval after the last one, and never sooner than ten times
+// the last one took, so that scanning a big keyspace stays a small share of
+// the server's time.
+func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	pipe := s.rdb.Pipeline()
 	page := pipe.HMGet(ctx, keyPageStats, pageStatFields...)
 	sessions := pipe.ZCard(ctx, keyRecent)
 	signedIn := pipe.HLen(ctx, keyLogin)
 	guests := pipe.ZCard(ctx, keyGuests)
-	scanned := pipe.HGet(ctx, keyKeyspace, "at")
+	scanned := pipe.HMGet(ctx, keyKeyspace, "at", "took")
 	if cmds, err := pipe.Exec(ctx); pipeErr(cmds, err) != nil {
-		return StatsSample{}, fmt.Errorf("sample stats: %w", pipeErr(cmds, err))
+		return StatsSample{}, false, fmt.Errorf("sample stats: %w", pipeErr(cmds, err))
 	}
 	now := s.now()
 	counts := hashInts(page.Val())
@@ -104,15 +113,11 @@ func (s *Store) SampleStats(ctx context.Context) (StatsSample, error) {
 	// Requests for items that do not exist leave a corrected count of 0.
 	pipe.ZRemRangeByScore(ctx, keyPageHits, "-inf", "0")
 	if _, err := pipe.Exec(ctx); err != nil {
-		return StatsSample{}, fmt.Errorf("sample stats: %w", err)
+		return StatsSample{}, false, fmt.Errorf("sample stats: %w", err)
 	}
-	last, _ := strconv.ParseInt(scanned.Val(), 10, 64)
-	if now.Sub(time.UnixMilli(last)) >= s.scanInterval() {
-		if _, err := s.ScanKeyspace(ctx); err != nil {
-			return smp, err
-		}
-	}
-	return smp, nil
+	last := hashInts(scanned.Val())
+	wait := max(s.scanInterval(), 10*time.Duration(last[1])*time.Millisecond)
+	return smp, now.Sub(time.UnixMilli(last[0])) >= wait, nil
 }
 
 // pageStatFields are the page cache's results in `stats:pagecache`.
@@ -180,9 +185,10 @@ type Keyspace struct {
 // scanning every master, and keeps the result in `stats:keyspace`. Nothing
 // indexes these keys (pages expire on their own), so a scan is the honest
 // count; it costs the server a pass over the keyspace in small SCAN steps,
-// which is why the stats worker does it once per KeyspaceScanInterval and
-// on one instance.
+// which is why the stats worker does it once per KeyspaceScanInterval (or
+// less often, see sampleStats), on one instance, beside its sampling.
 func (s *Store) ScanKeyspace(ctx context.Context) (Keyspace, error) {
+	start := time.Now()
 	var ks Keyspace
 	var mu sync.Mutex // ForEachMaster runs fn on the masters at once
 	err := s.forEachServer(ctx, func(ctx context.Context, c redis.UniversalClient) error {
@@ -199,7 +205,7 @@ func (s *Store) ScanKeyspace(ctx context.Context) (Keyspace, error) {
 	}
 	ks.At = s.now()
 	err = s.rdb.HSet(ctx, keyKeyspace, "pages", ks.Pages, "page_bytes", ks.PageBytes, "carts", ks.Carts,
-		"at", ks.At.UnixMilli()).Err()
+		"at", ks.At.UnixMilli(), "took", time.Since(start).Milliseconds()).Err()
 	if err != nil {
 		return Keyspace{}, fmt.Errorf("scan keyspace: %w", err)
 	}
@@ -280,10 +286,15 @@ type statsWorker struct{ s *Store }
 func (w statsWorker) Name() string { return leaseStats }
 
 // Run samples every StatsInterval until ctx is done, then gives the lease
-// up so that another instance takes over at once.
+// up so that another instance takes over at once. A due keyspace scan
+// runs beside the sampling, so that a long scan leaves no gap in the
+// samples.
 func (w statsWorker) Run(ctx context.Context) {
 	s, every := w.s, w.s.statsInterval()
+	var scans sync.WaitGroup
+	var scanning atomic.Bool
 	defer func() {
+		scans.Wait()
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		s.releaseLease(rctx, leaseStats)
 		cancel()
@@ -294,9 +305,20 @@ func (w statsWorker) Run(ctx context.Context) {
 		held, err := s.acquireLease(ctx, leaseStats, max(3*every, minStatsLease))
 		if err == nil && held {
 			var smp StatsSample
-			smp, err = s.SampleStats(ctx)
+			var scan bool
+			smp, scan, err = s.sampleStats(ctx)
 			if ctx.Err() != nil {
 				return
+			}
+			if scan && scanning.CompareAndSwap(false, true) {
+				scans.Add(1)
+				go func() {
+					defer scans.Done()
+					defer scanning.Store(false)
+					if _, err := s.ScanKeyspace(ctx); err != nil && ctx.Err() == nil {
+						s.log.Warn("keyspace scan failed", "err", err)
+					}
+				}()
 			}
 			run := WorkerRun{Result: fmt.Sprintf("sampled: %d sessions, %d page hits so far", smp.Sessions, smp.Hits), Err: err}
 			if err != nil {

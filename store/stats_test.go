@@ -80,7 +80,9 @@ func TestStatsWorkerOnceAcrossInstances(t *testing.T) {
 		}
 	}
 	deadline := time.Now().Add(20 * time.Second) // a bound, not a timing assertion
-	for st.Redis().ZCard(t.Context(), "stats:samples").Val() < 10 && time.Now().Before(deadline) {
+	rdb := st.Redis()
+	for (rdb.ZCard(t.Context(), "stats:samples").Val() < 10 || !rdb.HExists(t.Context(), "stats:keyspace", "at").Val()) &&
+		time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	stop()
@@ -100,6 +102,10 @@ func TestStatsWorkerOnceAcrossInstances(t *testing.T) {
 	w, err := st.WorkerStatus(t.Context(), "stats")
 	if err != nil || w.Instance != h[0].Instance || w.LastRun.IsZero() || w.Error != "" {
 		t.Errorf("stats worker report %+v (%v)", w, err)
+	}
+	// The holder scanned the keyspace beside its sampling.
+	if ks, err := st.LastKeyspace(t.Context()); err != nil || ks.At.IsZero() {
+		t.Errorf("no keyspace scan: %+v (%v)", ks, err)
 	}
 	// The holder gave the lease up on the way out.
 	if holder, err := st.LeaseHolder(t.Context(), "stats"); err != nil || holder != "" {
