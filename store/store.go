@@ -53,6 +53,7 @@ type Store struct {
 	seeders  []func(context.Context) error
 	// collectors are the store's Prometheus series.
 	collectors []prometheus.Collector
+	pages      *pageCache
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
@@ -73,6 +74,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		instance: host + "-" + randomHex(4),
 		now:      time.Now,
 	}
+	s.initPageCache() // page cache, row cache and view analytics
 	return s
 }
 
