@@ -112,6 +112,9 @@ type Store interface {
 	sessionStore
 	accountStore
 	rateStore
+	pageStore
+	rowStore
+	adminStore
 	Collectors() []prometheus.Collector
 }
 

@@ -1,7 +1,9 @@
 package handlers
 
 import (
-	"net/http"
+	"bytes"
+	"context"
+	"errors"
 
 	"github.com/labstack/echo/v4"
 
@@ -9,10 +11,23 @@ import (
 	"storefront/views"
 )
 
-// ShowItem is an item page. It records the view (the book's update_token)
-// only for items that exist, and reads the session's state, its recently
-// viewed list and the item in as few round trips as it can: one Redis read,
-// one SQL query, one Redis write.
+// pageStore is the part of the store behind item pages and their cache.
+type pageStore interface {
+	VisitItem(ctx context.Context, req store.ItemVisit) (*store.Visit, error)
+	FillPage(ctx context.Context, f store.PageFill) (*store.CachedPage, string, error)
+	RevalidatePage(f store.PageFill)
+	BuildPage(ctx context.Context, itemID int64, names []int64, render func(context.Context, store.Item) ([]byte, error)) (*store.CachedPage, error)
+	FinishVisit(ctx context.Context, f *store.VisitFinish) error
+	ItemNames(ctx context.Context, ids []int64) (map[int64]string, error)
+}
+
+// ShowItem is an item page, served from the page cache when the item is
+// popular (DESIGN §10). The first Redis round trip reads and touches the
+// session, records the view, checks the item's rank and fetches the
+// cached page; on a hit that is all, and the per-visitor parts (holes) are
+// rendered into the stored page. A miss renders the page once for an
+// anonymous visitor and stores it; a stale page is served while it is
+// rendered again in the background.
 func (h *Handler) ShowItem(c echo.Context) error {
 	id, err := itemIDParam(c)
 	if err != nil {
@@ -20,49 +35,126 @@ func (h *Handler) ShowItem(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	s := session(c)
-	var recent []int64
-	if s.Token != "" {
-		st, ids, err := h.store.SessionWithRecent(ctx, s.Token)
-		if err != nil {
-			return err
-		}
-		h.applyState(c, s, st)
-		recent = ids
+	key, cacheable := store.PageKey(views.ItemURL(id), c.QueryParams())
+	req := store.ItemVisit{ItemID: id, Token: s.Token}
+	if cacheable {
+		req.PageKey = key
 	}
-	rows, err := h.store.Items(ctx, append([]int64{id}, recent...))
+	if s.Token == "" {
+		req.NewToken = h.newToken()
+	}
+	v, err := h.store.VisitItem(ctx, req)
+	if store.IsUnavailable(err) {
+		return h.itemWithoutRedis(c, id)
+	}
 	if err != nil {
 		return err
 	}
-	it, ok := rows[id]
-	if !ok {
-		return store.ErrNotFound
+	fin := &store.VisitFinish{ItemID: id, Optimistic: cacheable, Result: store.PageHit}
+	h.adoptVisit(c, s, req, v, fin)
+	recent := withFront(id, v.Recent, h.cfg.ViewedPerSession)
+	fill := store.PageFill{Key: key, ItemID: id, Gen: v.Gen, Names: recent, Render: h.renderItem}
+	var page *store.CachedPage
+	switch {
+	case !cacheable || v.Rank < 0 || v.Rank >= h.cfg.PageCacheTop:
+		fin.Result, fin.Rendered = store.PageBypass, true
+		page, err = h.store.BuildPage(ctx, id, recent, h.renderItem)
+	case v.Page != nil && v.Fresh:
+		page = v.Page
+	case v.Page != nil:
+		fin.Result, page = store.PageStale, v.Page
+		h.store.RevalidatePage(fill)
+	default:
+		fin.Result, fill.Finish = store.PageMiss, fin
+		var outcome string
+		if page, outcome, err = h.store.FillPage(ctx, fill); outcome == store.FillStale {
+			fin.Result = store.PageStale
+		}
 	}
-	if err := h.recordView(c, s, id); err != nil {
+	if errors.Is(err, store.ErrNotFound) {
+		// Nothing is recorded and no session made for an item the
+		// database does not know; only an orphaned list goes.
+		fin.NewToken, fin.Token, fin.CountView, fin.Rendered, fin.Result = "", "", false, false, store.PageBypass
+		if req.Token != "" && s.Token == "" {
+			h.clearCookie(c, tokenCookie) // the unknown token
+		}
+		if ferr := h.store.FinishVisit(ctx, fin); ferr != nil {
+			return ferr
+		}
 		return err
 	}
-	noStore(c)
-	return render(c, http.StatusOK, views.ItemPage(h.chrome(c, it.Name), views.ItemData{
+	if err != nil {
+		return err
+	}
+	if err := h.store.FinishVisit(ctx, fin); err != nil {
+		return err
+	}
+	if fin.NewToken != "" {
+		s.Token, s.loaded = fin.NewToken, true
+		h.setCookie(c, tokenCookie, s.Token, 0)
+	}
+	return h.servePage(c, page, &pageVisit{c: c, itemID: id, recent: recent, visit: v}, fin.Result)
+}
+
+// adoptVisit applies what the first round trip learnt about the session
+// and decides what FinishVisit must still write.
+func (h *Handler) adoptVisit(c echo.Context, s *Session, req store.ItemVisit, v *store.Visit, fin *store.VisitFinish) {
+	switch {
+	case req.Token != "" && v.Session.Known:
+		h.applyState(c, s, v.Session)
+		if !v.Counted { // the item was not known to exist yet
+			fin.Token, fin.CountView = s.Token, true
+		}
+	case req.Token != "":
+		// A well-formed token the server does not know (evicted, signed
+		// out, replayed): the visitor is anonymous and gets a new session.
+		// The first round trip's view landed in a list of its own, which
+		// is deleted so that the token leaves no state behind.
+		s.Token, s.hasClaim, s.loaded = "", false, true
+		h.clearCookie(c, userCookie)
+		if v.Counted {
+			fin.Orphan = req.Token
+		} else {
+			fin.CountView = true
+		}
+		fin.NewToken = h.newToken()
+	case v.Created:
+		s.Token, s.loaded = req.NewToken, true
+		h.setCookie(c, tokenCookie, s.Token, 0)
+	default:
+		// The session is made once the database confirms the item.
+		fin.NewToken, fin.CountView = req.NewToken, true
+	}
+}
+
+// renderItem renders an item page as an anonymous visitor without a flash
+// sees it: the version the page cache stores and shares with everyone.
+// Everything per visitor is in a hole, filled in per request.
+func (h *Handler) renderItem(ctx context.Context, it store.Item) ([]byte, error) {
+	var buf bytes.Buffer
+	err := views.ItemPage(views.Chrome{Title: it.Name, FlashOK: true}, views.ItemData{
 		Item:        card(it),
 		Description: it.Description,
 		MaxQty:      min(it.Stock, int64(h.cfg.MaxLineQty)),
-		Recent:      cards(rows, withFront(id, recent, h.cfg.ViewedPerSession)),
-	}))
+		Recent:      []views.ItemCard{card(it)},
+	}).Render(ctx, &buf)
+	return buf.Bytes(), err
 }
 
-// recordView runs update_token for the view, creating a guest session for
-// a visitor that has none.
-func (h *Handler) recordView(c echo.Context, s *Session, itemID int64) error {
+// itemWithoutRedis serves an item page from the database alone while
+// Redis is down (DESIGN §14): no session, no view, no cache.
+func (h *Handler) itemWithoutRedis(c echo.Context, id int64) error {
 	ctx := c.Request().Context()
-	if s.Token == "" {
-		token := h.newToken()
-		if err := h.store.NewSessionView(ctx, token, itemID); err != nil {
-			return err
-		}
-		s.Token = token
-		h.setCookie(c, tokenCookie, token, 0)
-		return nil
+	s := session(c)
+	s.Token, s.hasClaim = "", false
+	page, err := h.store.BuildPage(ctx, id, []int64{id}, h.renderItem)
+	if err != nil {
+		return err
 	}
-	return h.store.UpdateToken(ctx, s.Token, !s.SignedIn(), itemID)
+	h.log.Warn("item page served without Redis", "item", id)
+	fin := &store.VisitFinish{ItemID: id, Result: store.PageBypass}
+	_ = h.store.FinishVisit(ctx, fin) // counts the bypass; nothing to send
+	return h.servePage(c, page, &pageVisit{c: c, itemID: id, recent: []int64{id}, visit: &store.Visit{}}, store.PageBypass)
 }
 
 // withFront puts id first in ids without duplicates, keeping at most n.

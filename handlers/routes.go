@@ -31,6 +31,7 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.GET("/", h.Home)
 	e.GET("/items", h.ListItems)
 	e.GET("/items/:id", h.ShowItem)
+	e.GET("/api/items/:id", h.APIItem)
 
 	// Accounts.
 	e.GET("/register", h.RegisterForm)
@@ -38,4 +39,13 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.GET("/login", h.LoginForm)
 	e.POST("/login", h.Login)
 	e.POST("/logout", h.Logout)
+
+	// Admin (the admin account only): cache controls and item editing.
+	admin := e.Group("/admin", h.requireAdmin)
+	admin.GET("", h.AdminHome)
+	admin.GET("/items/:id", h.AdminItemForm)
+	admin.POST("/items/:id", h.AdminUpdateItem)
+	admin.POST("/cache/purge", h.AdminPurge)
+	admin.POST("/rowcache", h.AdminRowCache)
+	admin.POST("/rescale", h.AdminRescale)
 }

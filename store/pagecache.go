@@ -121,7 +121,9 @@ type Visit struct {
 	// Fresh says the page is within PAGE_CACHE_TTL; after that it lives a
 	// grace period longer, served stale while it is rendered again.
 	Fresh bool
-	Gen     PageGen
+	// FreshFor is how much longer the page is fresh (negative when stale).
+	FreshFor time.Duration
+	Gen      PageGen
 	// Counted says the view was recorded (update_token): the item was
 	// known to exist. Created says NewToken's session was made.
 	Counted, Created bool
@@ -203,6 +205,7 @@ func (s *Store) VisitItem(ctx context.Context, req ItemVisit) (*Visit, error) {
 	if page != nil {
 		v.Page, v.PageTTL = s.validPage(page, req.ItemID, v.Gen), pttl.Val()
 		v.Fresh = v.Page != nil && s.fresh(v.PageTTL)
+		v.FreshFor = v.PageTTL - s.pageGrace()
 	}
 	if len(extras) > 0 {
 		v.Extras = make(map[string]any, len(extras))
