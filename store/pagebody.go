@@ -157,6 +157,22 @@ func deflateSync(b []byte, level int) []byte {
 	return buf.Bytes()
 }
 
+// storedFragmentMax is the largest fragment sent uncompressed, in stored
+// DEFLATE blocks: building Huffman codes for a few hundred bytes costs more
+// CPU than the bytes it saves.
+const storedFragmentMax = 1024
+
+// appendStored appends b as stored (uncompressed) DEFLATE blocks. They
+// start and end on a byte boundary, like the sync-flushed segments.
+func appendStored(dst, b []byte) []byte {
+	for len(b) > 0 {
+		n := min(len(b), 0xffff)
+		dst = append(dst, 0, byte(n), byte(n>>8), ^byte(n), ^byte(n>>8))
+		dst, b = append(dst, b[:n]...), b[n:]
+	}
+	return dst
+}
+
 // Gzip appends the page to dst as one gzip member, with each hole filled
 // from fill (a nil or missing entry keeps the hole's anonymous default).
 func (p *CachedPage) Gzip(dst []byte, fill map[string][]byte) []byte {
@@ -165,7 +181,12 @@ func (p *CachedPage) Gzip(dst []byte, fill map[string][]byte) []byte {
 	for _, s := range p.segs {
 		comp, c, n := s.Comp, s.CRC, s.Size
 		if f, ok := fill[s.Hole]; ok && s.Hole != "" && f != nil {
-			comp, c, n = deflateSync(f, flate.BestSpeed), crc32.ChecksumIEEE(f), uint32(len(f))
+			c, n = crc32.ChecksumIEEE(f), uint32(len(f))
+			if len(f) > storedFragmentMax {
+				comp = deflateSync(f, flate.BestSpeed)
+			} else {
+				dst, comp = appendStored(dst, f), nil
+			}
 		}
 		dst = append(dst, comp...)
 		crc = crc32Combine(crc, c, int64(n))
