@@ -53,7 +53,7 @@ func (h *Handler) ShowItem(c echo.Context) error {
 	fin := &store.VisitFinish{ItemID: id, Optimistic: cacheable, Result: store.PageHit}
 	h.adoptVisit(c, s, req, v, fin)
 	recent := withFront(id, v.Recent, h.cfg.ViewedPerSession)
-	fill := store.PageFill{Key: key, ItemID: id, Gen: v.Gen, Names: recent, Render: h.renderItem}
+	fill := store.PageFill{Key: key, ItemID: id, Gen: v.Gen, Names: recent, Render: h.renderItem, Canonical: len(c.QueryParams()) == 0}
 	var page *store.CachedPage
 	switch {
 	case !cacheable || v.Rank < 0 || v.Rank >= h.cfg.PageCacheTop:

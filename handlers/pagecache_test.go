@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -690,4 +691,34 @@ func httptestServer(t *testing.T, h *handlers.Handler) *httptest.Server {
 	srv := httptest.NewServer(h.Router())
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+func TestPageVariantsAreBounded(t *testing.T) {
+	a := cacheApp(t, 10, time.Minute)
+	c := a.client()
+	a.store.Redis().ZIncrBy(t.Context(), "viewed:", -5, "111")
+	for i := 1; i <= 8; i++ {
+		xcache(t, c.get(fmt.Sprintf("/items/111?v=%d", i)), "MISS")
+	}
+	xcache(t, c.get("/items/111?v=1"), "HIT")
+	xcache(t, c.get("/items/111?v=9"), "MISS") // one variant too many: not stored
+	xcache(t, c.get("/items/111?v=9"), "MISS")
+	xcache(t, c.get("/items/111"), "MISS") // the canonical page always is
+	xcache(t, c.get("/items/111"), "HIT")
+	if n := len(cacheKeys(t, a.store.Redis())); n != 9 {
+		t.Errorf("%d pages stored, want 9", n)
+	}
+}
+
+func TestItemPageWithoutRedis(t *testing.T) {
+	a := cacheApp(t, 10, time.Minute)
+	c := a.client()
+	c.get("/items/5")
+	a.store.Redis().Close()
+	res := c.get("/items/5")
+	xcache(t, res, "BYPASS")
+	mustContain(t, res.Body, `data-testid="item-price"`, `href="/login"`)
+	if res := c.get("/items/999999"); res.Status != 404 {
+		t.Errorf("missing item without Redis: %d", res.Status)
+	}
 }

@@ -20,6 +20,10 @@ const (
 	pageLockWait = time.Second
 	pagePoll     = 20 * time.Millisecond
 	fillTimeout  = 10 * time.Second
+	// maxPageVariants bounds the cached URLs of one item (query strings
+	// are part of the key, and anyone can invent them); the canonical URL
+	// is always cached.
+	maxPageVariants = 8
 )
 
 // Fill outcomes.
@@ -60,6 +64,9 @@ type PageFill struct {
 	// Finish is the caller's own writes: sent with the page when this
 	// call renders it, which saves a round trip.
 	Finish *VisitFinish
+	// Canonical says the URL has no query: it is cached whatever other
+	// variants of the item's page exist.
+	Canonical bool
 }
 
 type fillResult struct {
@@ -115,12 +122,16 @@ func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, er
 	keys := []string{cacheKey(f.Key), pageLockKey(f.Key)}
 	deadline := time.Now().Add(pageLockWait)
 	var inv []byte
+	tooMany := false
 	for i := 0; ; i++ {
 		pipe := s.rdb.Pipeline()
 		begin := pipe.Eval(ctx, fillBeginScript, keys, tok, pageLockTTL.Milliseconds())
 		var invCmd *redis.StringCmd
-		if i == 0 { // the row, in case this call renders
+		var variants *redis.IntCmd
+		var known *redis.BoolCmd
+		if i == 0 { // the row, in case this call renders, and the variants
 			invCmd = pipe.Get(ctx, invKey(f.ItemID))
+			variants, known = pipe.SCard(ctx, pageKeysKey(f.ItemID)), pipe.SIsMember(ctx, pageKeysKey(f.ItemID), f.Key)
 		}
 		cmds, err := pipe.Exec(ctx)
 		if err = realErr(cmds, err); err != nil {
@@ -128,6 +139,7 @@ func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, er
 		}
 		if invCmd != nil {
 			inv, _ = invCmd.Bytes()
+			tooMany = !f.Canonical && variants.Val() >= maxPageVariants && !known.Val()
 		}
 		page, ttl, got := s.parseFillBegin(begin, f)
 		switch {
@@ -136,6 +148,9 @@ func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, er
 				s.releasePageLock(ctx, f.Key, tok)
 			}
 			return fillResult{page, FillFound}, nil
+		case got && tooMany:
+			s.releasePageLock(ctx, f.Key, tok)
+			return s.renderUnstored(ctx, f, inv)
 		case got:
 			page, err := s.renderPage(ctx, f, inv, flate.DefaultCompression)
 			if err != nil {
@@ -151,14 +166,7 @@ func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, er
 		case !wait:
 			return fillResult{}, nil
 		case time.Now().After(deadline):
-			page, err := s.renderPage(ctx, f, inv, flate.BestSpeed)
-			if err != nil {
-				return fillResult{}, err
-			}
-			if f.Finish != nil {
-				f.Finish.Rendered = true
-			}
-			return fillResult{page, FillUnstored}, nil
+			return s.renderUnstored(ctx, f, inv)
 		}
 		select {
 		case <-ctx.Done():
@@ -166,6 +174,19 @@ func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, er
 		case <-time.After(pagePoll):
 		}
 	}
+}
+
+// renderUnstored renders a page that is not stored, counting the render
+// with the caller's writes.
+func (s *Store) renderUnstored(ctx context.Context, f PageFill, inv []byte) (fillResult, error) {
+	page, err := s.renderPage(ctx, f, inv, flate.BestSpeed)
+	if err != nil {
+		return fillResult{}, err
+	}
+	if f.Finish != nil {
+		f.Finish.Rendered = true
+	}
+	return fillResult{page, FillUnstored}, nil
 }
 
 // parseFillBegin reads the script's answer: a usable page (or nil), its

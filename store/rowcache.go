@@ -52,6 +52,7 @@ func (s *Store) ScheduleRow(ctx context.Context, id int64, delay time.Duration) 
 	if delay > maxRowDelay {
 		return ErrInvalid
 	}
+	delay = max(delay, rowCacheIdle) // no faster than the worker polls
 	member := strconv.FormatInt(id, 10)
 	// The delay goes first, in its own round trip: a worker that found
 	// the row scheduled without a delay would drop it, and on Cluster one
