@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -111,6 +112,7 @@ func BenchmarkItemPage(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetParallelism(8)
+			cpu0 := processCPU()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					if _, x := fetch(b, client, tc.url, cookie); x != tc.want {
@@ -120,8 +122,17 @@ func BenchmarkItemPage(b *testing.B) {
 				}
 			})
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e3, "cpu-µs/op")
 		})
 	}
+}
+
+// processCPU is this process's user and system CPU time: the servers and
+// the load generator (and miniredis when it is the backend).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkItemPageSlowRedis measures one request at a time with Redis
