@@ -235,7 +235,7 @@ func (h *Handler) AdminUpdateItem(c echo.Context) error {
 		return err
 	}
 	h.audit(c, "edit item", slog.Int64("item", id), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock)
-	return h.adminDone(c, fmt.Sprintf("Saved %s. Its cached pages were purged.", it.Name), "/admin/items/"+itoa(id))
+	return h.adminDone(c, fmt.Sprintf("Saved item %d. Its cached pages were purged.", id), "/admin/items/"+itoa(id))
 }
 
 var priceRE = regexp.MustCompile(`^[0-9]{1,7}(\.[0-9]{1,2})?$`)

@@ -3,9 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strconv"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // ItemEdit is what an admin may change on an item.
@@ -17,8 +14,8 @@ type ItemEdit struct {
 }
 
 // UpdateItem saves an admin's edit and makes it visible at once: the
-// item's cached pages are purged, its name forgotten here, and a scheduled
-// row cache entry is dropped and refreshed by the next worker pass.
+// item's cached pages and cached row are purged (PurgeItemPages) and its
+// name is forgotten here.
 func (s *Store) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, error) {
 	res, err := s.db.ExecContext(ctx,
 		`UPDATE items SET name = $1, price_cents = $2, stock = $3, description = $4, updated_at = $5 WHERE id = $6`,
@@ -32,12 +29,6 @@ func (s *Store) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, err
 	s.pages.names.forget(id)
 	if err := s.PurgeItemPages(ctx, id); err != nil {
 		return Item{}, err
-	}
-	pipe := s.rdb.Pipeline()
-	pipe.Unlink(ctx, invKey(id))
-	pipe.ZAddXX(ctx, keySchedule, redis.Z{Score: s.nowSeconds(), Member: strconv.FormatInt(id, 10)})
-	if _, err := pipe.Exec(ctx); err != nil {
-		return Item{}, fmt.Errorf("update item %d: %w", id, err)
 	}
 	return s.Item(ctx, id)
 }

@@ -363,6 +363,8 @@ func (s *Store) FinishVisit(ctx context.Context, f *VisitFinish) error {
 // PurgeItemPages deletes the cached pages of the items at once (an edit,
 // a checkout that changed stock). Bumping the item's purge generation
 // first also voids a page being rendered from data read before the purge.
+// A scheduled row's cached JSON goes too and is refreshed by the next
+// worker pass, so the next render reads the database, not the old row.
 func (s *Store) PurgeItemPages(ctx context.Context, itemIDs ...int64) error {
 	_, err := s.purgeItemPages(ctx, itemIDs)
 	return err
@@ -394,6 +396,8 @@ func (s *Store) purgeItemPages(ctx context.Context, ids []int64) (int, error) {
 			n++
 		}
 		pipe.Unlink(ctx, pageKeysKey(id))
+		pipe.Unlink(ctx, invKey(id))
+		pipe.ZAddXX(ctx, keySchedule, redis.Z{Score: s.nowSeconds(), Member: strconv.FormatInt(id, 10)})
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("purge pages: %w", err)

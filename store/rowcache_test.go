@@ -210,3 +210,35 @@ func TestRowsFromCacheReadPath(t *testing.T) {
 		t.Fatalf("rows %+v", rows)
 	}
 }
+
+// A checkout calls PurgeItemPages: the item's cached row must not outlive
+// the sale either, or the next page render would show the old stock.
+func TestPurgeDropsCachedRow(t *testing.T) {
+	st := storetest.Store(t)
+	ck := &clock{t: time.Unix(1_800_000_000, 0)}
+	st.SetClock(ck.now)
+	ctx := t.Context()
+	rdb := st.Redis()
+	if err := st.ScheduleRow(ctx, 7, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := st.CacheRows(ctx); n != 1 {
+		t.Fatal("not cached")
+	}
+	ck.add(time.Minute)
+	if err := st.PurgeItemPages(ctx, 7, 8); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cachedRow(t, rdb, "7"); ok {
+		t.Error("inv:7 survived the purge")
+	}
+	if n, _ := st.CacheRows(ctx); n != 1 {
+		t.Error("the purged row was not refreshed at once")
+	}
+	if r, ok := cachedRow(t, rdb, "7"); !ok || r.CachedAt != 1_800_000_060 {
+		t.Errorf("refreshed row %+v", r)
+	}
+	if _, err := rdb.ZScore(ctx, "schedule:", "8").Result(); err != redis.Nil {
+		t.Error("purging an unscheduled row scheduled it")
+	}
+}
