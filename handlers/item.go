@@ -53,24 +53,9 @@ func (h *Handler) ShowItem(c echo.Context) error {
 	fin := &store.VisitFinish{ItemID: id, Optimistic: cacheable, Result: store.PageHit}
 	h.adoptVisit(c, s, req, v, fin)
 	recent := withFront(id, v.Recent, h.cfg.ViewedPerSession)
-	fill := store.PageFill{Key: key, ItemID: id, Gen: v.Gen, Names: recent, Render: h.renderItem, Canonical: len(c.QueryParams()) == 0}
-	var page *store.CachedPage
-	switch {
-	case !cacheable || v.Rank < 0 || v.Rank >= h.cfg.PageCacheTop:
-		fin.Result, fin.Rendered = store.PageBypass, true
-		page, err = h.store.BuildPage(ctx, id, recent, h.renderItem)
-	case v.Page != nil && v.Fresh:
-		page = v.Page
-	case v.Page != nil:
-		fin.Result, page = store.PageStale, v.Page
-		h.store.RevalidatePage(fill)
-	default:
-		fin.Result, fill.Finish = store.PageMiss, fin
-		var outcome string
-		if page, outcome, err = h.store.FillPage(ctx, fill); outcome == store.FillStale {
-			fin.Result = store.PageStale
-		}
-	}
+	fill := store.PageFill{Key: key, ItemID: id, Gen: v.Gen, Names: recent, Render: h.renderItem,
+		Canonical: len(c.QueryParams()) == 0}
+	page, err := h.itemPage(ctx, v, cacheable && v.Rank >= 0 && v.Rank < h.cfg.PageCacheTop, fill, fin)
 	if errors.Is(err, store.ErrNotFound) {
 		// Nothing is recorded and no session made for an item the
 		// database does not know; only an orphaned list goes.
@@ -94,6 +79,30 @@ func (h *Handler) ShowItem(c echo.Context) error {
 		h.setCookie(c, tokenCookie, s.Token, 0)
 	}
 	return h.servePage(c, page, &pageVisit{c: c, itemID: id, recent: recent, visit: v}, fin.Result)
+}
+
+// itemPage returns the page to serve and sets fin.Result: the stored page
+// when fresh (hit) or stale (served while rendered again in the
+// background); a render shared with concurrent requests and stored (miss);
+// or, when the page is not cacheable, a render that is not stored.
+func (h *Handler) itemPage(ctx context.Context, v *store.Visit, cacheable bool, fill store.PageFill, fin *store.VisitFinish) (*store.CachedPage, error) {
+	switch {
+	case !cacheable:
+		fin.Result, fin.Rendered = store.PageBypass, true
+		return h.store.BuildPage(ctx, fill.ItemID, fill.Names, h.renderItem)
+	case v.Page != nil && v.Fresh:
+		return v.Page, nil
+	case v.Page != nil:
+		fin.Result = store.PageStale
+		h.store.RevalidatePage(fill)
+		return v.Page, nil
+	}
+	fin.Result, fill.Finish = store.PageMiss, fin
+	page, outcome, err := h.store.FillPage(ctx, fill)
+	if outcome == store.FillStale {
+		fin.Result = store.PageStale
+	}
+	return page, err
 }
 
 // adoptVisit applies what the first round trip learnt about the session

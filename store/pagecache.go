@@ -133,7 +133,8 @@ type Visit struct {
 
 // visitReader queues a fragment's reads on an item page's first round trip
 // and returns a function that yields the result after it ran. token is ""
-// for a visitor without a session.
+// for a visitor without a session, and may turn out to be unknown to the
+// server: a reader only reads.
 type visitReader func(ctx context.Context, pipe redis.Pipeliner, token string, itemID int64) func() any
 
 // addVisitReader registers a fragment's reads (the like box's count and
