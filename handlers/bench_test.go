@@ -137,9 +137,9 @@ func processCPU() time.Duration {
 
 // BenchmarkItemPageSlowRedis measures one request at a time with Redis
 // behind a proxy that holds every request-bound read 1 ms: a hit should
-// take about one round trip (1 ms plus the work), the uncached path three.
-// It reports Redis round trips per request too. (Single Redis or
-// miniredis; skipped on Cluster.)
+// take about one round trip (compare redis-ping, a bare PING through the
+// proxy), the uncached path three. It reports Redis round trips per
+// request too. (Single Redis or miniredis; skipped on Cluster.)
 //
 //	go test ./handlers -run '^$' -bench BenchmarkItemPageSlowRedis -benchtime 2s
 //	REDIS_URL=redis://127.0.0.1:6379/4 go test ./handlers -run '^$' -bench BenchmarkItemPageSlowRedis -benchtime 2s
@@ -168,6 +168,13 @@ func BenchmarkItemPageSlowRedis(b *testing.B) {
 	client := benchClient()
 	hook := &countHook{}
 	rdb.AddHook(hook)
+	b.Run("redis-ping", func(b *testing.B) { // one round trip through the proxy, for scale
+		for b.Loop() {
+			if err := rdb.Ping(b.Context()).Err(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	for _, tc := range []struct{ name, url, want string }{
 		{"hit", srv.URL + "/items/7", "HIT"},
 		{"uncached", srv.URL + "/items/7?_=1", "BYPASS"},
