@@ -17,7 +17,6 @@ import (
 
 // dashboardStore is what the admin dashboard reads.
 type dashboardStore interface {
-	adminAuthStore
 	Dashboard(ctx context.Context) (store.Dashboard, error)
 	Options() store.Options
 	Instance() string

@@ -119,6 +119,9 @@ type Store interface {
 	articleStore
 	cartStore
 	orderStore
+	pageStore
+	rowStore
+	adminStore
 	dashboardStore
 	Collectors() []prometheus.Collector
 }

@@ -163,19 +163,21 @@ func (w *fanOutWorker) Name() string { return "fanout" }
 // every 100 ms when idle, every second after an error.
 func (w *fanOutWorker) Run(ctx context.Context) {
 	var reported time.Time
+	done := 0
 	for {
 		wait := 100 * time.Millisecond
 		n, err := w.s.RunFanOut(ctx)
+		done += n
 		if err != nil && ctx.Err() == nil {
 			w.s.log.Warn("fan-out step failed", "err", err)
 			wait = time.Second
 		}
-		// Report work and errors, and an idle worker every 10 s, for the
-		// dashboard (not every 100 ms poll).
-		if ctx.Err() == nil && (n > 0 || err != nil || time.Since(reported) >= 10*time.Second) {
-			reported = time.Now()
-			run := WorkerRun{Result: fmt.Sprintf("%d fan-out steps", n), Err: err, Counts: map[string]int64{"steps": int64(n)}}
+		// Report errors at once, work once a second and an idle worker
+		// every 10 s, for the dashboard (not every 100 ms poll).
+		if since := time.Since(reported); ctx.Err() == nil && (err != nil || done > 0 && since >= time.Second || since >= 10*time.Second) {
+			run := WorkerRun{Result: fmt.Sprintf("%d fan-out steps", done), Err: err, Counts: map[string]int64{"steps": int64(done)}}
 			w.s.reportWorker(ctx, w.Name(), run)
+			reported, done = time.Now(), 0
 		}
 		select {
 		case <-ctx.Done():

@@ -136,13 +136,28 @@ const (
 // checkoutLockKey guards one session's checkout against a double submit.
 func checkoutLockKey(token string) string { return "lock:checkout:" + token }
 
+// Page cache (DESIGN §10). `cache:<hash>` is the book's key. The lock shares
+// the page's slot through the hash tag {cache:<hash>}: a key without braces
+// hashes on its whole name, so a Lua script may read the page and take or
+// release its lock together on Cluster. The other keys live outside the
+// `cache:` prefix so that everything under it is a page.
+const (
+	keyPageGen   = "pagegen:"        // HASH item id (or "*") -> purge generation
+	keyPageStats = "stats:pagecache" // HASH hit, miss, stale, bypass, renders: totals across instances
+	pageGenAll   = "*"               // the pagegen: field that purging everything bumps
+)
+
+// pageLockKey is the short lock that lets one instance render a page.
+func pageLockKey(hash string) string { return "{cache:" + hash + "}:lock" }
+
+// pageKeysKey is the set of the cache hashes of one item's pages, so that a
+// purge finds them although the page key is a hash of its URL.
+func pageKeysKey(id int64) string { return "pagekeys:" + strconv.FormatInt(id, 10) }
+
 // Admin dashboard and shared statistics (issue 7). Every number the
 // dashboard shows lives in Redis, so that all instances report the same
 // totals. Each key is used by single-key commands only (no hash tags).
 const (
-	// keyPageStats is the page cache's counters across instances: HASH
-	// hit, miss, stale, bypass, renders (HINCRBY by the page cache).
-	keyPageStats = "stats:pagecache"
 	// keyPageHits is the ZSET item id -> pages of it served from the cache
 	// (hits), for the dashboard's most-hit items.
 	keyPageHits = "stats:pagehits"

@@ -67,7 +67,7 @@ func (c sharedCollector) Collect(ch chan<- prometheus.Metric) {
 	for i, n := range names {
 		runs[i] = pipe.HGet(ctx, workerKey(n), "last_run")
 	}
-	if cmds, err := pipe.Exec(ctx); pipeErr(cmds, err) == nil {
+	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) == nil {
 		counts := hashInts(page.Val())
 		for i, r := range pageStatFields {
 			ch <- prometheus.MustNewConstMetric(d.requests, prometheus.CounterValue, float64(counts[i]), r)

@@ -29,7 +29,7 @@ type RedisInfo struct {
 func (s *Store) RedisInfo(ctx context.Context) (RedisInfo, error) {
 	info := RedisInfo{Mode: s.opt.RedisMode, UsedMemory: -1}
 	var mu sync.Mutex
-	err := s.forEachServer(ctx, func(ctx context.Context, c redis.UniversalClient) error {
+	err := s.forEachMaster(ctx, func(ctx context.Context, c redis.UniversalClient) error {
 		pipe := c.Pipeline()
 		text := pipe.Info(ctx)
 		size := pipe.DBSize(ctx)

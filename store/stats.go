@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -96,8 +95,8 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	signedIn := pipe.HLen(ctx, keyLogin)
 	guests := pipe.ZCard(ctx, keyGuests)
 	scanned := pipe.HMGet(ctx, keyKeyspace, "at", "took")
-	if cmds, err := pipe.Exec(ctx); pipeErr(cmds, err) != nil {
-		return StatsSample{}, false, fmt.Errorf("sample stats: %w", pipeErr(cmds, err))
+	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
+		return StatsSample{}, false, fmt.Errorf("sample stats: %w", realErr(cmds, err))
 	}
 	now := s.now()
 	counts := hashInts(page.Val())
@@ -121,24 +120,7 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 }
 
 // pageStatFields are the page cache's results in `stats:pagecache`.
-var pageStatFields = []string{"hit", "miss", "stale", "bypass"}
-
-// pipeErr returns the first error of a pipeline other than redis.Nil (a
-// missing key is an answer, not a failure).
-func pipeErr(cmds []redis.Cmder, err error) error {
-	if err == nil {
-		return nil
-	}
-	for _, c := range cmds {
-		if e := c.Err(); e != nil && !errors.Is(e, redis.Nil) {
-			return e
-		}
-	}
-	if errors.Is(err, redis.Nil) {
-		return nil
-	}
-	return err
-}
+var pageStatFields = []string{PageHit, PageMiss, PageStale, PageBypass}
 
 // hashInts reads HMGET replies as numbers, 0 for missing fields.
 func hashInts(vals []any) []int64 {
@@ -191,7 +173,7 @@ func (s *Store) ScanKeyspace(ctx context.Context) (Keyspace, error) {
 	start := time.Now()
 	var ks Keyspace
 	var mu sync.Mutex // ForEachMaster runs fn on the masters at once
-	err := s.forEachServer(ctx, func(ctx context.Context, c redis.UniversalClient) error {
+	err := s.forEachMaster(ctx, func(ctx context.Context, c redis.UniversalClient) error {
 		n, err := scanServer(ctx, c)
 		if err == nil {
 			mu.Lock()
@@ -236,8 +218,8 @@ func scanServer(ctx context.Context, c redis.UniversalClient) (Keyspace, error) 
 			}
 		}
 		if len(sizes) > 0 {
-			if cmds, err := pipe.Exec(ctx); pipeErr(cmds, err) != nil {
-				return ks, pipeErr(cmds, err)
+			if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
+				return ks, realErr(cmds, err)
 			}
 			for _, sz := range sizes {
 				if n := sz.Val(); n > 0 { // 0: the page expired meanwhile
@@ -268,14 +250,6 @@ func keyspaceOf(vals []any) Keyspace {
 		ks.At = time.UnixMilli(n[3])
 	}
 	return ks
-}
-
-// forEachServer runs fn on every master of a Cluster, or on the one server.
-func (s *Store) forEachServer(ctx context.Context, fn func(context.Context, redis.UniversalClient) error) error {
-	if cc, ok := s.rdb.(*redis.ClusterClient); ok {
-		return cc.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error { return fn(ctx, c) })
-	}
-	return fn(ctx, s.rdb)
 }
 
 // statsWorker takes the dashboard's samples on the instance that holds the

@@ -73,6 +73,7 @@ type Store struct {
 	// articles is the article board's state (articles.go).
 	articles articleState
 	orders   *orderState
+	pages    *pageCache
 	// admin is the dashboard's statistics state (admin.go).
 	admin *adminState
 }
@@ -99,6 +100,8 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.initArticles()
 	s.articles.events = engagementEvents{s: s}
 	s.initOrders()
+	s.initPageCache() // page cache, row cache and view analytics
+	s.initLikeVisits()
 	s.initAdmin()
 	return s
 }

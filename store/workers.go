@@ -80,8 +80,8 @@ func (s *Store) WorkerStatuses(ctx context.Context) ([]WorkerStatus, error) {
 	for i, n := range names {
 		cmds[i] = pipe.HGetAll(ctx, workerKey(n))
 	}
-	if res, err := pipe.Exec(ctx); pipeErr(res, err) != nil {
-		return nil, fmt.Errorf("worker statuses: %w", pipeErr(res, err))
+	if res, err := pipe.Exec(ctx); realErr(res, err) != nil {
+		return nil, fmt.Errorf("worker statuses: %w", realErr(res, err))
 	}
 	out := make([]WorkerStatus, len(names))
 	for i, n := range names {
