@@ -23,7 +23,6 @@ import (
 func TestBrowserAdminDashboard(t *testing.T) {
 	ctx := browser(t)
 	app := startApp(t)
-	fakeHour(t, app)
 
 	// Some shoppers browse, so that the popular list and sessions are real.
 	for i := range 6 {
@@ -35,6 +34,7 @@ func TestBrowserAdminDashboard(t *testing.T) {
 			res.Body.Close()
 		}
 	}
+	fakeHour(t, app)
 
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
@@ -62,6 +62,17 @@ func TestBrowserAdminDashboard(t *testing.T) {
 		`Array.from(document.querySelectorAll('[data-testid=top-items] li')).map(e => e.dataset.itemId)`))
 	if err != nil || len(top) < 3 || strings.Join(top[:3], ",") != "7,3,12" {
 		t.Errorf("top items %v (%v), want 7, 3, 12 first", top, err)
+	}
+	// A control: schedule a row through the form; the flash confirms and
+	// the row cache lists it.
+	do("schedule a row",
+		chromedp.SetValue(chromedp.ID("row"), "5"),
+		chromedp.SetValue(chromedp.ID("delay"), "30"),
+		chromedp.Click(chromedp.CSS(`form[action="/admin/rowcache"] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=row-cache] li[data-item-id="5"]`)),
+	)
+	if flash, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid=flash]`))); err != nil || !strings.Contains(flash, "Row 5 is cached") {
+		t.Errorf("flash %q (%v)", flash, err)
 	}
 	if dir := os.Getenv("E2E_SCREENSHOTS"); dir != "" {
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100 makes a PNG; lower is JPEG

@@ -1,12 +1,18 @@
 package handlers_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers"
 	"storefront/store"
@@ -185,3 +191,130 @@ func (a *app) second(t *testing.T) *app {
 // on returns c as a client of b: cookies belong to the host, not the
 // port, so c's session goes along.
 func (c *client) on(b *app) *client { return &client{a: b, hc: c.hc, jar: c.jar} }
+
+// logBuffer collects JSON log lines, safe for the server's goroutines.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// lines returns the logged records with the given message.
+func (l *logBuffer) lines(msg string) []map[string]any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	for _, line := range strings.Split(l.buf.String(), "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == msg {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// newLoggedApp is newApp with the handlers' logs kept for the test.
+func newLoggedApp(t *testing.T) (*app, *logBuffer) {
+	t.Helper()
+	st := storetest.Store(t)
+	logs := &logBuffer{}
+	h, err := handlers.New(testConfig(t), st, slog.New(slog.NewJSONHandler(logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h.Router())
+	t.Cleanup(srv.Close)
+	return &app{t: t, store: st, h: h, srv: srv}, logs
+}
+
+// TestAdminControls uses every control on the dashboard: each answers with
+// a flash on the dashboard and writes an audit line; bad input is a 422
+// on the dashboard and changes nothing.
+func TestAdminControls(t *testing.T) {
+	a, logs := newLoggedApp(t)
+	admin := a.client()
+	admin.signInAdmin()
+	admin.get("/admin") // the sign-in flash goes
+	ctx := t.Context()
+	rdb := a.store.Redis()
+	rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -10, Member: "21"}, redis.Z{Score: -4, Member: "22"})
+
+	steps := []struct {
+		name   string
+		form   url.Values
+		path   string
+		flash  string
+		action string
+		target string
+	}{
+		{"schedule a row", url.Values{"row": {"7"}, "delay": {"5"}}, "/admin/rowcache", "Row 7 is cached and refreshed every 5 s.", "schedule row", "row 7"},
+		{"purge an item", url.Values{"item": {"21"}}, "/admin/cache/purge", "Purged the cached pages of item 21 (0).", "purge item pages", "item 21"},
+		{"purge all", url.Values{"all": {"1"}}, "/admin/cache/purge", "Purged every cached page (0).", "purge all pages", "all pages"},
+		{"rescale", nil, "/admin/rescale", "View counts rescaled.", "rescale views", "viewed:"},
+		{"unschedule the row", url.Values{"row": {"7"}, "delay": {"0"}}, "/admin/rowcache", "Row 7 is no longer cached.", "unschedule row", "row 7"},
+	}
+	for i, st := range steps {
+		res := admin.post(st.path, st.form)
+		if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/admin" {
+			t.Fatalf("%s: %d to %q", st.name, res.Status, res.Header.Get("Location"))
+		}
+		page := admin.get("/admin")
+		if got := textOf(page.Body, "flash"); got != st.flash {
+			t.Errorf("%s: flash %q, want %q", st.name, got, st.flash)
+		}
+		audits := logs.lines("admin action")
+		if len(audits) != i+1 {
+			t.Fatalf("%s: %d audit lines, want %d", st.name, len(audits), i+1)
+		}
+		rec := audits[i]
+		if rec["who"] != "admin" || rec["action"] != st.action || rec["target"] != st.target || rec["at"] == nil {
+			t.Errorf("%s: audit line %v", st.name, rec)
+		}
+		switch st.name {
+		case "schedule a row":
+			if got := listItems(t, page.Body, "row-cache"); strings.Join(got, ",") != "7" || !strings.Contains(page.Body, `data-stat="delay">5 s<`) {
+				t.Errorf("the row cache lists %v, want row 7 every 5 s", got)
+			}
+		case "rescale":
+			if v := rdb.ZScore(ctx, "viewed:", "21").Val(); v != -5 {
+				t.Errorf("viewed: score of 21 after rescale %v, want -5", v)
+			}
+		case "unschedule the row":
+			if got := listItems(t, page.Body, "row-cache"); len(got) != 0 {
+				t.Errorf("the row cache still lists %v", got)
+			}
+		}
+	}
+	// Links to edit items sit beside the popular items.
+	page := admin.get("/admin")
+	if got := listItems(t, page.Body, "top-items"); strings.Join(got, ",") != "21,22" {
+		t.Errorf("top items %v", got)
+	}
+	mustContain(t, page.Body, `href="/admin/items/21"`, `href="/admin/items/22"`)
+
+	// Bad input: 422 on the dashboard with the message, no audit line.
+	for _, bad := range []struct {
+		path string
+		form url.Values
+	}{
+		{"/admin/rowcache", url.Values{"row": {"x"}, "delay": {"5"}}},
+		{"/admin/rowcache", url.Values{"row": {"7"}, "delay": {"soon"}}},
+		{"/admin/cache/purge", url.Values{"item": {"-3"}}},
+	} {
+		res := admin.post(bad.path, bad.form)
+		if res.Status != http.StatusUnprocessableEntity || textOf(res.Body, "flash") == "" || len(testids(res.Body, "cache-stats", "")) != 1 {
+			t.Errorf("%s %v: %d, want 422 on the dashboard with a message", bad.path, bad.form, res.Status)
+		}
+	}
+	if n := len(logs.lines("admin action")); n != len(steps) {
+		t.Errorf("%d audit lines after bad input, want %d", n, len(steps))
+	}
+	if rdb.Exists(ctx, "inv:7").Val() != 0 || rdb.ZCard(ctx, "schedule:").Val() != 0 {
+		t.Error("bad input changed the row cache")
+	}
+}
