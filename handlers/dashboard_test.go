@@ -66,7 +66,8 @@ func TestAdminAccess(t *testing.T) {
 	tampered.setCookie("user", ck[:len(ck)-3]+flip(ck[len(ck)-3:]))
 
 	// The admin's signed `user` cookie on the shopper's token: the cookie is
-	// bound to the admin's token, so it counts for nothing here.
+	// bound to the admin's token, so here it counts for nothing: the visitor
+	// is anonymous (not even the shopper), and anonymous goes to sign in.
 	swapped := a.client()
 	swapped.register("shopper2")
 	swapped.setCookie("user", admin.cookie("user"))

@@ -28,6 +28,8 @@ const (
 	statsKeep = time.Hour + 5*time.Minute
 	// maxSamples caps the history whatever the interval (tests sample fast).
 	maxSamples = 2000
+	// maxHitItems caps `stats:pagehits` at the most-hit items.
+	maxHitItems = 1000
 	// scanCount is the COUNT hint of each SCAN step of the keyspace scan.
 	scanCount = 1000
 )
@@ -109,8 +111,10 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	pipe.ZAdd(ctx, keyStatsSamples, redis.Z{Score: t, Member: string(b)})
 	pipe.ZRemRangeByScore(ctx, keyStatsSamples, "-inf", "("+strconv.FormatFloat(t-statsKeep.Seconds(), 'f', 3, 64))
 	pipe.ZRemRangeByRank(ctx, keyStatsSamples, 0, -maxSamples-1)
-	// Requests for items that do not exist leave a corrected count of 0.
+	// Requests for items that do not exist leave a corrected count of 0;
+	// beyond the most-hit maxHitItems nobody looks.
 	pipe.ZRemRangeByScore(ctx, keyPageHits, "-inf", "0")
+	pipe.ZRemRangeByRank(ctx, keyPageHits, 0, -maxHitItems-1)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return StatsSample{}, false, fmt.Errorf("sample stats: %w", err)
 	}
