@@ -103,6 +103,17 @@ func TestStatsWorkerOnceAcrossInstances(t *testing.T) {
 	if err != nil || w.Instance != h[0].Instance || w.LastRun.IsZero() || w.Error != "" {
 		t.Errorf("stats worker report %+v (%v)", w, err)
 	}
+	all, err := others[1].WorkerStatuses(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]store.WorkerStatus{}
+	for _, w := range all {
+		names[w.Name] = w
+	}
+	if s, ok := names["stats"]; !ok || s.Instance != h[0].Instance || len(names) != len(all) {
+		t.Errorf("worker statuses %+v", all)
+	}
 	// The holder scanned the keyspace beside its sampling.
 	if ks, err := st.LastKeyspace(t.Context()); err != nil || ks.At.IsZero() {
 		t.Errorf("no keyspace scan: %+v (%v)", ks, err)
