@@ -22,7 +22,9 @@ const (
 	flashCookie = "flash"
 )
 
-// userCookieMaxAge bounds how long a signed `user` cookie is accepted.
+// userCookieMaxAge bounds how long a signed `user` cookie is accepted. The
+// `sid` cookie lives as long, so that a shopper stays signed in (and keeps a
+// cart) across browser restarts until the cleanup evicts the session.
 const userCookieMaxAge = 30 * 24 * time.Hour
 
 // maxCookieLen is longer than any cookie we issue; longer ones are
@@ -183,6 +185,9 @@ func (h *Handler) setSessionCookies(c echo.Context, token string, claim *userCla
 }
 
 func (h *Handler) setCookie(c echo.Context, name, value string, maxAge time.Duration) {
+	if name == tokenCookie {
+		maxAge = userCookieMaxAge
+	}
 	ck := &http.Cookie{
 		Name: name, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: h.secure(c),

@@ -31,3 +31,14 @@ func leaseKey(worker string) string { return "lease:" + worker }
 
 // rateKey is one sliding-window rate limit bucket.
 func rateKey(name, subject string) string { return "rate:" + name + ":{" + subject + "}" }
+
+// Session cleanup and worker reports.
+const (
+	// leaseCleanup names the lease (leaseKey) that lets one instance run
+	// the session cleanup.
+	leaseCleanup = "cleanup"
+)
+
+// workerKey is a worker's last report, for the admin dashboard: a HASH of
+// instance, last_run, result, error, and last:<n> / total:<n> counters.
+func workerKey(name string) string { return "worker:" + name }

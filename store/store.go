@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -53,6 +54,12 @@ type Store struct {
 	seeders  []func(context.Context) error
 	// collectors are the store's Prometheus series.
 	collectors []prometheus.Collector
+
+	// evictedTotal counts the sessions this instance's cleanup evicted.
+	evictedTotal prometheus.Counter
+	// dummyHash is a password hash at this store's cost, compared against
+	// for unknown usernames (see Authenticate).
+	dummyHash func() []byte
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
@@ -72,7 +79,15 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		log:      log,
 		instance: host + "-" + randomHex(4),
 		now:      time.Now,
+		evictedTotal: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "storefront_sessions_evicted_total",
+			Help: "Sessions evicted by the cleanup worker of this instance.",
+		}),
 	}
+	s.dummyHash = sync.OnceValue(s.makeDummyHash)
+	go s.dummyHash() // ready before the first sign-in with an unknown name
+	s.workers = append(s.workers, cleanupWorker{s})
+	s.collectors = append(s.collectors, s.sessionCollectors()...)
 	return s
 }
 
