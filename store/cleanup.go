@@ -21,32 +21,43 @@ const (
 )
 
 // evictScript removes sessions from `recent:` (KEYS[1]) so that at most
-// ARGV[1] are left. ARGV[2..] are candidate tokens with the score they had
-// when picked, oldest first. Counting and removing in one script means that
-// cleaners running at once never evict more than the excess between them.
-// A candidate seen since it was picked (a newer score) is spared.
-// It returns {evicted, gone (not in recent:), spared, their new scores}.
-// It touches one key, so it is fine on Cluster.
+// ARGV[1] are left. ARGV[2] is the newest score among the candidates when
+// they were picked, ARGV[3..] the candidate tokens, oldest first. Counting
+// and removing in one script means that cleaners running at once never
+// evict more than the excess between them. A candidate seen since it was
+// picked (a score past ARGV[2]) is spared, and one no longer in `recent:`
+// is gone. To keep the reply small it returns how many candidates it went
+// through and the positions of the gone and the spared ones, with the
+// latter's new scores: {seen, {gone...}, {spared...}, {scores...}}; every
+// other candidate up to seen was evicted. It touches one key, so it is fine
+// on Cluster. Commands take at most 1000 arguments from the Lua stack.
 var evictScript = redis.NewScript(`
-local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[1])
-local evicted, gone, spared, scores = {}, {}, {}, {}
-for i = 2, #ARGV, 2 do
+local key, limit, newest = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
+local n = #ARGV - 2
+local excess = redis.call('ZCARD', key) - limit
+local evicted, gone, spared, scores, seen = {}, {}, {}, {}, 0
+for from = 1, n, 1000 do
   if #evicted >= excess then break end
-  local t = ARGV[i]
-  local s = redis.call('ZSCORE', KEYS[1], t)
-  if not s then
-    gone[#gone + 1] = t
-  elseif tonumber(s) <= tonumber(ARGV[i + 1]) then
-    evicted[#evicted + 1] = t
-  else
-    spared[#spared + 1] = t
-    scores[#scores + 1] = s
+  local to = math.min(from + 999, n)
+  local cur = redis.call('ZMSCORE', key, unpack(ARGV, from + 2, to + 2))
+  for j = from, to do
+    if #evicted >= excess then break end
+    seen = j
+    local s = cur[j - from + 1]
+    if not s then
+      gone[#gone + 1] = j
+    elseif tonumber(s) <= newest then
+      evicted[#evicted + 1] = ARGV[j + 2]
+    else
+      spared[#spared + 1] = j
+      scores[#scores + 1] = s
+    end
   end
 end
 for i = 1, #evicted, 1000 do
-  redis.call('ZREM', KEYS[1], unpack(evicted, i, math.min(i + 999, #evicted)))
+  redis.call('ZREM', key, unpack(evicted, i, math.min(i + 999, #evicted)))
 end
-return {evicted, gone, spared, scores}`)
+return {seen, gone, spared, scores}`)
 
 // CleanSessions evicts the least recently seen sessions until at most
 // SessionLimit are left, guests before signed-in shoppers, and returns how
@@ -58,38 +69,50 @@ func (s *Store) CleanSessions(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// cleanSessions evicts batches until the store is under its limit or, when
-// until is set, that time has passed; more says whether work is left.
+// cleanSessions evicts batches of up to cleanupBatch sessions until the
+// store is under its limit or, when until is set, that time has passed;
+// more says whether work is left. A batch takes two round trips: evictScript
+// takes the candidates out of `recent:`, then one pipeline deletes the rest
+// of the evicted sessions and picks the next candidates.
 func (s *Store) cleanSessions(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
+	pipe := s.rdb.Pipeline()
+	next := s.addPick(ctx, pipe)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, false, fmt.Errorf("clean sessions: %w", err)
+	}
 	for {
-		n, more, err := s.cleanBatch(ctx)
+		if !until.IsZero() && time.Now().After(until) {
+			return evicted, true, nil
+		}
+		n, more, err := s.cleanBatch(ctx, &next)
 		evicted += n
 		s.evictedTotal.Add(float64(n))
 		if err != nil || !more {
 			return evicted, more, err
 		}
-		if !until.IsZero() && time.Now().After(until) {
-			return evicted, true, nil
-		}
 	}
 }
 
-// cleanBatch evicts up to cleanupBatch sessions in three round trips: count
-// and pick the oldest guests (or, when there are none, the oldest
-// sessions); remove them from `recent:` with evictScript; delete the rest
-// of each session. It reports whether the store may still be over its limit.
-func (s *Store) cleanBatch(ctx context.Context) (int64, bool, error) {
-	pipe := s.rdb.Pipeline()
-	size := pipe.ZCard(ctx, keyRecent)
-	guests := pipe.ZRangeWithScores(ctx, keyGuests, 0, cleanupBatch-1)
-	if _, err := pipe.Exec(ctx); err != nil {
-		return 0, false, fmt.Errorf("clean sessions: %w", err)
-	}
-	excess := size.Val() - s.opt.SessionLimit
+// pick is what a batch starts from: the number of sessions and the oldest
+// guests.
+type pick struct {
+	size   *redis.IntCmd
+	guests *redis.ZSliceCmd
+}
+
+func (s *Store) addPick(ctx context.Context, pipe redis.Pipeliner) pick {
+	return pick{pipe.ZCard(ctx, keyRecent), pipe.ZRangeWithScores(ctx, keyGuests, 0, cleanupBatch-1)}
+}
+
+// cleanBatch evicts one batch of the oldest guests (or, when there are
+// none, of the oldest sessions) and queues the next pick. It reports
+// whether the store may still be over its limit.
+func (s *Store) cleanBatch(ctx context.Context, p *pick) (int64, bool, error) {
+	excess := p.size.Val() - s.opt.SessionLimit
 	if excess <= 0 {
 		return 0, false, nil
 	}
-	cands, fromGuests := guests.Val(), true
+	cands, fromGuests := p.guests.Val(), true
 	if len(cands) == 0 {
 		var err error
 		cands, err = s.rdb.ZRangeWithScores(ctx, keyRecent, 0, min(excess, cleanupBatch)-1).Result()
@@ -99,42 +122,44 @@ func (s *Store) cleanBatch(ctx context.Context) (int64, bool, error) {
 		fromGuests = false
 	}
 	cands = cands[:min(int64(len(cands)), excess)]
-	args := make([]any, 1, 1+2*len(cands))
-	args[0] = s.opt.SessionLimit
+	args := make([]any, 2, 2+len(cands))
+	args[0], args[1] = s.opt.SessionLimit, strconv.FormatFloat(cands[len(cands)-1].Score, 'g', -1, 64)
 	for _, z := range cands {
-		args = append(args, z.Member, strconv.FormatFloat(z.Score, 'g', -1, 64))
+		args = append(args, z.Member)
 	}
 	res, err := evictScript.Run(ctx, s.rdb, []string{keyRecent}, args...).Slice()
 	if err != nil {
 		return 0, false, fmt.Errorf("clean sessions: %w", err)
 	}
-	evicted, gone, spared, scores := replyStrings(res, 0), replyStrings(res, 1), replyStrings(res, 2), replyStrings(res, 3)
+	evicted, gone, spared := sortCandidates(cands, res)
 
 	// The sessions are out of recent: now; finish deleting them even if
 	// ctx was cancelled meanwhile (shutdown), or their keys would linger.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	pipe = s.rdb.Pipeline()
-	s.addDropSessions(ctx, pipe, append(evicted, gone...))
+	pipe := s.rdb.Pipeline()
+	s.addDropSessions(dctx, pipe, append(evicted, gone...), !fromGuests)
 	if fromGuests {
 		// A spared guest moves back in guests: to its place in recent:.
-		for i, t := range spared {
-			if sc, err := strconv.ParseFloat(scores[i], 64); err == nil {
-				pipe.ZAddXX(ctx, keyGuests, redis.Z{Score: sc, Member: t})
-			}
+		for _, z := range spared {
+			pipe.ZAddXX(dctx, keyGuests, z)
 		}
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	// Queued after the deletes: on one node (and on the guests: slot of a
+	// Cluster) commands run in order, so the pick sees this batch gone.
+	*p = s.addPick(dctx, pipe)
+	if _, err := pipe.Exec(dctx); err != nil {
 		return int64(len(evicted)), true, fmt.Errorf("clean sessions: %w", err)
 	}
 	return int64(len(evicted)), true, nil
 }
 
 // addDropSessions queues the deletion of what evicted sessions leave once
-// evictScript took them out of `recent:`: their guests: and login: entries,
-// viewed list and cart. On one node the keys go in one UNLINK; on Cluster
-// each key gets its own (no cross-slot commands).
-func (s *Store) addDropSessions(ctx context.Context, pipe redis.Pipeliner, tokens []string) {
+// evictScript took them out of `recent:`: their guests: entries, viewed
+// lists and carts, and with signedIn their login: entries (guests have none:
+// a token is in login: or in guests:, never both). On one node the keys go
+// in one UNLINK; on Cluster each key gets its own (no cross-slot commands).
+func (s *Store) addDropSessions(ctx context.Context, pipe redis.Pipeliner, tokens []string, signedIn bool) {
 	if len(tokens) == 0 {
 		return
 	}
@@ -145,7 +170,9 @@ func (s *Store) addDropSessions(ctx context.Context, pipe redis.Pipeliner, token
 		keys = append(keys, viewedKey(t), cartKey(t))
 	}
 	pipe.ZRem(ctx, keyGuests, members...)
-	pipe.HDel(ctx, keyLogin, tokens...)
+	if signedIn {
+		pipe.HDel(ctx, keyLogin, tokens...)
+	}
 	if s.isCluster() {
 		for _, k := range keys {
 			pipe.Unlink(ctx, k)
@@ -161,19 +188,43 @@ func (s *Store) isCluster() bool {
 	return ok
 }
 
-// replyStrings returns res[i] as a list of strings (a nested script reply).
-func replyStrings(res []any, i int) []string {
-	if i >= len(res) {
-		return nil
+// sortCandidates reads evictScript's reply: the evicted tokens, the gone
+// ones and the spared ones with their current scores.
+func sortCandidates(cands []redis.Z, res []any) (evicted, gone []string, spared []redis.Z) {
+	if len(res) != 4 {
+		return nil, nil, nil
 	}
-	list, _ := res[i].([]any)
-	out := make([]string, 0, len(list))
-	for _, v := range list {
-		if t, ok := v.(string); ok {
-			out = append(out, t)
+	seen, _ := res[0].(int64)
+	skip := map[int64]bool{}
+	for _, v := range replyList(res[1]) {
+		if j, ok := v.(int64); ok && j >= 1 && j <= int64(len(cands)) {
+			skip[j] = true
+			gone = append(gone, cands[j-1].Member.(string))
 		}
 	}
-	return out
+	scores := replyList(res[3])
+	for i, v := range replyList(res[2]) {
+		j, ok := v.(int64)
+		if !ok || j < 1 || j > int64(len(cands)) || i >= len(scores) {
+			continue
+		}
+		skip[j] = true
+		if sc, err := strconv.ParseFloat(fmt.Sprint(scores[i]), 64); err == nil {
+			spared = append(spared, redis.Z{Score: sc, Member: cands[j-1].Member})
+		}
+	}
+	evicted = make([]string, 0, seen)
+	for j := int64(1); j <= min(seen, int64(len(cands))); j++ {
+		if !skip[j] {
+			evicted = append(evicted, cands[j-1].Member.(string))
+		}
+	}
+	return evicted, gone, spared
+}
+
+func replyList(v any) []any {
+	l, _ := v.([]any)
+	return l
 }
 
 // cleanupWorker runs CleanSessions on the instance that holds the cleanup
