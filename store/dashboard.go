@@ -16,8 +16,6 @@ const (
 	dashPopular  = 20
 	dashRows     = 50
 	dashHistory  = time.Hour
-	cleanupName  = "cleanup" // the session cleanup worker's name and lease
-	rescaleName  = "rescale" // the rescale worker's name and lease
 	evictedCount = "evicted" // the cleanup's count in its worker report
 )
 
@@ -79,7 +77,7 @@ type WorkerReport struct {
 }
 
 // leasedWorkers are the workers that take a lease of their own name.
-var leasedWorkers = map[string]bool{cleanupName: true, rescaleName: true, leaseStats: true}
+var leasedWorkers = map[string]bool{leaseCleanup: true, rescaleLease: true, leaseStats: true}
 
 // Dashboard reads the dashboard: one pipelined round trip for the
 // counters, lists and reports, one for the scheduled rows' details, INFO
@@ -99,7 +97,7 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 	for i, n := range names {
 		reports[i], leases[i] = pipe.HGetAll(ctx, workerKey(n)), pipe.Get(ctx, leaseKey(n))
 	}
-	cleanup := pipe.HGetAll(ctx, workerKey(cleanupName))
+	cleanup := pipe.HGetAll(ctx, workerKey(leaseCleanup))
 	since := strconv.FormatFloat(float64(now.Add(-dashHistory).UnixMilli())/1e3, 'f', 3, 64)
 	history := pipe.ZRangeByScore(ctx, keyStatsSamples, &redis.ZRangeBy{Min: since, Max: "+inf"})
 	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
@@ -119,7 +117,7 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 		w := WorkerReport{WorkerStatus: workerStatusOf(n, reports[i].Val()), Holder: leases[i].Val(), Leased: leasedWorkers[n]}
 		d.Workers = append(d.Workers, w)
 	}
-	d.Sessions.Cleanup = workerStatusOf(cleanupName, cleanup.Val())
+	d.Sessions.Cleanup = workerStatusOf(leaseCleanup, cleanup.Val())
 	d.Sessions.Total, d.Sessions.SignedIn, d.Sessions.Guests = total.Val(), signedIn.Val(), guests.Val()
 	d.Sessions.Evicted = d.Sessions.Cleanup.Totals[evictedCount]
 

@@ -154,6 +154,13 @@ func pageLockKey(hash string) string { return "{cache:" + hash + "}:lock" }
 // purge finds them although the page key is a hash of its URL.
 func pageKeysKey(id int64) string { return "pagekeys:" + strconv.FormatInt(id, 10) }
 
+// Session cleanup and worker reports.
+const (
+	// leaseCleanup names the lease (leaseKey) that lets one instance run
+	// the session cleanup.
+	leaseCleanup = "cleanup"
+)
+
 // Admin dashboard and shared statistics (issue 7). Every number the
 // dashboard shows lives in Redis, so that all instances report the same
 // totals. Each key is used by single-key commands only (no hash tags).
