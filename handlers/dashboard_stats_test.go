@@ -192,3 +192,53 @@ func TestAdminMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardSessions lets the cleanup worker evict sessions over
+// SESSION_LIMIT: the dashboard shows the evictions, the cleanup's last run
+// and its lease holder, and /metrics the sessions and evictions.
+func TestDashboardSessions(t *testing.T) {
+	a := newApp(t, func(o *store.Options) { o.SessionLimit = 3 }, nil)
+	admin := a.client()
+	admin.signInAdmin()
+	for i := range 5 {
+		if err := a.store.CreateSession(t.Context(), "guest"+itoa(int64(i)), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	for _, w := range a.store.Workers() {
+		if w.Name() == "cleanup" {
+			go func() { defer close(done); w.Run(ctx) }()
+		}
+	}
+	rdb := a.store.Redis()
+	deadline := time.Now().Add(20 * time.Second) // a bound, not a timing assertion
+	for rdb.HGet(t.Context(), "worker:cleanup", "total:evicted").Val() != "3" && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	res := admin.get("/admin") // before the worker stops: it holds the lease
+	stop()
+	<-done
+	if res.Status != http.StatusOK {
+		t.Fatalf("dashboard: %d", res.Status)
+	}
+	for name, want := range map[string]string{"total": "3", "signed-in": "1", "guests": "2", "limit": "3", "evicted": "3"} {
+		if got := stat(t, res.Body, "session-stats", name); got != want {
+			t.Errorf("sessions %s = %q, want %q", name, got, want)
+		}
+	}
+	if got := stat(t, res.Body, "session-stats", "cleanup"); got == "never" {
+		t.Error("the cleanup's last run is not shown")
+	}
+	row := res.Body[strings.Index(res.Body, `data-worker="cleanup"`):]
+	row = row[:strings.Index(row, "</tr>")]
+	mustContain(t, row, a.store.Instance(), "evicted")
+	m := a.client().get("/metrics").Body
+	for series, want := range map[string]string{"storefront_sessions": "3", "storefront_sessions_evicted_total": "3",
+		`storefront_worker_runs_total{result="error",worker="cleanup"}`: ""} {
+		if got := metricValue(m, series); got != want {
+			t.Errorf("/metrics %s = %q, want %q", series, got, want)
+		}
+	}
+}
