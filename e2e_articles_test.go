@@ -116,7 +116,7 @@ func waitArticleState(tb *e2eTab, myVote string) articleState {
 	tb.t.Helper()
 	var st articleState
 	tb.waitUntil("wait for my vote "+myVote+" on the article", e2eStepTimeout, func() (bool, string, error) {
-		raw, err := state[*string](tb, readArticleStateJS)
+		raw, err := peek[*string](tb, readArticleStateJS)
 		if err != nil || raw == nil {
 			return false, "no article yet", err
 		}

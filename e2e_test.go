@@ -452,23 +452,24 @@ func (tb *e2eTab) cookie(name string) string {
 // read a page that is still loading: its errors only mean "not yet".
 func (tb *e2eTab) waitUntil(what string, limit time.Duration, check func() (ok bool, state string, err error)) {
 	tb.t.Helper()
-	var state string
-	var err error
 	for deadline := time.Now().Add(limit); ; {
-		var ok bool
-		if ok, state, err = check(); ok {
+		ok, last, err := check()
+		if ok {
 			return
 		}
 		if time.Now().After(deadline) {
-			tb.failed(fmt.Sprintf("%s: still %q after %v", what, state, limit), err)
+			if err != nil {
+				tb.failed(what, fmt.Errorf("still %q after %v (last error: %w)", last, limit, err))
+			}
+			tb.failed(what, fmt.Errorf("still %q after %v", last, limit))
 		}
 		time.Sleep(e2ePollInterval)
 	}
 }
 
-// state evaluates a JavaScript expression for a wait, in a short time so
+// peek evaluates a JavaScript expression for a wait, in a short time so
 // that a page being replaced only costs one poll.
-func state[T any](tb *e2eTab, js string) (T, error) {
+func peek[T any](tb *e2eTab, js string) (T, error) {
 	ctx, cancel := context.WithTimeout(tb.ctx, 2*time.Second)
 	defer cancel()
 	return chromedp.Run(ctx, chromedp.Evaluate[T](js))
@@ -480,7 +481,7 @@ func (tb *e2eTab) waitText(sel, want string) {
 	tb.t.Helper()
 	js := fmt.Sprintf("(e => e ? e.innerText.trim() : '<no %s>')(document.querySelector(%q))", sel, sel)
 	tb.waitUntil(fmt.Sprintf("wait for the text of %s to be %q", sel, want), e2eStepTimeout, func() (bool, string, error) {
-		got, err := state[string](tb, js)
+		got, err := peek[string](tb, js)
 		return err == nil && got == want, got, err
 	})
 }
@@ -491,7 +492,7 @@ func (tb *e2eTab) waitAttr(sel, name, want string) {
 	tb.t.Helper()
 	js := fmt.Sprintf("(e => e ? e.getAttribute(%q) || '' : '<no %s>')(document.querySelector(%q))", name, sel, sel)
 	tb.waitUntil(fmt.Sprintf("wait for %s of %s to be %q", name, sel, want), e2eStepTimeout, func() (bool, string, error) {
-		got, err := state[string](tb, js)
+		got, err := peek[string](tb, js)
 		return err == nil && got == want, got, err
 	})
 }
@@ -502,7 +503,7 @@ func (tb *e2eTab) waitPath(prefix string) string {
 	tb.t.Helper()
 	var path string
 	tb.waitUntil("wait for a page under "+prefix, e2eStepTimeout, func() (bool, string, error) {
-		p, err := state[string](tb, "location.pathname + location.search")
+		p, err := peek[string](tb, "location.pathname + location.search")
 		path = p
 		return err == nil && strings.HasPrefix(p, prefix), p, err
 	})
@@ -518,7 +519,7 @@ func (tb *e2eTab) reloadUntil(path, js, want string, limit time.Duration) {
 		if err := tb.try(chromedp.Navigate(tb.app.URL + path)); err != nil {
 			return false, "", err
 		}
-		got, err := state[string](tb, js)
+		got, err := peek[string](tb, js)
 		return err == nil && got == want, got, err
 	})
 }
