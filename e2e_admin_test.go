@@ -5,24 +5,20 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/redis/go-redis/v9"
-
-	"storefront/store/storetest"
 )
 
 // TestBrowserAdminDashboard signs the admin in through Chromium, looks at
 // the dashboard with an hour of history behind its charts, uses a control
 // and, with E2E_SCREENSHOTS=<dir>, saves <dir>/admin.png.
 func TestBrowserAdminDashboard(t *testing.T) {
-	ctx := browser(t)
-	app := startApp(t)
+	b := newBrowser(t)
+	app := startBrowserApp(t, nil)
 
 	// Some shoppers browse, so that the popular list and sessions are real.
 	for i := range 6 {
@@ -36,62 +32,40 @@ func TestBrowserAdminDashboard(t *testing.T) {
 	}
 	fakeHour(t, app)
 
-	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
+	tab := b.tab(app)
+	tab.do("viewport", chromedp.EmulateViewport(1280, 900))
+	tab.navigate("/admin")
+	tab.fill("#username", "admin")
+	tab.fill("#password", app.AdminPassword)
+	tab.click(`form[action="/login"] button[type=submit]`)
+	for _, id := range []string{"cache-stats", "session-stats", "top-items", "row-cache", "workers"} {
+		tab.waitFor(`[data-testid=` + id + `]`)
 	}
-	do("sign in",
-		chromedp.EmulateViewport(1280, 900),
-		chromedp.Navigate(app.URL+"/admin"),
-		chromedp.WaitVisible(chromedp.ID("username")),
-		chromedp.SendKeys(chromedp.ID("username"), "admin"),
-		chromedp.SendKeys(chromedp.ID("password"), storetest.AdminPassword),
-		chromedp.Click(chromedp.CSS(`form[action="/login"] button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid=cache-stats]`)),
-	)
-	for _, id := range []string{"session-stats", "top-items", "row-cache", "workers"} {
-		do(id, chromedp.WaitVisible(chromedp.CSS(`[data-testid=`+id+`]`)))
+	if lines := eval[int](tab, `document.querySelectorAll('svg.chart-svg polyline').length`); lines < 2 {
+		t.Errorf("charts drew %d lines, want the hit ratio and two session lines", lines)
 	}
-	lines, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('svg.chart-svg polyline').length`))
-	if err != nil || lines < 2 {
-		t.Errorf("charts drew %d lines (%v), want the hit ratio and two session lines", lines, err)
-	}
-	top, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
-		`Array.from(document.querySelectorAll('[data-testid=top-items] li')).map(e => e.dataset.itemId)`))
-	if err != nil || len(top) < 3 || strings.Join(top[:3], ",") != "7,3,12" {
-		t.Errorf("top items %v (%v), want 7, 3, 12 first", top, err)
+	top := eval[[]string](tab, `Array.from(document.querySelectorAll('[data-testid=top-items] li')).map(e => e.dataset.itemId)`)
+	if len(top) < 3 || strings.Join(top[:3], ",") != "7,3,12" {
+		t.Errorf("top items %v, want 7, 3, 12 first", top)
 	}
 	// A control: schedule a row through the form; the flash confirms and
 	// the row cache lists it.
-	do("schedule a row",
+	tab.do("schedule a row",
 		chromedp.SetValue(chromedp.ID("row"), "5"),
 		chromedp.SetValue(chromedp.ID("delay"), "30"),
 		chromedp.Click(chromedp.CSS(`form[action="/admin/rowcache"] button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid=row-cache] li[data-item-id="5"]`)),
 	)
-	if flash, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid=flash]`))); err != nil || !strings.Contains(flash, "Row 5 is cached") {
-		t.Errorf("flash %q (%v)", flash, err)
+	tab.waitFor(`[data-testid=row-cache] li[data-item-id="5"]`)
+	if flash := tab.text(`[data-testid=flash]`); !strings.Contains(flash, "Row 5 is cached") {
+		t.Errorf("flash %q", flash)
 	}
-	if dir := os.Getenv("E2E_SCREENSHOTS"); dir != "" {
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100 makes a PNG; lower is JPEG
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "admin.png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tab.screenshot("admin")
 }
 
 // fakeHour fills the stats history with an hour of samples, as the stats
 // worker would have taken them: traffic that rises and falls, a hit ratio
 // that climbs as the cache warms, sessions that come and go.
-func fakeHour(t *testing.T, app *e2eApp) {
+func fakeHour(t *testing.T, app *browserApp) {
 	t.Helper()
 	ctx := context.WithoutCancel(t.Context())
 	rdb, st := app.Store.Redis(), app.Store
