@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -61,9 +64,10 @@ func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*Redi
 			return nil, fmt.Errorf("REDIS_URL: %w", err)
 		}
 		tune(&opt.PoolSize, &opt.ReadTimeout, &opt.WriteTimeout, &opt.DialTimeout)
+		opt.ContextTimeoutEnabled = true
 		conn = &RedisConn{Client: redis.NewClient(opt), Mode: ModeSingle}
 	case len(cfg.ClusterAddrs) > 0:
-		opt := &redis.ClusterOptions{Addrs: cfg.ClusterAddrs}
+		opt := &redis.ClusterOptions{Addrs: cfg.ClusterAddrs, ContextTimeoutEnabled: true}
 		tune(&opt.PoolSize, &opt.ReadTimeout, &opt.WriteTimeout, &opt.DialTimeout)
 		conn = &RedisConn{Client: redis.NewClusterClient(opt), Mode: ModeCluster}
 	default:
@@ -91,7 +95,10 @@ func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*Redi
 }
 
 // tune sets timeouts short enough that a slow or dead Redis turns into a
-// 503 within the request budget instead of a hang.
+// 503 instead of a hang. The clients are also built with
+// ContextTimeoutEnabled, without which go-redis ignores the request's
+// deadline (REQUEST_TIMEOUT) and waits out its own 2 s read timeout: found
+// by TestSlowRedis, where a 1 s budget gave 503s only after 2 s.
 func tune(pool *int, read, write, dial *time.Duration) {
 	if *pool == 0 {
 		*pool = 10 * runtime.GOMAXPROCS(0)
@@ -156,7 +163,7 @@ func startRedisServer(ctx context.Context, bin, dataDir string, log *slog.Logger
 		return nil, err
 	}
 	client := redis.NewClient(&redis.Options{
-		Network: "unix", Addr: sock,
+		Network: "unix", Addr: sock, ContextTimeoutEnabled: true,
 		ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second, DialTimeout: 2 * time.Second,
 	})
 	stop := func() {
@@ -202,21 +209,47 @@ func startMiniredis() (*RedisConn, error) {
 }
 
 // IsUnavailable reports whether err means Redis or the database could not
-// be reached (as opposed to a bug), so that handlers answer 503.
+// be reached or could not serve just now (as opposed to a bug), so that
+// handlers answer 503 with Retry-After instead of 500.
 func IsUnavailable(err error) bool {
 	if err == nil {
 		return false
 	}
 	var ne net.Error
 	if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, redis.ErrClosed) ||
-		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, ErrUnavailable) {
+		errors.Is(err, redis.ErrPoolTimeout) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, ErrUnavailable) {
 		return true
 	}
+	// PostgreSQL going away: a connection that could not be made, or the
+	// server ending it (a shutdown or restart: SQLSTATE 57P01-57P03, class
+	// 08 connection exceptions, 53300 too many connections). Found by
+	// TestPostgresOutage: "terminating connection due to administrator
+	// command" was a 500.
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) || pgconn.Timeout(err) {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || pe.Code == "53300"
+	}
 	msg := err.Error()
-	for _, s := range []string{"connection refused", "broken pipe", "i/o timeout", "CLUSTERDOWN", "LOADING", "TRYAGAIN", "connection reset", "EOF", "pool timeout", "database is locked", "the database system is", "bad connection", "driver: bad connection"} {
+	for _, s := range unavailableMessages {
 		if strings.Contains(msg, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// unavailableMessages are error texts of servers that cannot serve just
+// now: Redis replies (a Cluster re-sharding or failing over, a replica
+// promoted, a server loading its data, out of memory or busy with a
+// script) and connection failures that reach us only as text.
+var unavailableMessages = []string{
+	"CLUSTERDOWN", "LOADING", "TRYAGAIN", "MASTERDOWN", "READONLY", "BUSY ", "OOM ",
+	"connection refused", "broken pipe", "i/o timeout", "connection reset", "EOF", "pool timeout",
+	"database is locked", "the database system is", "bad connection", "conn closed",
 }
