@@ -123,10 +123,10 @@ func (r *ownRedis) Client() *redis.Client {
 
 // ownPostgres is a PostgreSQL cluster that belongs to one test.
 type ownPostgres struct {
-	t    testing.TB
-	bin  string // directory of initdb, pg_ctl
-	dir  string
-	port int
+	t     testing.TB
+	bin   string // directory of initdb, pg_ctl
+	dir   string
+	port  int
 	runAs string // "" or the user to run the server as (initdb refuses root)
 }
 
