@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptrace"
 	"net/url"
 	"regexp"
 	"slices"
@@ -17,6 +19,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/crypto/bcrypt"
+
+	"storefront/store"
 )
 
 // The load generator: virtual shoppers, each signed in with a cookie jar
@@ -60,10 +67,9 @@ type loadUser struct {
 
 // sample is one finished request.
 type sample struct {
-	kind   string
-	status int // 0 for a transport error
-	err    error
-	took   time.Duration
+	answer
+	kind string
+	took time.Duration
 }
 
 // loadRecorder collects samples from every worker.
@@ -89,9 +95,15 @@ func (r *loadRecorder) snapshot() []sample {
 	return slices.Clone(r.samples)
 }
 
-// newLoadUsers registers n shoppers on base, two at a time: bcrypt is
-// slow, and many at once would run past a small REQUEST_TIMEOUT.
-func newLoadUsers(t testing.TB, base string, n int, timeout time.Duration) []*loadUser {
+// loadPassword is every load and fault test account's password.
+const loadPassword = "load test password"
+
+// newLoadUsers signs n shoppers in on base. With accounts (a test that
+// knows the app's database) the accounts are made there at bcrypt's
+// lowest cost and signed in through /login, so that slow hashing (under
+// -race, next to a small REQUEST_TIMEOUT) does not get in the way;
+// without (LOAD_URL), they register through /register, two at a time.
+func newLoadUsers(t testing.TB, base string, n int, timeout time.Duration, accounts *accountMaker) []*loadUser {
 	t.Helper()
 	users := make([]*loadUser, n)
 	prefix := "load" + strconv.FormatInt(time.Now().UnixNano()%1e9, 36)
@@ -100,26 +112,32 @@ func newLoadUsers(t testing.TB, base string, n int, timeout time.Duration) []*lo
 	turns := make(chan struct{}, 2)
 	for i := range users {
 		jar, _ := cookiejar.New(nil)
-		seed := uint64(i + 1)
-		rng := rand.New(rand.NewPCG(seed, 99))
+		rng := rand.New(rand.NewPCG(uint64(i+1), 99))
 		users[i] = &loadUser{
 			hc: &http.Client{Jar: jar, Timeout: timeout, Transport: &http.Transport{MaxIdleConnsPerHost: 4},
 				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 			rng: rng,
 		}
+		name := fmt.Sprintf("%s_%d", prefix, i)
+		path := "/register"
+		if accounts != nil {
+			accounts.make(t, name)
+			path = "/login"
+		}
 		wg.Add(1)
-		go func(u *loadUser, name string) {
+		go func(u *loadUser) {
 			defer wg.Done()
 			turns <- struct{}{}
 			defer func() { <-turns }()
-			st, err := u.post(context.Background(), base, "/register", url.Values{"username": {name}, "password": {"load test password"}})
-			if err == nil && st != http.StatusSeeOther {
-				err = fmt.Errorf("register %s: status %d", name, st)
+			a := u.post(context.Background(), base, path, url.Values{"username": {name}, "password": {loadPassword}})
+			err := a.err
+			if err == nil && a.status != http.StatusSeeOther {
+				err = fmt.Errorf("%s %s: status %d", path, name, a.status)
 			}
 			if err != nil {
 				errs <- err
 			}
-		}(users[i], fmt.Sprintf("%s_%d", prefix, i))
+		}(users[i])
 	}
 	wg.Wait()
 	close(errs)
@@ -129,29 +147,75 @@ func newLoadUsers(t testing.TB, base string, n int, timeout time.Duration) []*lo
 	return users
 }
 
+// accountMaker creates accounts straight in an app's database.
+type accountMaker struct {
+	st *store.Store
+}
+
+// newAccountMaker opens the database the app with env uses.
+func newAccountMaker(t testing.TB, env map[string]string) *accountMaker {
+	t.Helper()
+	db, err := store.OpenDB(context.Background(), env["DATABASE_URL"], env["DATA_DIR"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // never used: accounts live in SQL
+	t.Cleanup(func() { db.Close(); rdb.Close() })
+	st := store.New(rdb, db, store.Options{PasswordCost: bcrypt.MinCost}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return &accountMaker{st: st}
+}
+
+// make creates the account name with loadPassword.
+func (a *accountMaker) make(t testing.TB, name string) {
+	t.Helper()
+	if _, err := a.st.CreateUser(context.Background(), name, loadPassword); err != nil {
+		t.Fatalf("create %s: %v", name, err)
+	}
+}
+
+// answer is what came back for one request.
+type answer struct {
+	status int    // 0 for a transport error
+	err    error  // transport error
+	id     string // the X-Request-ID we sent, which the app logs
+	reused bool   // sent on a keep-alive connection that had served before
+}
+
 // post sends a same-origin form and drains the answer.
-func (u *loadUser) post(ctx context.Context, base, path string, form url.Values) (int, error) {
+func (u *loadUser) post(ctx context.Context, base, path string, form url.Values) answer {
 	req, _ := http.NewRequestWithContext(ctx, "POST", base+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", base)
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	// Setting a cart line's quantity and voting a direction are
+	// idempotent; saying so lets the client retry a request that met a
+	// keep-alive connection the server closed before reading it (as
+	// during a graceful shutdown), as it does for GETs.
+	req.Header.Set("Idempotency-Key", randomKey(u.rng))
 	return u.send(req)
 }
 
-func (u *loadUser) get(ctx context.Context, base, path string) (int, error) {
+func (u *loadUser) get(ctx context.Context, base, path string) answer {
 	req, _ := http.NewRequestWithContext(ctx, "GET", base+path, nil)
 	req.Header.Set("Accept-Encoding", "gzip") // as browsers do: cached pages are sent compressed
 	return u.send(req)
 }
 
-func (u *loadUser) send(req *http.Request) (int, error) {
+func (u *loadUser) send(req *http.Request) answer {
+	a := answer{id: randomKey(u.rng) + randomKey(u.rng)}
+	req.Header.Set("X-Request-ID", a.id)
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		GotConn: func(i httptrace.GotConnInfo) { a.reused = i.Reused },
+	}))
 	res, err := u.hc.Do(req)
 	if err != nil {
-		return 0, err
+		a.err = err
+		return a
 	}
-	_, err = io.Copy(io.Discard, res.Body)
+	_, a.err = io.Copy(io.Discard, res.Body)
 	res.Body.Close()
-	return res.StatusCode, err
+	a.status = res.StatusCode
+	return a
 }
 
 // pick chooses a request kind by loadMix.
@@ -166,8 +230,8 @@ func (u *loadUser) pick() string {
 	return kindBrowse
 }
 
-// one sends one request of kind and returns its status.
-func (u *loadUser) one(ctx context.Context, cfg workloadConfig, kind string) (int, error) {
+// one sends one request of kind.
+func (u *loadUser) one(ctx context.Context, cfg workloadConfig, kind string) answer {
 	base := cfg.Bases[u.rng.IntN(len(cfg.Bases))]
 	switch kind {
 	case kindItem:
@@ -213,8 +277,8 @@ func runLoad(ctx context.Context, cfg workloadConfig, users []*loadUser, rec *lo
 			for ctx.Err() == nil {
 				kind := u.pick()
 				t0 := time.Now()
-				st, err := u.one(context.WithoutCancel(ctx), cfg, kind)
-				rec.add(sample{kind: kind, status: st, err: err, took: time.Since(t0)})
+				a := u.one(context.WithoutCancel(ctx), cfg, kind)
+				rec.add(sample{answer: a, kind: kind, took: time.Since(t0)})
 			}
 		}()
 	}
@@ -290,3 +354,5 @@ func transportErrors(samples []sample) []string {
 	}
 	return out
 }
+
+func randomKey(r *rand.Rand) string { return strconv.FormatUint(r.Uint64(), 36) }

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,6 +34,9 @@ type appProcess struct {
 	addr  string
 	logs  chan map[string]any
 	exitC chan error
+	mu    sync.Mutex
+	// handled is the status the app logged for each request id.
+	handled map[string]int
 }
 
 // startProcess starts the app in a child process with env and waits for it
@@ -48,21 +53,35 @@ func startProcess(t *testing.T, env ...string) *appProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &appProcess{cmd: cmd, logs: make(chan map[string]any, 1000), exitC: make(chan error, 1)}
+	p := &appProcess{cmd: cmd, logs: make(chan map[string]any, 1000), exitC: make(chan error, 1), handled: map[string]int{}}
+	read := make(chan struct{})
 	go func() {
+		defer close(read)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			var m map[string]any
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				select {
-				case p.logs <- m:
-				default:
-				}
+			if json.Unmarshal(sc.Bytes(), &m) != nil {
+				continue
+			}
+			// Request lines are kept apart: under load they would fill
+			// the channel and crowd out the lines tests wait for.
+			if m["msg"] == "request" {
+				id, _ := m["id"].(string)
+				st, _ := m["status"].(float64)
+				p.mu.Lock()
+				p.handled[id] = int(st)
+				p.mu.Unlock()
+				continue
+			}
+			select {
+			case p.logs <- m:
+			default:
 			}
 		}
 		close(p.logs)
 	}()
-	go func() { p.exitC <- cmd.Wait() }()
+	// Wait closes the pipe: it must come after the last line is read.
+	go func() { <-read; p.exitC <- cmd.Wait() }()
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	m := p.waitLog(t, "storefront listening")
 	p.addr = m["addr"].(string)
@@ -86,6 +105,13 @@ func (p *appProcess) waitLog(t *testing.T, msg string) map[string]any {
 			t.Fatalf("no %q log line", msg)
 		}
 	}
+}
+
+// handledRequests returns the status the app logged for each request id.
+func (p *appProcess) handledRequests() map[string]int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return maps.Clone(p.handled)
 }
 
 func processGone(pid int) bool {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -323,6 +325,8 @@ func (p *delayProxy) Close() {
 // inProcess is the whole program started by run in this process.
 type inProcess struct {
 	URL    string
+	Env    map[string]string // what run saw
+	acc    *accountMaker
 	cancel context.CancelFunc
 	done   chan error
 	logs   *lockedWriter
@@ -345,7 +349,7 @@ func startInProcess(t testing.TB, env map[string]string) *inProcess {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	buf := &strings.Builder{}
-	p := &inProcess{cancel: cancel, done: make(chan error, 1), buf: buf, logs: &lockedWriter{w: buf}}
+	p := &inProcess{Env: full, cancel: cancel, done: make(chan error, 1), buf: buf, logs: &lockedWriter{w: buf}}
 	var logger *slog.Logger
 	if os.Getenv("STORETEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(io.MultiWriter(os.Stderr, p.logs), &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -391,3 +395,20 @@ func (p *inProcess) Logs() string {
 // testCookieKeys are fixed cookie keys, shared by every instance a test
 // starts (instances must agree on them).
 const testCookieKeys = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWYwMTIzNDU2Nzg5YWJjZGVmMDEyMzQ1Njc4OWFiY2RlZg=="
+
+// Accounts makes accounts in the app's database.
+func (p *inProcess) Accounts(t testing.TB) *accountMaker {
+	if p.acc == nil {
+		p.acc = newAccountMaker(t, p.Env)
+	}
+	return p.acc
+}
+
+// signedIn makes the account name and returns a shopper signed in to it.
+func (p *inProcess) signedIn(t testing.TB, name string) *shopper {
+	t.Helper()
+	p.Accounts(t).make(t, name)
+	s := newShopper(t)
+	s.mustPost(p.URL, "/login", url.Values{"username": {name}, "password": {loadPassword}}, http.StatusSeeOther)
+	return s
+}
