@@ -239,6 +239,7 @@ func (c config) storeOptions(redisMode string) store.Options {
 		GroupCacheTTL:    c.GroupCacheTTL,
 		VoteWindow:       c.VoteWindow,
 		VoteScore:        c.VoteScore,
+		SeedArticles:     true,
 	}
 }
 

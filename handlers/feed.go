@@ -14,11 +14,8 @@ import (
 // feedStore is the part of the store that the feed uses.
 //
 // The feed renders from the entries stored with it (store.FeedEntry:
-// title, link, author, time), so it stands alone. Scores, vote counts and
-// the reader's own vote belong to the article board; once it is merged,
-// the rows can be joined with its articles by id (an ArticlesByID(ctx,
-// ids, viewerID) on the store) to fill data-score, data-up, data-down and
-// data-my-vote, which are zero until then.
+// title, link, author, time); scores, vote counts and the reader's own vote
+// are joined in from the article board (withVotes).
 type feedStore interface {
 	FeedPage(ctx context.Context, userID int64, page, perPage int) ([]store.FeedEntry, int64, error)
 }
@@ -42,9 +39,13 @@ func (h *Handler) ShowFeed(c echo.Context) error {
 			return err
 		}
 	}
+	rows, err := h.withVotes(c.Request().Context(), feedArticles(entries), s.UserID)
+	if err != nil {
+		return err
+	}
 	noStore(c)
 	return render(c, http.StatusOK, views.FeedPage(h.chrome(c, "Your feed"), views.FeedData{
-		Articles: feedArticles(entries),
+		Articles: rows,
 		Total:    total,
 		Pager:    pagerFor(page, per, int(total), func(p int) string { return "/feed?page=" + strconv.Itoa(p) }),
 	}))

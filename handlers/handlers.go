@@ -116,6 +116,9 @@ type Store interface {
 	peopleStore
 	feedStore
 	notifyStore
+	articleStore
+	cartStore
+	orderStore
 	Collectors() []prometheus.Collector
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -60,6 +61,10 @@ func (h *Handler) Home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	top, err := h.store.Articles(ctx, store.ArticleQuery{Sort: store.SortTop, Page: 1, PerPage: homeArticles, ViewerID: s.UserID})
+	if err != nil {
+		return err
+	}
 	popIDs := make([]int64, len(popular))
 	for i, p := range popular {
 		popIDs[i] = p.ItemID
@@ -71,6 +76,7 @@ func (h *Handler) Home(c echo.Context) error {
 		Featured:      cards(rows, featuredIDs),
 		MostLiked:     likedCards(rows, mostLiked),
 		RecentlyLiked: cards(rows, recentlyLiked),
+		Articles:      articleRows(top.Articles, time.Now()),
 	}))
 }
 

@@ -65,14 +65,18 @@ func (h *Handler) ShowUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	posts, err := h.store.Posts(ctx, p.PostIDs)
+	entries, err := h.store.Posts(ctx, p.PostIDs)
+	if err != nil {
+		return err
+	}
+	posts, err := h.withVotes(ctx, feedArticles(entries), s.UserID)
 	if err != nil {
 		return err
 	}
 	d := views.UserData{
 		Name:      u.Username,
 		Counts:    views.UserCountsView(p.Counts),
-		Posts:     feedArticles(posts),
+		Posts:     posts,
 		SignedIn:  s.SignedIn(),
 		Self:      s.UserID == u.ID,
 		Following: p.ViewerFollows,
@@ -145,6 +149,36 @@ func (h *Handler) FollowUser(c echo.Context) error {
 		h.setFlash(c, "You no longer follow "+u.Username+".")
 	}
 	return redirect(c, localPath(c.FormValue("next"), views.UserURL(u.Username)))
+}
+
+// withVotes fills the board's live score, vote counts and the reader's own
+// vote into feed rows (one pipelined read), since feeds store only what does
+// not change.
+func (h *Handler) withVotes(ctx context.Context, rows []views.FeedArticle, viewerID int64) ([]views.FeedArticle, error) {
+	if len(rows) == 0 {
+		return rows, nil
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	arts, err := h.store.ArticlesByID(ctx, ids, viewerID)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]store.Article, len(arts))
+	for _, a := range arts {
+		byID[a.ID] = a
+	}
+	for i, r := range rows {
+		if a, ok := byID[r.ID]; ok {
+			rows[i].Score, rows[i].Up, rows[i].Down = int64(a.Score), a.Up, a.Down
+			if a.MyVote != store.VoteNone {
+				rows[i].MyVote = a.MyVote
+			}
+		}
+	}
+	return rows, nil
 }
 
 // feedArticles turns feed entries into article rows.

@@ -32,6 +32,13 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.GET("/items", h.ListItems)
 	e.GET("/items/:id", h.ShowItem)
 
+	// Cart, checkout and orders.
+	e.GET("/cart", h.ShowCart)
+	e.POST("/cart", h.SetCart)
+	e.POST("/checkout", h.Checkout)
+	e.GET("/orders", h.ListOrders)
+	e.GET("/orders/:id", h.ShowOrder)
+
 	// Accounts.
 	e.GET("/register", h.RegisterForm)
 	e.POST("/register", h.Register)
@@ -45,4 +52,12 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.POST("/users/:name/follow", h.FollowUser)
 	e.GET("/feed", h.ShowFeed)
 	e.GET("/notifications", h.ShowNotifications)
+	// Articles.
+	e.GET("/articles", h.ListArticles)
+	e.GET("/articles/new", h.NewArticleForm)
+	e.POST("/articles", h.PostArticle)
+	e.GET("/articles/:id", h.ShowArticle)
+	e.POST("/articles/:id/vote", h.VoteArticle)
+	e.POST("/articles/:id/comments", h.CommentArticle)
+	e.GET("/groups/:name", h.ListGroup)
 }

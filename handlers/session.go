@@ -18,7 +18,7 @@ type Session struct {
 	UserID   int64
 	UserName string
 	IsAdmin  bool
-	// CartCount is the number of lines in the session's cart.
+	// CartCount is the total quantity in the session's cart (the header badge).
 	CartCount int64
 	// Unread is the signed-in user's unread notifications.
 	Unread int64

@@ -12,7 +12,7 @@ import (
 )
 
 // post records article id by author at a time that grows with id.
-func post(t *testing.T, st *store.Store, author, id int64) {
+func feedPost(t *testing.T, st *store.Store, author, id int64) {
 	t.Helper()
 	err := st.RecordPost(t.Context(), store.FeedEntry{
 		ArticleID: id, AuthorID: author, AuthorName: fmt.Sprintf("user%d", author),
@@ -46,9 +46,9 @@ func TestFeedOrderAndPages(t *testing.T) {
 	mustFollow(t, st, 1, 3, true)
 	feedIDs(t, st, 1, 1, 10) // the reader's feed exists from now on
 	for id := int64(1); id <= 7; id++ {
-		post(t, st, 2+id%2, id) // 2 and 3 take turns
+		feedPost(t, st, 2+id%2, id) // 2 and 3 take turns
 	}
-	post(t, st, 4, 8) // not followed
+	feedPost(t, st, 4, 8) // not followed
 	ids, total := feedIDs(t, st, 1, 1, 3)
 	if total != 7 || !slices.Equal(ids, []int64{7, 6, 5}) {
 		t.Errorf("page 1: %v of %d, want [7 6 5] of 7", ids, total)
@@ -71,7 +71,7 @@ func TestFeedOrderAndPages(t *testing.T) {
 	if c.Posts != 4 {
 		t.Errorf("user 3 posted 4, counter says %d", c.Posts)
 	}
-	post(t, st, 3, 7) // recording twice changes nothing
+	feedPost(t, st, 3, 7) // recording twice changes nothing
 	if c, _ := st.UserCounts(t.Context(), 3); c.Posts != 4 {
 		t.Errorf("recording again counted again: %d", c.Posts)
 	}
@@ -79,18 +79,18 @@ func TestFeedOrderAndPages(t *testing.T) {
 
 func TestFeedFollowUnfollow(t *testing.T) {
 	st := storetest.Store(t)
-	post(t, st, 2, 1) // before anyone follows 2
+	feedPost(t, st, 2, 1) // before anyone follows 2
 	mustFollow(t, st, 1, 2, true)
 	// Following backfills; the first read builds the feed.
 	if ids, _ := feedIDs(t, st, 1, 1, 10); !slices.Equal(ids, []int64{1}) {
 		t.Errorf("after follow: %v, want [1]", ids)
 	}
-	post(t, st, 2, 2)
+	feedPost(t, st, 2, 2)
 	if ids, _ := feedIDs(t, st, 1, 1, 10); !slices.Equal(ids, []int64{2, 1}) {
 		t.Errorf("new post: %v, want [2 1]", ids)
 	}
 	mustFollow(t, st, 1, 2, false)
-	post(t, st, 2, 3)
+	feedPost(t, st, 2, 3)
 	if ids, _ := feedIDs(t, st, 1, 1, 10); len(ids) != 0 {
 		t.Errorf("after unfollow: %v, want nothing", ids)
 	}
@@ -107,7 +107,7 @@ func TestFeedCappedAndRebuilt(t *testing.T) {
 	mustFollow(t, st, 1, 3, true)
 	feedIDs(t, st, 1, 1, 1)
 	for id := int64(1); id <= 8; id++ {
-		post(t, st, 2+id%2, id)
+		feedPost(t, st, 2+id%2, id)
 	}
 	ids, total := feedIDs(t, st, 1, 1, 10)
 	if total != 5 || !slices.Equal(ids, []int64{8, 7, 6, 5, 4}) {
@@ -119,7 +119,7 @@ func TestFeedCappedAndRebuilt(t *testing.T) {
 	// An idle feed expires; posts meanwhile are not written to it, and
 	// the next read rebuilds it from the people followed.
 	st.Redis().Del(ctx, userKey(1, "feed"))
-	post(t, st, 2, 10)
+	feedPost(t, st, 2, 10)
 	if n := st.Redis().Exists(ctx, userKey(1, "feed")).Val(); n != 0 {
 		t.Error("fan-out recreated an expired feed")
 	}
@@ -144,7 +144,7 @@ func TestFanOutQueueForManyFollowers(t *testing.T) {
 		mustFollow(t, st, f, 1, true)
 		feedIDs(t, st, f, 1, 1)
 	}
-	post(t, st, 1, 42)
+	feedPost(t, st, 1, 42)
 	reached := func() int {
 		n := 0
 		for f := int64(100); f < 100+followers; f++ {
@@ -181,7 +181,7 @@ func TestFanOutWorkerDrainsQueue(t *testing.T) {
 		mustFollow(t, st, f, 1, true)
 		feedIDs(t, st, f, 1, 1)
 	}
-	post(t, st, 1, 5)
+	feedPost(t, st, 1, 5)
 	var w store.Worker
 	for _, x := range st.Workers() {
 		if x.Name() == "fanout" {

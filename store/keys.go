@@ -86,3 +86,56 @@ func notesKey(id int64) string { return userTag(id) + ":notes" }
 
 // postKey is a feed entry: the HASH of an article as feeds show it.
 func postKey(articleID int64) string { return "post:" + strconv.FormatInt(articleID, 10) }
+
+// Article board (chapter 1). The book's names, all behind one hash tag,
+// {a}: the vote script updates an article's hash, its voter sets and the
+// global `score:` ZSET atomically, and a group listing runs ZINTERSTORE over
+// `group:<name>` and `score:` (or `time:`), so under Cluster every one of
+// these keys must live in one slot. The trade-off: the whole board lives on
+// one Cluster node (articles are small; sessions and carts, the bulk of the
+// data, spread normally). The tag is used in every mode, so the schema is
+// the same on one node, a Cluster and the embedded fallbacks.
+const (
+	keyArticleSeq   = "{a}article:" // STRING article id counter
+	keyArticleScore = "{a}score:"   // ZSET article id -> post time + VOTE_SCORE x (up - down)
+	keyArticleTime  = "{a}time:"    // ZSET article id -> post time (Unix seconds, float)
+	keyArticleSeed  = "{a}seeded:"  // STRING set once by the instance that seeds demo articles
+)
+
+// articleKey is one article's HASH: title, link, poster, poster_id, time,
+// score, up, down, votes (= up, the book's field), groups, comments.
+func articleKey(id int64) string { return "{a}article:" + strconv.FormatInt(id, 10) }
+
+// votedKey is the SET of user ids who voted an article up (the book's name).
+func votedKey(id int64) string { return "{a}voted:" + strconv.FormatInt(id, 10) }
+
+// downvotedKey is the SET of user ids who voted an article down.
+func downvotedKey(id int64) string { return "{a}downvoted:" + strconv.FormatInt(id, 10) }
+
+// groupKey is the SET of article ids in a group.
+func groupKey(name string) string { return "{a}group:" + name }
+
+// groupOrderKey is a group's cached listing: ZINTERSTORE of `group:<name>`
+// with `score:` (order "score:") or `time:` (order "time:"), as the book's
+// get_group_articles names it: order + group.
+func groupOrderKey(order, name string) string { return "{a}" + order + name }
+
+// commentsKey is an article's comments, a LIST of JSON objects, oldest first.
+func commentsKey(id int64) string { return "{a}comments:" + strconv.FormatInt(id, 10) }
+
+// Cart, checkout and orders (DESIGN §9).
+const (
+	// keyOrderQueue is the Stream of placed orders waiting for fulfilment
+	// (field "order" = order id). It is one key, so it needs no hash tag.
+	keyOrderQueue = "orders:queue"
+	// orderQueueGroup is the consumer group every instance reads with; each
+	// instance is a consumer named by its Instance().
+	orderQueueGroup = "fulfilment"
+)
+
+// checkoutLockKey guards one session's checkout against a double submit.
+func checkoutLockKey(token string) string { return "lock:checkout:" + token }
+
+// workerRunKey holds a worker's last run and result (HASH), for the admin
+// dashboard.
+func workerRunKey(worker string) string { return "worker:" + worker }

@@ -13,8 +13,10 @@ import (
 // session, who is signed in on it, the header's cart count and unread
 // notification count. It is read in one pipelined round trip.
 type SessionState struct {
-	Known     bool
-	UserID    int64
+	Known  bool
+	UserID int64
+	// CartCount is the total quantity in the cart (what shoppers expect the
+	// badge to show), the same number as SetCartLine's Cart.Count.
 	CartCount int64
 	// Unread is the signed-in user's unread notifications, all kinds.
 	Unread int64
@@ -40,19 +42,22 @@ func (s *Store) LoadSession(ctx context.Context, token string, claimedUserID int
 type sessionReads struct {
 	seen    *redis.FloatCmd
 	login   *redis.StringCmd
-	cart    *redis.IntCmd
+	cart    *redis.StringSliceCmd
 	unread  *redis.StringSliceCmd // nil when no user is claimed
 	claimed int64
 }
 
 // addLoadSession queues the reads of a session's state on pipe, so that
 // other work (an item view, a cache lookup) can share the round trip.
-// claimedUserID (0 for none) adds the claimed user's unread counts.
+// claimedUserID (0 for none) adds the claimed user's unread counts. The
+// cart's quantities come back with HVALS so that the header can show the
+// total quantity without another round trip (carts are capped at
+// MaxCartLines lines, so the reply stays small).
 func (s *Store) addLoadSession(ctx context.Context, pipe redis.Pipeliner, token string, claimedUserID int64) sessionReads {
 	r := sessionReads{
 		seen:    pipe.ZScore(ctx, keyRecent, token),
 		login:   pipe.HGet(ctx, keyLogin, token),
-		cart:    pipe.HLen(ctx, cartKey(token)),
+		cart:    pipe.HVals(ctx, cartKey(token)),
 		claimed: claimedUserID,
 	}
 	if claimedUserID > 0 {
@@ -70,7 +75,7 @@ func (r sessionReads) state() SessionState {
 	if v, err := r.login.Result(); err == nil {
 		st.UserID, _ = strconv.ParseInt(v, 10, 64)
 	}
-	st.CartCount = r.cart.Val()
+	st.CartCount = sumQuantities(r.cart.Val())
 	if r.unread != nil && st.UserID > 0 && st.UserID == r.claimed {
 		st.Unread = unreadTotal(r.unread)
 	}

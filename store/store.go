@@ -42,6 +42,13 @@ type Options struct {
 	FeedTTL      time.Duration // a feed nobody reads for this long expires
 	FanOutInline int           // followers a post reaches before the request returns
 	FanOutChunk  int           // followers one background fan-out step reaches
+	// SeedArticles adds demo articles, voters and comments to an empty
+	// board (main turns it on; tests that want them opt in).
+	SeedArticles bool
+	// Fulfilment queue tuning; zero takes the Default* values in fulfilment.go.
+	OrderVisibility time.Duration // a taken order not acknowledged within this goes to another worker
+	OrderSweepAge   time.Duration // orders pending longer than this are fulfilled from the database
+	OrderPoll       time.Duration // how long a worker waits for new orders per poll
 }
 
 // Store is the data layer: one Redis client (single node, Cluster or
@@ -58,6 +65,9 @@ type Store struct {
 	seeders  []func(context.Context) error
 	// collectors are the store's Prometheus series.
 	collectors []prometheus.Collector
+	// articles is the article board's state (articles.go).
+	articles articleState
+	orders   *orderState
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
@@ -79,6 +89,9 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		now:      time.Now,
 	}
 	s.workers = append(s.workers, &fanOutWorker{s: s})
+	s.initArticles()
+	s.articles.events = engagementEvents{s: s}
+	s.initOrders()
 	return s
 }
 

@@ -1,0 +1,87 @@
+// Cart: updates the page in place after a cart form is sent with fetch
+// (see app.js). Without JavaScript the same forms post and redirect.
+(function () {
+  "use strict";
+  if (!window.Storefront) { return; }
+
+  function plural(n) { return n === 1 ? " item in cart" : " items in cart"; }
+
+  // updateHeader sets the header badge (total quantity, as on the server).
+  function updateHeader(count) {
+    document.querySelectorAll('[data-testid="cart-count"]').forEach(function (el) {
+      el.textContent = String(count);
+      el.setAttribute("aria-label", count + plural(count));
+    });
+  }
+
+  // message shows a status line near the form: the cart page has one, the
+  // item page gets one after its form.
+  function message(form, text, isError) {
+    var el = document.querySelector("[data-cart-msg]");
+    if (!el) {
+      el = form.parentNode.querySelector(".cart-msg");
+      if (!el) {
+        el = document.createElement("p");
+        el.className = "cart-msg";
+        el.setAttribute("role", "status");
+        el.setAttribute("aria-live", "polite");
+        form.parentNode.insertBefore(el, form.nextSibling);
+      }
+    }
+    el.textContent = text || "";
+    el.classList.toggle("error", !!isError);
+    if (!isError && !document.querySelector("[data-cart-page]") && text) {
+      var link = document.createElement("a");
+      link.href = "/cart";
+      link.textContent = "View cart";
+      el.appendChild(document.createTextNode(" "));
+      el.appendChild(link);
+    }
+  }
+
+  // updateCartPage changes the line, the subtotal, the checkout total and
+  // the empty state of the cart page.
+  function updateCartPage(data) {
+    var page = document.querySelector("[data-cart-page]");
+    if (!page) { return; }
+    var row = page.querySelector('[data-testid="cart-line"][data-item-id="' + data.item + '"]');
+    if (row && !data.line) {
+      row.parentNode.removeChild(row);
+    } else if (row) {
+      row.setAttribute("data-qty", String(data.line.quantity));
+      var input = row.querySelector('input[name="qty"][type="number"]');
+      if (input) { input.value = String(data.line.quantity); input.removeAttribute("aria-invalid"); }
+      var total = row.querySelector("[data-line-total]");
+      if (total) { total.textContent = data.line.total; }
+    }
+    Storefront.setText('[data-testid="cart-total"]', data.total);
+    Storefront.setText("[data-cart-count]", String(data.cart_count));
+    var checkout = page.querySelector("[data-checkout-total]");
+    if (checkout) { checkout.value = String(data.total_cents); }
+    if (data.lines === 0) {
+      var full = page.querySelector("[data-cart-full]");
+      if (full) { full.hidden = true; }
+      var empty = page.querySelector("[data-cart-empty]");
+      if (empty) { empty.hidden = false; }
+    }
+  }
+
+  Storefront.on("cart", function (form, data, res) {
+    if (!data || typeof data !== "object") { return; }
+    if (!res.ok) {
+      message(form, data.error || "That did not work. Please try again.", true);
+      var input = form.querySelector('input[name="qty"][type="number"]');
+      if (input) {
+        input.setAttribute("aria-invalid", "true");
+        input.focus();
+      }
+      if (typeof data.cart_count === "number") { updateHeader(data.cart_count); }
+      return;
+    }
+    var field = form.querySelector('input[name="qty"][type="number"]');
+    if (field) { field.removeAttribute("aria-invalid"); }
+    updateHeader(data.cart_count);
+    updateCartPage(data);
+    message(form, data.message, false);
+  });
+})();

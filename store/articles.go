@@ -1,0 +1,305 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+)
+
+// ArticleGroups is the site's list of groups an article can be posted in.
+var ArticleGroups = []string{"go", "redis", "databases", "web", "shopping", "offtopic"}
+
+// IsArticleGroup reports whether name is one of ArticleGroups.
+func IsArticleGroup(name string) bool { return slices.Contains(ArticleGroups, name) }
+
+// Vote directions: the values of the form's dir field and of MyVote.
+const (
+	VoteUp   = "up"
+	VoteDown = "down"
+	VoteNone = "none"
+)
+
+// Article sort orders.
+const (
+	SortTop = "top" // by score (`score:`)
+	SortNew = "new" // by post time (`time:`)
+)
+
+// voterSetGrace keeps the voter sets a day past the end of the vote
+// window, so that readers still see their own vote on a just-closed article
+// and a clock a little ahead on one instance cannot let a set expire while
+// another still takes votes.
+const voterSetGrace = 24 * time.Hour
+
+// Article is one post on the board as a reader sees it.
+type Article struct {
+	ID       int64
+	Title    string
+	Link     string
+	Poster   string // the poster's username
+	PosterID int64  // so that notifications can find the author
+	Posted   time.Time
+	// Score is the book's score: post time (Unix seconds) + VOTE_SCORE x (up - down).
+	Score    float64
+	Up, Down int64
+	Groups   []string
+	Comments int64
+	// MyVote is the reader's vote: VoteUp, VoteDown or VoteNone.
+	MyVote string
+	// Open reports whether the article can still be voted on.
+	Open bool
+}
+
+// NewArticle is what a reader posts.
+type NewArticle struct {
+	Title    string
+	Link     string
+	Groups   []string
+	PosterID int64
+	Poster   string
+}
+
+// ArticleQuery selects one page of a listing.
+type ArticleQuery struct {
+	Sort     string // SortTop or SortNew
+	Group    string // "" lists every article
+	Page     int    // from 1
+	PerPage  int
+	ViewerID int64 // whose votes to show; 0 for a guest
+}
+
+// ArticlePage is one page of a listing and the listing's size.
+type ArticlePage struct {
+	Articles []Article
+	Total    int
+}
+
+// articleState is the board's part of the Store: the event hooks and the
+// vote counter.
+type articleState struct {
+	events ArticleEvents
+	votes  *prometheus.CounterVec
+}
+
+// initArticles registers the board's metrics and demo data.
+func (s *Store) initArticles() {
+	s.articles.events = noArticleEvents{}
+	s.articles.votes = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "storefront_votes_total",
+		Help: "Article votes that changed something, by direction (none = a vote taken back).",
+	}, []string{"dir"})
+	s.collectors = append(s.collectors, s.articles.votes)
+	s.seeders = append(s.seeders, s.seedArticles)
+}
+
+// PostArticle stores a new article with the poster's own up vote, as the
+// book's post_article does: score = post time + VOTE_SCORE. The caller
+// validates the form; the store refuses only what would corrupt the board.
+func (s *Store) PostArticle(ctx context.Context, p NewArticle) (Article, error) {
+	if strings.TrimSpace(p.Title) == "" || p.Link == "" || p.PosterID <= 0 {
+		return Article{}, ErrInvalid
+	}
+	for _, g := range p.Groups {
+		if !IsArticleGroup(g) {
+			return Article{}, ErrInvalid
+		}
+	}
+	id, err := s.rdb.Incr(ctx, keyArticleSeq).Result()
+	if err != nil {
+		return Article{}, fmt.Errorf("post article: %w", err)
+	}
+	now := s.nowSeconds()
+	a := Article{
+		ID: id, Title: p.Title, Link: p.Link, Poster: p.Poster, PosterID: p.PosterID,
+		Posted: secondsTime(now), Score: now + float64(s.opt.VoteScore), Up: 1,
+		Groups: slices.Compact(slices.Sorted(slices.Values(p.Groups))), MyVote: VoteUp, Open: true,
+	}
+	if err := s.writeArticle(ctx, a, []int64{p.PosterID}, nil); err != nil {
+		return Article{}, fmt.Errorf("post article: %w", err)
+	}
+	s.articles.events.ArticlePosted(ctx, a)
+	return a, nil
+}
+
+// writeArticle stores an article with its voters in one transaction (all
+// its keys share the board's hash tag). The voter sets expire a day after
+// the vote window closes, as the book lets them expire after a week.
+func (s *Store) writeArticle(ctx context.Context, a Article, up, down []int64) error {
+	t := unixSeconds(a.Posted)
+	pipe := s.rdb.TxPipeline()
+	pipe.HSet(ctx, articleKey(a.ID), map[string]any{
+		"title": a.Title, "link": a.Link, "poster": a.Poster, "poster_id": a.PosterID,
+		"time": formatFloat(t), "score": formatFloat(a.Score), "up": a.Up, "down": a.Down, "votes": a.Up,
+		"groups": strings.Join(a.Groups, ","), "comments": a.Comments,
+	})
+	ttl := s.voterSetTTL(t, s.nowSeconds())
+	for _, v := range []struct {
+		key   string
+		users []int64
+	}{{votedKey(a.ID), up}, {downvotedKey(a.ID), down}} {
+		if len(v.users) == 0 || ttl <= 0 {
+			continue
+		}
+		members := make([]any, len(v.users))
+		for i, u := range v.users {
+			members[i] = u
+		}
+		pipe.SAdd(ctx, v.key, members...)
+		pipe.PExpire(ctx, v.key, ttl)
+	}
+	id := strconv.FormatInt(a.ID, 10)
+	pipe.ZAdd(ctx, keyArticleScore, redis.Z{Score: a.Score, Member: id})
+	pipe.ZAdd(ctx, keyArticleTime, redis.Z{Score: t, Member: id})
+	for _, g := range a.Groups {
+		pipe.SAdd(ctx, groupKey(g), id)
+	}
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// voterSetTTL is how long an article's voter sets live from now.
+func (s *Store) voterSetTTL(posted, now float64) time.Duration {
+	closes := posted + (s.opt.VoteWindow + voterSetGrace).Seconds()
+	return time.Duration((closes - now) * float64(time.Second)).Truncate(time.Millisecond)
+}
+
+// groupListing is the book's get_group_articles in one round trip: build
+// the group's ordered listing with ZINTERSTORE ... AGGREGATE MAX unless a
+// cached one exists, cache it for GROUP_CACHE_TTL, and read one page.
+var groupListing = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('ZINTERSTORE', KEYS[1], 2, KEYS[2], KEYS[3], 'AGGREGATE', 'MAX')
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return {redis.call('ZCARD', KEYS[1]), redis.call('ZREVRANGE', KEYS[1], ARGV[2], ARGV[3])}`)
+
+// Articles returns one page of a listing, highest score or newest first,
+// optionally of one group, with the viewer's own votes.
+func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, error) {
+	if q.PerPage < 1 {
+		return ArticlePage{}, ErrInvalid
+	}
+	order, orderName := keyArticleScore, "score:"
+	if q.Sort == SortNew {
+		order, orderName = keyArticleTime, "time:"
+	}
+	start := int64(max(q.Page, 1)-1) * int64(q.PerPage)
+	stop := start + int64(q.PerPage) - 1
+	var total int64
+	var ids []string
+	if q.Group != "" {
+		if !IsArticleGroup(q.Group) {
+			return ArticlePage{}, ErrNotFound
+		}
+		res, err := groupListing.Run(ctx, s.rdb, []string{groupOrderKey(orderName, q.Group), groupKey(q.Group), order},
+			s.opt.GroupCacheTTL.Milliseconds(), start, stop).Slice()
+		if err != nil {
+			return ArticlePage{}, fmt.Errorf("group articles: %w", err)
+		}
+		total, _ = res[0].(int64)
+		page, _ := res[1].([]any)
+		for _, v := range page {
+			ids = append(ids, fmt.Sprint(v))
+		}
+	} else {
+		pipe := s.rdb.Pipeline()
+		page := pipe.ZRevRange(ctx, order, start, stop)
+		n := pipe.ZCard(ctx, order)
+		if _, err := pipe.Exec(ctx); err != nil {
+			return ArticlePage{}, fmt.Errorf("articles: %w", err)
+		}
+		ids, total = page.Val(), n.Val()
+	}
+	arts, err := s.ArticlesByID(ctx, parseIDs(ids), q.ViewerID)
+	if err != nil {
+		return ArticlePage{}, err
+	}
+	return ArticlePage{Articles: arts, Total: int(total)}, nil
+}
+
+// ArticlesByID reads articles in the order of ids, with viewerID's votes,
+// in one round trip (feeds use it too). Missing articles are skipped.
+func (s *Store) ArticlesByID(ctx context.Context, ids []int64, viewerID int64) ([]Article, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	pipe := s.rdb.Pipeline()
+	reads := make([]articleRead, len(ids))
+	for i, id := range ids {
+		reads[i] = s.addReadArticle(ctx, pipe, id, viewerID)
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("read articles: %w", err)
+	}
+	out := make([]Article, 0, len(ids))
+	for i, id := range ids {
+		if a, ok := s.articleFrom(id, reads[i]); ok {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// articleRead is an article's hash and the viewer's membership of its
+// voter sets, queued on a pipeline.
+type articleRead struct {
+	hash     *redis.MapStringStringCmd
+	up, down *redis.BoolCmd
+}
+
+func (s *Store) addReadArticle(ctx context.Context, pipe redis.Pipeliner, id, viewerID int64) articleRead {
+	r := articleRead{hash: pipe.HGetAll(ctx, articleKey(id))}
+	if viewerID > 0 {
+		r.up = pipe.SIsMember(ctx, votedKey(id), viewerID)
+		r.down = pipe.SIsMember(ctx, downvotedKey(id), viewerID)
+	}
+	return r
+}
+
+func (s *Store) articleFrom(id int64, r articleRead) (Article, bool) {
+	if len(r.hash.Val()) == 0 {
+		return Article{}, false
+	}
+	mine := VoteNone
+	switch {
+	case r.up != nil && r.up.Val():
+		mine = VoteUp
+	case r.down != nil && r.down.Val():
+		mine = VoteDown
+	}
+	return s.parseArticle(id, r.hash.Val(), mine), true
+}
+
+// parseArticle builds an Article from its hash fields.
+func (s *Store) parseArticle(id int64, h map[string]string, myVote string) Article {
+	num := func(k string) int64 { n, _ := strconv.ParseInt(h[k], 10, 64); return n }
+	posted, _ := strconv.ParseFloat(h["time"], 64)
+	score, _ := strconv.ParseFloat(h["score"], 64)
+	a := Article{
+		ID: id, Title: h["title"], Link: h["link"], Poster: h["poster"], PosterID: num("poster_id"),
+		Posted: secondsTime(posted), Score: score, Up: num("up"), Down: num("down"),
+		Comments: num("comments"), MyVote: myVote,
+		Open: s.nowSeconds() < posted+s.opt.VoteWindow.Seconds(),
+	}
+	if g := h["groups"]; g != "" {
+		a.Groups = strings.Split(g, ",")
+	}
+	return a
+}
+
+// secondsTime turns fractional Unix seconds into a time, to the microsecond.
+func secondsTime(f float64) time.Time { return time.UnixMicro(int64(math.Round(f * 1e6))) }
+
+// unixSeconds is the inverse of secondsTime.
+func unixSeconds(t time.Time) float64 { return float64(t.UnixMicro()) / 1e6 }
+
+// formatFloat writes a float so that it reads back exactly.
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

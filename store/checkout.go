@@ -1,0 +1,318 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Checkout errors besides *CheckoutError.
+var (
+	// ErrEmptyCart means there is nothing to order.
+	ErrEmptyCart = errors.New("cart is empty")
+	// ErrCheckoutBusy means the same session is already checking out (a
+	// double click): the second attempt must not place a second order.
+	ErrCheckoutBusy = errors.New("checkout already in progress")
+)
+
+// Reasons why a cart line cannot be ordered.
+const (
+	ProblemGone    = "gone"     // the item is no longer in the catalog
+	ProblemSoldOut = "sold_out" // none left
+	ProblemShort   = "short"    // fewer left than the cart asks for
+)
+
+// LineProblem says why one cart line cannot be filled.
+type LineProblem struct {
+	ItemID    int64
+	Name      string
+	Reason    string // ProblemGone, ProblemSoldOut or ProblemShort
+	Wanted    int64
+	Available int64
+}
+
+// CheckoutError means the order was not placed and nothing changed: some
+// lines cannot be filled, or the total is not the one the shopper saw.
+type CheckoutError struct {
+	Problems []LineProblem
+	// PriceChanged is set when the caller's expected total differs from
+	// the total at current prices, which is Total.
+	PriceChanged bool
+	Total        int64
+}
+
+func (e *CheckoutError) Error() string {
+	if e.PriceChanged {
+		return "checkout: prices changed"
+	}
+	return fmt.Sprintf("checkout: %d lines cannot be filled", len(e.Problems))
+}
+
+// checkoutLockTTL bounds how long a crashed checkout blocks the session's
+// next one.
+const checkoutLockTTL = 30 * time.Second
+
+// Checkout places an order for the session's cart: in one database
+// transaction it takes the stock with a conditional update per line (so
+// concurrent checkouts never sell more than the stock), snapshots prices
+// and writes the order and its lines. If any line cannot be filled, or
+// expectTotal (when >= 0) differs from the total at current prices, it
+// rolls back and returns a *CheckoutError. After the commit the ordered
+// lines leave the cart, the order id goes onto the fulfilment queue and the
+// items' cached pages are purged.
+func (s *Store) Checkout(ctx context.Context, token string, userID, expectTotal int64) (Order, error) {
+	result := "error"
+	defer func() { s.orders.checkouts.WithLabelValues(result).Inc() }()
+
+	lock := randomHex(8)
+	ok, err := s.rdb.SetNX(ctx, checkoutLockKey(token), lock, checkoutLockTTL).Result()
+	if err != nil {
+		return Order{}, fmt.Errorf("checkout: %w", err)
+	}
+	if !ok {
+		result = "busy"
+		return Order{}, ErrCheckoutBusy
+	}
+	defer func() {
+		_ = releaseLeaseScript.Run(context.WithoutCancel(ctx), s.rdb, []string{checkoutLockKey(token)}, lock).Err()
+	}()
+
+	cart, err := s.Cart(ctx, token)
+	if err != nil {
+		return Order{}, err
+	}
+	if len(cart.Lines) == 0 {
+		result = "empty"
+		return Order{}, ErrEmptyCart
+	}
+	if err := s.precheck(ctx, cart); err != nil {
+		result = checkoutResult(err)
+		return Order{}, err
+	}
+	o, err := s.placeOrder(ctx, userID, cart.Lines, expectTotal)
+	if err != nil {
+		result = checkoutResult(err)
+		return Order{}, err
+	}
+	result = "ok"
+	// The order is committed: what follows must happen even if the client
+	// has gone, and its failures must not turn the order into an error.
+	s.afterCheckout(context.WithoutCancel(ctx), token, o)
+	return o, nil
+}
+
+func checkoutResult(err error) string {
+	var ce *CheckoutError
+	switch {
+	case errors.As(err, &ce) && ce.PriceChanged:
+		return "price_changed"
+	case errors.As(err, &ce):
+		return "out_of_stock"
+	}
+	return "error"
+}
+
+// precheck reads the lines through CatalogRows (the path the row cache
+// serves) and refuses lines that cannot be filled without taking the
+// database's write lock. It may be stale; the transaction decides.
+func (s *Store) precheck(ctx context.Context, cart Cart) error {
+	rows, err := s.CatalogRows(ctx, cart.ItemIDs())
+	if err != nil {
+		return err
+	}
+	var problems []LineProblem
+	for _, l := range cart.Lines {
+		it, ok := rows[l.ItemID]
+		if p, bad := problemFor(l, it, ok); bad {
+			problems = append(problems, p)
+		}
+	}
+	if len(problems) > 0 {
+		return &CheckoutError{Problems: problems}
+	}
+	return nil
+}
+
+// problemFor says whether line l can be filled from row it (ok = exists).
+func problemFor(l CartLine, it Item, ok bool) (LineProblem, bool) {
+	p := LineProblem{ItemID: l.ItemID, Name: it.Name, Wanted: l.Qty, Available: it.Stock}
+	switch {
+	case !ok:
+		p.Reason, p.Available = ProblemGone, 0
+	case it.Stock <= 0:
+		p.Reason, p.Available = ProblemSoldOut, 0
+	case it.Stock < l.Qty:
+		p.Reason = ProblemShort
+	default:
+		return p, false
+	}
+	return p, true
+}
+
+// placeOrder is the checkout transaction. Lines are sorted by item id (the
+// cart's order), so two transactions lock rows in the same order and
+// PostgreSQL cannot deadlock; SQLite's write transactions take the lock at
+// BEGIN (_txlock=immediate) and simply queue.
+func (s *Store) placeOrder(ctx context.Context, userID int64, lines []CartLine, expectTotal int64) (Order, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Order{}, fmt.Errorf("checkout: %w", err)
+	}
+	defer tx.Rollback()
+
+	var problems []LineProblem
+	for _, l := range lines {
+		res, err := tx.ExecContext(ctx, `UPDATE items SET stock = stock - $1 WHERE id = $2 AND stock >= $1`, l.Qty, l.ItemID)
+		if err != nil {
+			return Order{}, fmt.Errorf("checkout: take stock: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return Order{}, fmt.Errorf("checkout: take stock: %w", err)
+		} else if n == 1 {
+			continue
+		}
+		p, err := lineProblemTx(ctx, tx, l)
+		if err != nil {
+			return Order{}, err
+		}
+		problems = append(problems, p)
+	}
+	if len(problems) > 0 {
+		return Order{}, &CheckoutError{Problems: problems}
+	}
+
+	// Read names and prices after the updates: the rows are ours now, so
+	// the snapshot is the committed price at the moment of sale.
+	ids := make([]int64, len(lines))
+	for i, l := range lines {
+		ids[i] = l.ItemID
+	}
+	rows, err := itemsIn(ctx, tx, ids)
+	if err != nil {
+		return Order{}, fmt.Errorf("checkout: %w", err)
+	}
+	o := Order{UserID: userID, Status: OrderPending, CreatedAt: time.Unix(s.now().Unix(), 0)}
+	for _, l := range lines {
+		it := rows[l.ItemID]
+		o.Lines = append(o.Lines, OrderLine{ItemID: l.ItemID, Name: it.Name, PriceCents: it.PriceCents, Qty: l.Qty})
+		o.TotalCents += it.PriceCents * l.Qty
+		o.ItemCount += l.Qty
+	}
+	if expectTotal >= 0 && expectTotal != o.TotalCents {
+		return Order{}, &CheckoutError{PriceChanged: true, Total: o.TotalCents}
+	}
+
+	err = tx.QueryRowContext(ctx, `INSERT INTO orders (user_id, status, total_cents, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+		userID, o.Status, o.TotalCents, o.CreatedAt.Unix()).Scan(&o.ID)
+	if err != nil {
+		return Order{}, fmt.Errorf("checkout: insert order: %w", err)
+	}
+	if err := insertOrderLines(ctx, tx, o); err != nil {
+		return Order{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Order{}, fmt.Errorf("checkout: commit: %w", err)
+	}
+	return o, nil
+}
+
+// lineProblemTx says why the conditional update of line l touched no row.
+func lineProblemTx(ctx context.Context, tx *sql.Tx, l CartLine) (LineProblem, error) {
+	var it Item
+	err := tx.QueryRowContext(ctx, `SELECT name, stock FROM items WHERE id = $1`, l.ItemID).Scan(&it.Name, &it.Stock)
+	if errors.Is(err, sql.ErrNoRows) {
+		p, _ := problemFor(l, Item{}, false)
+		return p, nil
+	}
+	if err != nil {
+		return LineProblem{}, fmt.Errorf("checkout: %w", err)
+	}
+	p, bad := problemFor(l, it, true)
+	if !bad { // restocked between the update and this read: still refuse, it is rare
+		p.Reason = ProblemShort
+	}
+	return p, nil
+}
+
+func itemsIn(ctx context.Context, tx *sql.Tx, ids []int64) (map[int64]Item, error) {
+	ph, args := placeholders(1, ids)
+	rs, err := tx.QueryContext(ctx, `SELECT id, name, price_cents FROM items WHERE id IN (`+ph+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	out := make(map[int64]Item, len(ids))
+	for rs.Next() {
+		var it Item
+		if err := rs.Scan(&it.ID, &it.Name, &it.PriceCents); err != nil {
+			return nil, err
+		}
+		out[it.ID] = it
+	}
+	return out, rs.Err()
+}
+
+func insertOrderLines(ctx context.Context, tx *sql.Tx, o Order) error {
+	vals := make([]string, len(o.Lines))
+	args := make([]any, 0, 5*len(o.Lines))
+	for i, l := range o.Lines {
+		n := len(args)
+		vals[i] = fmt.Sprintf("($%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5)
+		args = append(args, o.ID, l.ItemID, l.Name, l.PriceCents, l.Qty)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO order_lines (order_id, item_id, name, price_cents, qty) VALUES `+strings.Join(vals, ", "), args...)
+	if err != nil {
+		return fmt.Errorf("checkout: insert lines: %w", err)
+	}
+	return nil
+}
+
+// placeholders returns "$from, $from+1, ..." for ids and the ids as args.
+func placeholders(from int, ids []int64) (string, []any) {
+	ph := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		ph[i] = "$" + strconv.Itoa(from+i)
+		args[i] = id
+	}
+	return strings.Join(ph, ", "), args
+}
+
+// removeOrdered takes the ordered lines out of the cart, but only those
+// whose quantity is still what was ordered: a line changed in another tab
+// during the checkout stays. One key, so it runs on Cluster.
+var removeOrdered = redis.NewScript(`
+for i = 1, #ARGV, 2 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    redis.call('HDEL', KEYS[1], ARGV[i])
+  end
+end
+return 1`)
+
+// afterCheckout empties the cart and enqueues the order in one round trip,
+// then purges the sold items' cached pages. Failures are logged, not
+// returned: the order exists, and an order that never reached the queue is
+// found by the fulfilment sweep.
+func (s *Store) afterCheckout(ctx context.Context, token string, o Order) {
+	args := make([]any, 0, 2*len(o.Lines))
+	ids := make([]int64, len(o.Lines))
+	for i, l := range o.Lines {
+		args = append(args, l.ItemID, l.Qty)
+		ids[i] = l.ItemID
+	}
+	pipe := s.rdb.Pipeline()
+	removeOrdered.Eval(ctx, pipe, []string{cartKey(token)}, args...)
+	s.addEnqueueOrder(ctx, pipe, o.ID)
+	if _, err := pipe.Exec(ctx); err != nil {
+		s.log.Error("after checkout: cart or queue", "order", o.ID, "err", err)
+	}
+	if err := s.PurgeItemPages(ctx, ids...); err != nil {
+		s.log.Error("after checkout: purge item pages", "order", o.ID, "err", err)
+	}
+}

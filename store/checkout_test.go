@@ -1,0 +1,238 @@
+package store_test
+
+import (
+	"errors"
+	"testing"
+
+	"storefront/store"
+	"storefront/store/storetest"
+)
+
+func countOrders(t *testing.T, st *store.Store) int {
+	t.Helper()
+	var n int
+	if err := st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM orders`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func queueLen(t *testing.T, st *store.Store) int64 {
+	t.Helper()
+	n, err := st.Redis().XLen(t.Context(), store.KeyOrderQueue).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestCheckoutPlacesOrder(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	tok, uid := shopper(t, st, "alice")
+	setStock(t, st, 7, 5)
+	setStock(t, st, 8, 3)
+	setLine(t, st, tok, 7, 2)
+	setLine(t, st, tok, 8, 3)
+	rows, _ := st.CatalogRows(ctx, []int64{7, 8})
+	want := 2*rows[7].PriceCents + 3*rows[8].PriceCents
+
+	o, err := st.Checkout(ctx, tok, uid, want)
+	if err != nil {
+		t.Fatalf("checkout: %v", err)
+	}
+	if o.ID == 0 || o.Status != store.OrderPending || o.TotalCents != want || o.ItemCount != 5 {
+		t.Errorf("order %+v", o)
+	}
+	if s := stockOf(t, st, 7); s != 3 {
+		t.Errorf("stock of 7 is %d, want 3", s)
+	}
+	if s := stockOf(t, st, 8); s != 0 {
+		t.Errorf("stock of 8 is %d, want 0", s)
+	}
+	if c, _ := st.Cart(ctx, tok); len(c.Lines) != 0 {
+		t.Errorf("cart not emptied: %+v", c)
+	}
+	if n := queueLen(t, st); n != 1 {
+		t.Errorf("queue holds %d entries, want 1", n)
+	}
+
+	// Prices are snapshots: a later price change does not alter the order.
+	if _, err := st.DB().ExecContext(ctx, `UPDATE items SET price_cents = price_cents + 1000 WHERE id = 7`); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Order(ctx, uid, o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.TotalCents != want || len(got.Lines) != 2 || got.Lines[0].PriceCents != rows[7].PriceCents ||
+		got.Lines[0].Name != rows[7].Name || got.Lines[1].Qty != 3 || got.ItemCount != 5 {
+		t.Errorf("order read back %+v", got)
+	}
+}
+
+func TestCheckoutRefusalChangesNothing(t *testing.T) {
+	tests := []struct {
+		name   string
+		stock  int64 // of item 8
+		qty    int64
+		item   int64
+		reason string
+		avail  int64
+	}{
+		{"more than stock", 2, 3, 8, store.ProblemShort, 2},
+		{"sold out", 0, 1, 8, store.ProblemSoldOut, 0},
+		{"gone from the catalog", 5, 1, 999999, store.ProblemGone, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := storetest.Store(t)
+			ctx := t.Context()
+			tok, uid := shopper(t, st, "alice")
+			setStock(t, st, 7, 5)
+			setStock(t, st, 8, 5)
+			setLine(t, st, tok, 7, 1)
+			setLine(t, st, tok, tc.item, tc.qty) // the shop validated these when they were added
+			setStock(t, st, 8, tc.stock)         // then stock moved
+			before, _ := st.Cart(ctx, tok)
+
+			_, err := st.Checkout(ctx, tok, uid, -1)
+			var ce *store.CheckoutError
+			if !errors.As(err, &ce) || len(ce.Problems) != 1 {
+				t.Fatalf("err %v, want one line problem", err)
+			}
+			p := ce.Problems[0]
+			if p.ItemID != tc.item || p.Reason != tc.reason || p.Available != tc.avail || p.Wanted != tc.qty {
+				t.Errorf("problem %+v", p)
+			}
+			if s := stockOf(t, st, 7); s != 5 {
+				t.Errorf("stock of the good line moved to %d", s)
+			}
+			if countOrders(t, st) != 0 || queueLen(t, st) != 0 {
+				t.Error("an order was written or queued")
+			}
+			if after, _ := st.Cart(ctx, tok); len(after.Lines) != len(before.Lines) {
+				t.Errorf("cart changed: %+v -> %+v", before, after)
+			}
+		})
+	}
+}
+
+// The transaction itself (without the pre-check, as when another checkout
+// takes the stock in between) rolls back the lines it already took.
+func TestCheckoutTransactionRollsBack(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	_, uid := shopper(t, st, "alice")
+	setStock(t, st, 7, 5)
+	setStock(t, st, 8, 1)
+	_, err := store.PlaceOrder(ctx, st, uid, []store.CartLine{{ItemID: 7, Qty: 2}, {ItemID: 8, Qty: 2}, {ItemID: 999999, Qty: 1}}, -1)
+	var ce *store.CheckoutError
+	if !errors.As(err, &ce) || len(ce.Problems) != 2 {
+		t.Fatalf("err %v, want two line problems", err)
+	}
+	if ce.Problems[0].ItemID != 8 || ce.Problems[0].Reason != store.ProblemShort || ce.Problems[0].Available != 1 ||
+		ce.Problems[1].Reason != store.ProblemGone {
+		t.Errorf("problems %+v", ce.Problems)
+	}
+	if s := stockOf(t, st, 7); s != 5 {
+		t.Errorf("stock of item 7 is %d after a rolled back checkout, want 5", s)
+	}
+	if countOrders(t, st) != 0 {
+		t.Error("order written")
+	}
+}
+
+func TestCheckoutPriceChanged(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	tok, uid := shopper(t, st, "alice")
+	setStock(t, st, 7, 5)
+	setLine(t, st, tok, 7, 2)
+	rows, _ := st.CatalogRows(ctx, []int64{7})
+	seen := 2 * rows[7].PriceCents
+	if _, err := st.DB().ExecContext(ctx, `UPDATE items SET price_cents = price_cents + 100 WHERE id = 7`); err != nil {
+		t.Fatal(err)
+	}
+	_, err := st.Checkout(ctx, tok, uid, seen)
+	var ce *store.CheckoutError
+	if !errors.As(err, &ce) || !ce.PriceChanged || ce.Total != seen+200 {
+		t.Fatalf("err %+v, want a price change to %d", err, seen+200)
+	}
+	if stockOf(t, st, 7) != 5 || countOrders(t, st) != 0 {
+		t.Error("a refused checkout changed something")
+	}
+	if _, err := st.Checkout(ctx, tok, uid, ce.Total); err != nil {
+		t.Fatalf("checkout at the new total: %v", err)
+	}
+}
+
+func TestCheckoutEmptyAndBusy(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	tok, uid := shopper(t, st, "alice")
+	if _, err := st.Checkout(ctx, tok, uid, -1); !errors.Is(err, store.ErrEmptyCart) {
+		t.Errorf("empty cart: %v", err)
+	}
+	setLine(t, st, tok, 7, 1)
+	// Another checkout of this session holds the lock (a double click).
+	if err := st.Redis().Set(ctx, store.CheckoutLockKey(tok), "other", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Checkout(ctx, tok, uid, -1); !errors.Is(err, store.ErrCheckoutBusy) {
+		t.Errorf("second checkout: %v, want ErrCheckoutBusy", err)
+	}
+	if countOrders(t, st) != 0 {
+		t.Error("order placed while another checkout was running")
+	}
+	st.Redis().Del(ctx, store.CheckoutLockKey(tok))
+	if _, err := st.Checkout(ctx, tok, uid, -1); err != nil {
+		t.Errorf("checkout after the lock is gone: %v", err)
+	}
+	if n, _ := st.Redis().Exists(ctx, store.CheckoutLockKey(tok)).Result(); n != 0 {
+		t.Error("checkout left its lock behind")
+	}
+}
+
+// A line changed in another tab while the order was being placed stays in
+// the cart; the lines ordered as they were leave it.
+func TestCheckoutKeepsLinesChangedMeanwhile(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	tok, uid := shopper(t, st, "alice")
+	setLine(t, st, tok, 7, 1)
+	setLine(t, st, tok, 8, 4) // was 2 when the order was placed
+	store.AfterCheckout(ctx, st, tok, store.Order{ID: 1, UserID: uid, Lines: []store.OrderLine{{ItemID: 7, Qty: 1}, {ItemID: 8, Qty: 2}}})
+	c, _ := st.Cart(ctx, tok)
+	wantCart(t, c, store.CartLine{ItemID: 8, Qty: 4})
+}
+
+func TestOrdersAreTheShoppers(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	a, aid := shopper(t, st, "alice")
+	_, bid := shopper(t, st, "bob")
+	var ids []int64
+	for _, item := range []int64{7, 8, 9} {
+		setStock(t, st, item, 5)
+		setLine(t, st, a, item, 1)
+		o, err := st.Checkout(ctx, a, aid, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, o.ID)
+	}
+	list, total, err := st.Orders(ctx, aid, 2, 0)
+	if err != nil || total != 3 || len(list) != 2 || list[0].ID != ids[2] || list[1].ID != ids[1] || list[0].ItemCount != 1 {
+		t.Fatalf("orders %+v total %d err %v; want newest first", list, total, err)
+	}
+	if list, _, _ := st.Orders(ctx, aid, 2, 2); len(list) != 1 || list[0].ID != ids[0] {
+		t.Errorf("second page %+v", list)
+	}
+	if _, err := st.Order(ctx, bid, ids[0]); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("bob reads alice's order: %v", err)
+	}
+	if list, total, _ := st.Orders(ctx, bid, 10, 0); len(list) != 0 || total != 0 {
+		t.Errorf("bob's orders %+v", list)
+	}
+}

@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Internals the external tests (package store_test) reach through.
+
+// KeyOrderQueue is the fulfilment Stream's key.
+const KeyOrderQueue = keyOrderQueue
+
+// CheckoutLockKey names a session's checkout lock.
+var CheckoutLockKey = checkoutLockKey
+
+// PlaceOrder runs the checkout transaction alone, without the pre-check.
+func PlaceOrder(ctx context.Context, s *Store, userID int64, lines []CartLine, expectTotal int64) (Order, error) {
+	return s.placeOrder(ctx, userID, lines, expectTotal)
+}
+
+// AfterCheckout runs the post-commit steps for an order.
+func AfterCheckout(ctx context.Context, s *Store, token string, o Order) {
+	s.afterCheckout(ctx, token, o)
+}
+
+// EnqueueOrder pushes an order id onto the queue (a duplicate delivery).
+func EnqueueOrder(ctx context.Context, s *Store, id int64) error {
+	pipe := s.rdb.Pipeline()
+	s.addEnqueueOrder(ctx, pipe, id)
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// TakeOrders reads up to n new queue entries as consumer f and neither
+// processes nor acknowledges them: a worker that dies right after taking.
+func TakeOrders(ctx context.Context, f *Fulfilment, n int64) ([]int64, error) {
+	if err := f.ensureGroup(ctx); err != nil {
+		return nil, err
+	}
+	streams, err := f.s.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
+		Group: orderQueueGroup, Consumer: f.consumer, Streams: []string{keyOrderQueue, ">"}, Count: n, Block: -1,
+	}).Result()
+	if err == redis.Nil {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, st := range streams {
+		for _, m := range st.Messages {
+			id, err := strconv.ParseInt(fmt.Sprint(m.Values["order"]), 10, 64)
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// QueuePending is how many entries are taken but not acknowledged.
+func QueuePending(ctx context.Context, s *Store) (int64, error) {
+	p, err := s.rdb.XPending(ctx, keyOrderQueue, orderQueueGroup).Result()
+	if err != nil {
+		return 0, err
+	}
+	return p.Count, nil
+}

@@ -1,0 +1,375 @@
+package store
+
+// The fulfilment queue.
+//
+// Placed orders go onto a Redis Stream read by one consumer group, each
+// instance being a consumer. We chose a Stream over a list with LMOVE
+// because the group's pending entries list already records, per entry,
+// which consumer took it, when, and how many times it was delivered:
+// XAUTOCLAIM hands entries idle longer than the visibility timeout to a
+// live worker in one command, so a worker that died mid-way loses nothing
+// and we keep no bookkeeping of our own (with lists we would need a
+// processing list per instance, a registry of instances to scan and a
+// timestamp per taken entry). It is also a single key, so it needs no hash
+// tag on Cluster, and several instances reading one group never get the
+// same new entry.
+//
+// Delivery is at least once: an order is marked processed, then acked. The
+// mark is a conditional UPDATE ... WHERE status = 'pending', so a second
+// delivery changes nothing. The window between the database commit and the
+// XADD is covered by a sweep that fulfils orders still pending after
+// OrderSweepAge straight from the database.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+)
+
+// Defaults for the fulfilment knobs in Options.
+const (
+	DefaultOrderVisibility = 30 * time.Second
+	DefaultOrderSweepAge   = 2 * time.Minute
+	DefaultOrderPoll       = time.Second
+)
+
+const (
+	orderBatch    = 50        // entries read or reclaimed per command
+	orderQueueCap = 1_000_000 // approximate MAXLEN: a safety net, the sweep covers what it trims
+	sweepBatch    = 500
+	// idleConsumerAge is how long a consumer with nothing pending may stay
+	// in the group (instances get new names on every start).
+	idleConsumerAge = time.Hour
+)
+
+// orderState is the checkout and fulfilment part of the Store.
+type orderState struct {
+	checkouts *prometheus.CounterVec
+	fulfilled prometheus.Counter
+}
+
+// initOrders registers the checkout metrics and the fulfilment worker.
+func (s *Store) initOrders() {
+	s.orders = &orderState{
+		checkouts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "storefront_checkouts_total",
+			Help: "Checkouts by result: ok, out_of_stock, price_changed, empty, busy, error.",
+		}, []string{"result"}),
+		fulfilled: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "storefront_orders_fulfilled_total",
+			Help: "Orders moved from pending to processed by the fulfilment worker or sweep.",
+		}),
+	}
+	depth := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "storefront_order_queue_depth",
+		Help: "Orders in the fulfilment queue, taken or not, not yet acknowledged.",
+	}, func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		n, err := s.rdb.XLen(ctx, keyOrderQueue).Result()
+		if err != nil {
+			return math.NaN()
+		}
+		return float64(n)
+	})
+	s.collectors = append(s.collectors, s.orders.checkouts, s.orders.fulfilled, depth)
+	s.workers = append(s.workers, s.Fulfilment(s.instance))
+}
+
+func (s *Store) orderVisibility() time.Duration {
+	return orDefault(s.opt.OrderVisibility, DefaultOrderVisibility)
+}
+
+func (s *Store) orderSweepAge() time.Duration {
+	return orDefault(s.opt.OrderSweepAge, DefaultOrderSweepAge)
+}
+
+func (s *Store) orderPoll() time.Duration { return orDefault(s.opt.OrderPoll, DefaultOrderPoll) }
+
+// orDefault is d, or def when d is not set.
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// addEnqueueOrder queues the XADD of an order id on pipe.
+func (s *Store) addEnqueueOrder(ctx context.Context, pipe redis.Pipeliner, orderID int64) {
+	pipe.XAdd(ctx, &redis.XAddArgs{
+		Stream: keyOrderQueue, MaxLen: orderQueueCap, Approx: true,
+		Values: []string{"order", strconv.FormatInt(orderID, 10)},
+	})
+}
+
+// FulfilOrder marks a pending order processed. It is idempotent: an order
+// that is already processed, or does not exist, is left alone, and it
+// reports whether this call changed anything.
+func (s *Store) FulfilOrder(ctx context.Context, id int64) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE orders SET status = $1, processed_at = $2 WHERE id = $3 AND status = $4`,
+		OrderProcessed, s.now().Unix(), id, OrderPending)
+	if err != nil {
+		return false, fmt.Errorf("fulfil order %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("fulfil order %d: %w", id, err)
+	}
+	if n == 1 {
+		s.orders.fulfilled.Inc()
+		s.log.Info("order processed", "order", id)
+	}
+	return n == 1, nil
+}
+
+// Fulfilment is one consumer of the order queue. Every instance runs one,
+// named by its Instance(); they share the work through the consumer group.
+type Fulfilment struct {
+	s          *Store
+	consumer   string
+	groupReady bool
+	cursor     string // XAUTOCLAIM position, "0-0" to start over
+	lastSweep  time.Time
+	lastReport time.Time
+}
+
+// Fulfilment returns a queue consumer with the given name.
+func (s *Store) Fulfilment(consumer string) *Fulfilment {
+	return &Fulfilment{s: s, consumer: consumer, cursor: "0-0"}
+}
+
+// Name names the worker in logs and on the dashboard.
+func (f *Fulfilment) Name() string { return "fulfilment" }
+
+// PollResult is what one Poll did.
+type PollResult struct {
+	Handled   int // queue entries acknowledged
+	Reclaimed int // entries taken over from a consumer that went quiet
+	Fulfilled int // orders that moved to processed (by the queue or the sweep)
+}
+
+// Run polls until ctx is cancelled, backing off while Redis or the
+// database is down.
+func (f *Fulfilment) Run(ctx context.Context) {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		res, err := f.Poll(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		f.report(ctx, res, err)
+		if err == nil {
+			backoff = 100 * time.Millisecond
+			continue
+		}
+		f.s.log.Warn("fulfilment", "err", err, "retry_in", backoff)
+		select {
+		case <-ctx.Done():
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+}
+
+// Poll does one round of work: take over entries another consumer left
+// idle past the visibility timeout, sweep the database when due, then
+// wait up to OrderPoll for new entries and process them.
+func (f *Fulfilment) Poll(ctx context.Context) (PollResult, error) {
+	var res PollResult
+	err := f.poll(ctx, &res)
+	if isNoGroup(err) { // the stream was deleted (a flush, a restart without persistence)
+		f.groupReady = false
+		err = f.poll(ctx, &res)
+	}
+	return res, err
+}
+
+func (f *Fulfilment) poll(ctx context.Context, res *PollResult) error {
+	if err := f.ensureGroup(ctx); err != nil {
+		return err
+	}
+	if err := f.reclaim(ctx, res); err != nil {
+		return err
+	}
+	if time.Since(f.lastSweep) >= f.s.orderSweepAge()/2 {
+		n, err := f.Sweep(ctx)
+		if err != nil {
+			return err
+		}
+		f.lastSweep = time.Now()
+		res.Fulfilled += n
+	}
+	streams, err := f.s.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
+		Group: orderQueueGroup, Consumer: f.consumer, Streams: []string{keyOrderQueue, ">"},
+		Count: orderBatch, Block: f.s.orderPoll(),
+	}).Result()
+	if errors.Is(err, redis.Nil) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("fulfilment: read: %w", err)
+	}
+	for _, st := range streams {
+		if err := f.handle(ctx, st.Messages, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *Fulfilment) ensureGroup(ctx context.Context) error {
+	if f.groupReady {
+		return nil
+	}
+	// "0": entries added before the group existed are delivered too.
+	err := f.s.rdb.XGroupCreateMkStream(ctx, keyOrderQueue, orderQueueGroup, "0").Err()
+	if err != nil && !strings.Contains(err.Error(), "BUSYGROUP") {
+		return fmt.Errorf("fulfilment: create group: %w", err)
+	}
+	f.groupReady = true
+	return nil
+}
+
+// reclaim takes over one batch of entries idle longer than the visibility
+// timeout: their consumer died or hung after taking them.
+func (f *Fulfilment) reclaim(ctx context.Context, res *PollResult) error {
+	msgs, next, err := f.s.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
+		Stream: keyOrderQueue, Group: orderQueueGroup, Consumer: f.consumer,
+		MinIdle: f.s.orderVisibility(), Start: f.cursor, Count: orderBatch,
+	}).Result()
+	if err != nil {
+		return fmt.Errorf("fulfilment: reclaim: %w", err)
+	}
+	f.cursor = next
+	if len(msgs) > 0 {
+		f.s.log.Warn("fulfilment: reclaimed orders from a quiet worker", "count", len(msgs))
+	}
+	res.Reclaimed += len(msgs)
+	return f.handle(ctx, msgs, res)
+}
+
+// handle processes entries and acknowledges (and deletes) those done. On
+// an error the rest stay pending, to be reclaimed after the timeout.
+func (f *Fulfilment) handle(ctx context.Context, msgs []redis.XMessage, res *PollResult) error {
+	done := make([]string, 0, len(msgs))
+	var ferr error
+	for _, m := range msgs {
+		id, err := strconv.ParseInt(fmt.Sprint(m.Values["order"]), 10, 64)
+		if err != nil || id <= 0 {
+			f.s.log.Error("fulfilment: dropping a malformed entry", "entry", m.ID)
+			done = append(done, m.ID)
+			continue
+		}
+		changed, err := f.s.FulfilOrder(ctx, id)
+		if err != nil {
+			ferr = err
+			break
+		}
+		if changed {
+			res.Fulfilled++
+		}
+		done = append(done, m.ID)
+	}
+	if len(done) > 0 {
+		pipe := f.s.rdb.TxPipeline() // one key: fine on Cluster
+		pipe.XAck(ctx, keyOrderQueue, orderQueueGroup, done...)
+		pipe.XDel(ctx, keyOrderQueue, done...)
+		if _, err := pipe.Exec(ctx); err != nil {
+			return fmt.Errorf("fulfilment: ack: %w", err)
+		}
+		res.Handled += len(done)
+	}
+	return ferr
+}
+
+// Sweep fulfils orders still pending OrderSweepAge after they were placed,
+// straight from the database: it covers an order whose id never reached
+// the queue (a crash between the commit and the XADD). It runs on one
+// instance at a time (a lease) and also drops long-idle consumers from the
+// group. It returns how many orders it moved to processed.
+func (f *Fulfilment) Sweep(ctx context.Context) (int, error) {
+	age := f.s.orderSweepAge()
+	ok, err := f.s.acquireLease(ctx, "fulfilment-sweep", age)
+	if err != nil || !ok {
+		return 0, err
+	}
+	cutoff := f.s.now().Add(-age).Unix()
+	rows, err := f.s.db.QueryContext(ctx, `SELECT id FROM orders WHERE status = $1 AND created_at <= $2 ORDER BY id LIMIT $3`,
+		OrderPending, cutoff, sweepBatch)
+	if err != nil {
+		return 0, fmt.Errorf("fulfilment sweep: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("fulfilment sweep: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("fulfilment sweep: %w", err)
+	}
+	n := 0
+	for _, id := range ids {
+		changed, err := f.s.FulfilOrder(ctx, id)
+		if err != nil {
+			return n, err
+		}
+		if changed {
+			f.s.log.Warn("fulfilment sweep: processed an order the queue missed", "order", id)
+			n++
+		}
+	}
+	f.pruneConsumers(ctx)
+	return n, nil
+}
+
+// pruneConsumers removes consumers that have nothing pending and have
+// been idle for long: instances that stopped.
+func (f *Fulfilment) pruneConsumers(ctx context.Context) {
+	cs, err := f.s.rdb.XInfoConsumers(ctx, keyOrderQueue, orderQueueGroup).Result()
+	if err != nil {
+		return
+	}
+	for _, c := range cs {
+		if c.Name != f.consumer && c.Pending == 0 && c.Idle > idleConsumerAge {
+			_ = f.s.rdb.XGroupDelConsumer(ctx, keyOrderQueue, orderQueueGroup, c.Name).Err()
+		}
+	}
+}
+
+func isNoGroup(err error) bool { return err != nil && strings.Contains(err.Error(), "NOGROUP") }
+
+// report records the worker's last run for the dashboard: after work or
+// an error, and otherwise every 10 seconds.
+func (f *Fulfilment) report(ctx context.Context, res PollResult, err error) {
+	if err == nil && res.Handled == 0 && res.Fulfilled == 0 && time.Since(f.lastReport) < 10*time.Second {
+		return
+	}
+	f.lastReport = time.Now()
+	result := fmt.Sprintf("ok: %d handled, %d processed, %d reclaimed", res.Handled, res.Fulfilled, res.Reclaimed)
+	if err != nil {
+		result = "error: " + err.Error()
+	}
+	f.s.recordFulfilmentRun(ctx, f.Name(), result)
+}
+
+// recordFulfilmentRun keeps a worker's last run and result in Redis. It is
+// a stand-in for the shared worker report (store/workers.go) and can be
+// swapped for it at merge.
+func (s *Store) recordFulfilmentRun(ctx context.Context, worker, result string) {
+	err := s.rdb.HSet(ctx, workerRunKey(worker), "last_run", s.now().Unix(), "result", result, "instance", s.instance).Err()
+	if err != nil {
+		s.log.Warn("record worker run", "worker", worker, "err", err)
+	}
+}

@@ -1,0 +1,267 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+
+	"storefront/store"
+	"storefront/store/storetest"
+)
+
+// redisClock moves the time Redis uses for stream idle times: miniredis's
+// clock is set, a real server is waited for.
+type redisClock struct {
+	mr  *miniredis.Miniredis
+	now time.Time
+}
+
+func newRedisClock(t *testing.T) *redisClock {
+	c := &redisClock{mr: storetest.Miniredis(t), now: time.Now()}
+	if c.mr != nil {
+		c.mr.SetTime(c.now)
+	}
+	return c
+}
+
+func (c *redisClock) advance(d time.Duration) {
+	if c.mr == nil {
+		time.Sleep(d)
+		return
+	}
+	c.now = c.now.Add(d)
+	c.mr.SetTime(c.now)
+}
+
+// placeOrder checks out one unit of item for a new shopper.
+func placeOrder(t *testing.T, st *store.Store, name string, item int64) store.Order {
+	t.Helper()
+	tok, uid := shopper(t, st, name)
+	setStock(t, st, item, 100)
+	setLine(t, st, tok, item, 1)
+	o, err := st.Checkout(t.Context(), tok, uid, -1)
+	if err != nil {
+		t.Fatalf("checkout: %v", err)
+	}
+	return o
+}
+
+func orderOf(t *testing.T, st *store.Store, o store.Order) store.Order {
+	t.Helper()
+	got, err := st.Order(t.Context(), o.UserID, o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func poll(t *testing.T, f *store.Fulfilment) store.PollResult {
+	t.Helper()
+	res, err := f.Poll(t.Context())
+	if err != nil {
+		t.Fatalf("poll: %v", err)
+	}
+	return res
+}
+
+func fastQueue(o *store.Options) { o.OrderPoll = 10 * time.Millisecond }
+
+func TestFulfilmentProcessesOrders(t *testing.T) {
+	st := storetest.Store(t, fastQueue)
+	o := placeOrder(t, st, "alice", 7)
+	if got := orderOf(t, st, o); got.Status != store.OrderPending || !got.ProcessedAt.IsZero() {
+		t.Fatalf("new order %+v", got)
+	}
+	res := poll(t, st.Fulfilment("w1"))
+	if res.Handled != 1 || res.Fulfilled != 1 {
+		t.Errorf("poll %+v", res)
+	}
+	if got := orderOf(t, st, o); got.Status != store.OrderProcessed || got.ProcessedAt.IsZero() {
+		t.Errorf("order after fulfilment %+v", got)
+	}
+	if n := queueLen(t, st); n != 0 {
+		t.Errorf("%d entries left in the queue", n)
+	}
+	var found bool
+	for _, w := range st.Workers() {
+		found = found || w.Name() == "fulfilment"
+	}
+	if !found {
+		t.Error("the fulfilment worker is not registered")
+	}
+}
+
+// A worker that takes an order and dies leaves it pending in the group;
+// after the visibility timeout, and not before, another worker takes it
+// over and processes it.
+func TestFulfilmentReclaimsFromADeadWorker(t *testing.T) {
+	vis := 3 * time.Second // a real server is waited for
+	if storetest.Backend() == store.ModeMiniredis {
+		vis = time.Minute // miniredis's clock is moved instead
+	}
+	st := storetest.Store(t, fastQueue, func(o *store.Options) { o.OrderVisibility = vis })
+	clock := newRedisClock(t)
+	ctx := t.Context()
+	o := placeOrder(t, st, "alice", 7)
+
+	ids, err := store.TakeOrders(ctx, st.Fulfilment("worker-a"), 10)
+	if err != nil || len(ids) != 1 || ids[0] != o.ID {
+		t.Fatalf("worker-a took %v, %v", ids, err)
+	}
+	// worker-a dies here, without processing or acknowledging.
+
+	b := st.Fulfilment("worker-b")
+	if res := poll(t, b); res.Reclaimed != 0 || res.Fulfilled != 0 {
+		t.Fatalf("worker-b took a live worker's order early: %+v", res)
+	}
+	if n, _ := store.QueuePending(ctx, st); n != 1 {
+		t.Errorf("%d pending entries, want 1", n)
+	}
+	clock.advance(vis + 200*time.Millisecond)
+	res := poll(t, b)
+	if res.Reclaimed != 1 || res.Fulfilled != 1 || res.Handled != 1 {
+		t.Errorf("after the timeout: %+v", res)
+	}
+	if got := orderOf(t, st, o); got.Status != store.OrderProcessed {
+		t.Errorf("order %+v", got)
+	}
+	if n, _ := store.QueuePending(ctx, st); n != 0 {
+		t.Errorf("%d entries still pending", n)
+	}
+	if n := queueLen(t, st); n != 0 {
+		t.Errorf("%d entries left in the queue", n)
+	}
+}
+
+// Processing an order twice (a duplicate entry, a redelivery) changes
+// nothing the second time.
+func TestFulfilmentIsIdempotent(t *testing.T) {
+	st := storetest.Store(t, fastQueue)
+	ctx := t.Context()
+	o := placeOrder(t, st, "alice", 7)
+	w := st.Fulfilment("w1")
+	poll(t, w)
+	first := orderOf(t, st, o)
+
+	st.SetClock(func() time.Time { return time.Now().Add(time.Hour) })
+	for range 2 {
+		if err := store.EnqueueOrder(ctx, st, o.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := poll(t, w)
+	if res.Handled != 2 || res.Fulfilled != 0 {
+		t.Errorf("duplicates: %+v", res)
+	}
+	if changed, err := st.FulfilOrder(ctx, o.ID); err != nil || changed {
+		t.Errorf("FulfilOrder again = %v, %v", changed, err)
+	}
+	again := orderOf(t, st, o)
+	if again.Status != store.OrderProcessed || !again.ProcessedAt.Equal(first.ProcessedAt) {
+		t.Errorf("order changed by a second processing: %+v -> %+v", first, again)
+	}
+	// An entry naming no order is dropped, not retried forever.
+	if err := store.EnqueueOrder(ctx, st, 987654); err != nil {
+		t.Fatal(err)
+	}
+	if res := poll(t, w); res.Handled != 1 || res.Fulfilled != 0 || queueLen(t, st) != 0 {
+		t.Errorf("unknown order: %+v", res)
+	}
+}
+
+// An order committed but never queued (a crash between the commit and the
+// XADD) is fulfilled by the sweep once it is old enough.
+func TestFulfilmentSweepFindsUnqueuedOrders(t *testing.T) {
+	st := storetest.Store(t, fastQueue, func(o *store.Options) { o.OrderSweepAge = time.Minute })
+	ctx := t.Context()
+	o := placeOrder(t, st, "alice", 7)
+	if err := st.Redis().Del(ctx, store.KeyOrderQueue).Err(); err != nil { // the push never happened
+		t.Fatal(err)
+	}
+	w := st.Fulfilment("w1")
+	if res := poll(t, w); res.Fulfilled != 0 {
+		t.Fatalf("a fresh order was swept: %+v", res)
+	}
+	st.SetClock(func() time.Time { return time.Now().Add(2 * time.Minute) })
+	n, err := w.Sweep(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("sweep = %d, %v; want 1", n, err)
+	}
+	if got := orderOf(t, st, o); got.Status != store.OrderProcessed {
+		t.Errorf("order %+v", got)
+	}
+	if n, _ := w.Sweep(ctx); n != 0 {
+		t.Errorf("second sweep processed %d", n)
+	}
+}
+
+// The queue survives its key being deleted under a running worker (a
+// flush, a restart without persistence): the group is recreated and
+// entries added meanwhile are delivered.
+func TestFulfilmentRecreatesItsGroup(t *testing.T) {
+	st := storetest.Store(t, fastQueue)
+	ctx := t.Context()
+	w := st.Fulfilment("w1")
+	poll(t, w)
+	o := placeOrder(t, st, "alice", 7)
+	if err := st.Redis().Del(ctx, store.KeyOrderQueue).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.EnqueueOrder(ctx, st, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	if res := poll(t, w); res.Fulfilled != 1 {
+		t.Errorf("poll after the stream was recreated: %+v", res)
+	}
+}
+
+// Several workers (instances) share the queue: every order is processed
+// and nothing is left behind.
+func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
+	st := storetest.Store(t, fastQueue)
+	ctx := t.Context()
+	tok, uid := shopper(t, st, "alice")
+	setStock(t, st, 7, 100)
+	var orders []store.Order
+	for range 20 {
+		setLine(t, st, tok, 7, 1)
+		o, err := st.Checkout(ctx, tok, uid, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		orders = append(orders, o)
+	}
+	runCtx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st.Fulfilment(fmt.Sprintf("instance-%d", i)).Run(runCtx)
+		}()
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for processed := 0; processed < len(orders) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		if err := st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE status = 'processed'`).Scan(&processed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop()
+	wg.Wait()
+	for _, o := range orders {
+		if got := orderOf(t, st, o); got.Status != store.OrderProcessed {
+			t.Errorf("order %d is %s", o.ID, got.Status)
+		}
+	}
+	if n := queueLen(t, st); n != 0 {
+		t.Errorf("%d entries left in the queue", n)
+	}
+	if v, _ := st.Redis().HGet(ctx, "worker:fulfilment", "result").Result(); v == "" {
+		t.Error("the worker recorded no run")
+	}
+}
