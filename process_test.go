@@ -18,16 +18,6 @@ import (
 	"time"
 )
 
-// TestHelperProcess is not a test: it runs main() when the test binary is
-// started by startProcess, so the app can be killed like a real process.
-func TestHelperProcess(t *testing.T) {
-	if os.Getenv("STOREFRONT_HELPER_PROCESS") != "1" {
-		return
-	}
-	main()
-	os.Exit(0)
-}
-
 // appProcess is the shop running as a child process.
 type appProcess struct {
 	cmd   *exec.Cmd
@@ -37,13 +27,17 @@ type appProcess struct {
 	mu    sync.Mutex
 	// handled is the status the app logged for each request id.
 	handled map[string]int
+	// lines are the other log lines, in order.
+	lines []map[string]any
 }
 
 // startProcess starts the app in a child process with env and waits for it
 // to listen.
 func startProcess(t *testing.T, env ...string) *appProcess {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+	// TestMain runs main() instead of the tests when it sees
+	// STOREFRONT_HELPER_PROCESS.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "STOREFRONT_HELPER_PROCESS=1", "ADDR=127.0.0.1:0")
 	cmd.Env = append(cmd.Env, env...)
 	stderr, err := cmd.StderrPipe()
@@ -73,6 +67,9 @@ func startProcess(t *testing.T, env ...string) *appProcess {
 				p.mu.Unlock()
 				continue
 			}
+			p.mu.Lock()
+			p.lines = append(p.lines, m)
+			p.mu.Unlock()
 			select {
 			case p.logs <- m:
 			default:
@@ -112,6 +109,19 @@ func (p *appProcess) handledRequests() map[string]int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return maps.Clone(p.handled)
+}
+
+// logged returns the log lines so far whose msg is msg.
+func (p *appProcess) logged(msg string) []map[string]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []map[string]any
+	for _, m := range p.lines {
+		if m["msg"] == msg {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func processGone(pid int) bool {
