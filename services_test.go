@@ -47,18 +47,20 @@ type ownRedis struct {
 	mu   sync.Mutex
 	cmd  *exec.Cmd
 	done chan struct{}
+	args []string
 }
 
 // startOwnRedis starts a redis-server on a free port with an append-only
 // file fsynced on every write (so a stop and start loses nothing), or
-// skips the test when redis-server is not installed.
-func startOwnRedis(t testing.TB) *ownRedis {
+// skips the test when redis-server is not installed. args are more
+// settings ("--appendonly", "no"), which override those.
+func startOwnRedis(t testing.TB, args ...string) *ownRedis {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Skip("redis-server is not installed: this test stops and starts a Redis of its own")
 	}
-	r := &ownRedis{t: t, bin: bin, port: freePort(t), dir: t.TempDir()}
+	r := &ownRedis{t: t, bin: bin, port: freePort(t), dir: t.TempDir(), args: args}
 	r.Start()
 	t.Cleanup(func() { r.Stop() })
 	return r
@@ -75,9 +77,10 @@ func (r *ownRedis) Start() {
 	r.t.Helper()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	cmd := exec.Command(r.bin, "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
+	args := append([]string{"--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
 		"--dir", r.dir, "--appendonly", "yes", "--appendfsync", "always", "--save", "",
-		"--logfile", filepath.Join(r.dir, "redis.log"))
+		"--logfile", filepath.Join(r.dir, "redis.log")}, r.args...)
+	cmd := exec.Command(r.bin, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		r.t.Fatalf("redis-server: %v", err)
