@@ -138,6 +138,7 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 	}
 	stopWorkers()
 	workers.Wait()
+	st.WaitBackground() // page renders started by requests
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"storefront/views"
 )
@@ -313,4 +314,25 @@ func TestCartPageShowsProblems(t *testing.T) {
 		t.Errorf("lines %v", cartLines(page.Body))
 	}
 	mustContain(t, c.get("/items/7").Body, "js/cart.")
+}
+
+// TestCartReadsThroughRowCache: the cart page's prices come through the
+// one read path that the row cache serves.
+func TestCartReadsThroughRowCache(t *testing.T) {
+	a := newApp(t, nil, nil)
+	c := a.client()
+	if res := c.post("/cart", url.Values{"item": {"2"}, "qty": {"1"}}); res.Status != http.StatusSeeOther {
+		t.Fatalf("add: %d", res.Status)
+	}
+	it, err := a.store.Item(t.Context(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it.PriceCents = 4242
+	row, _ := json.Marshal(map[string]any{"id": it.ID, "slug": it.Slug, "name": it.Name, "description": it.Description,
+		"category": it.Category, "price_cents": it.PriceCents, "stock": it.Stock, "updated_at": it.UpdatedAt, "cached_at": 1})
+	if err := a.store.Redis().Set(t.Context(), "inv:2", row, time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, c.get("/cart").Body, "$42.42")
 }

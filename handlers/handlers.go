@@ -119,6 +119,9 @@ type Store interface {
 	articleStore
 	cartStore
 	orderStore
+	pageStore
+	rowStore
+	adminStore
 	Collectors() []prometheus.Collector
 }
 

@@ -31,6 +31,7 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.GET("/", h.Home)
 	e.GET("/items", h.ListItems)
 	e.GET("/items/:id", h.ShowItem)
+	e.GET("/api/items/:id", h.APIItem)
 
 	// Cart, checkout and orders.
 	e.GET("/cart", h.ShowCart)
@@ -60,4 +61,12 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.POST("/articles/:id/vote", h.VoteArticle)
 	e.POST("/articles/:id/comments", h.CommentArticle)
 	e.GET("/groups/:name", h.ListGroup)
+	// Admin (the admin account only): cache controls and item editing.
+	admin := e.Group("/admin", h.requireAdmin)
+	admin.GET("", h.AdminHome)
+	admin.GET("/items/:id", h.AdminItemForm)
+	admin.POST("/items/:id", h.AdminUpdateItem)
+	admin.POST("/cache/purge", h.AdminPurge)
+	admin.POST("/rowcache", h.AdminRowCache)
+	admin.POST("/rescale", h.AdminRescale)
 }

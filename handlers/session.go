@@ -91,7 +91,7 @@ func (h *Handler) sessionMiddleware(next echo.HandlerFunc) echo.HandlerFunc {
 // session entirely.
 func sessionless(c echo.Context) bool {
 	switch c.Path() {
-	case "/static/*", "/healthz", "/readyz", "/metrics":
+	case "/static/*", "/healthz", "/readyz", "/metrics", "/api/items/:id":
 		return true
 	}
 	return false

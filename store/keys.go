@@ -139,3 +139,21 @@ func checkoutLockKey(token string) string { return "lock:checkout:" + token }
 // workerRunKey holds a worker's last run and result (HASH), for the admin
 // dashboard.
 func workerRunKey(worker string) string { return "worker:" + worker }
+
+// Page cache (DESIGN §10). `cache:<hash>` is the book's key. The lock shares
+// the page's slot through the hash tag {cache:<hash>}: a key without braces
+// hashes on its whole name, so a Lua script may read the page and take or
+// release its lock together on Cluster. The other keys live outside the
+// `cache:` prefix so that everything under it is a page.
+const (
+	keyPageGen   = "pagegen:"        // HASH item id (or "*") -> purge generation
+	keyPageStats = "stats:pagecache" // HASH hit, miss, stale, bypass, renders: totals across instances
+	pageGenAll   = "*"               // the pagegen: field that purging everything bumps
+)
+
+// pageLockKey is the short lock that lets one instance render a page.
+func pageLockKey(hash string) string { return "{cache:" + hash + "}:lock" }
+
+// pageKeysKey is the set of the cache hashes of one item's pages, so that a
+// purge finds them although the page key is a hash of its URL.
+func pageKeysKey(id int64) string { return "pagekeys:" + strconv.FormatInt(id, 10) }

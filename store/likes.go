@@ -156,3 +156,28 @@ func (s *Store) LikeBoards(ctx context.Context, n int64) ([]ItemLikes, []int64, 
 	}
 	return out, parseIDs(recent.Val()), nil
 }
+
+// VisitLike names the like box's reads on an item page's first round trip
+// (Visit.Extras[VisitLike] is a LikeVisit).
+const VisitLike = "like"
+
+// LikeVisit is what the like box needs on an item page: the item's
+// counters, and whether the user the cookie claims likes it. The handler
+// shows Liked only when the session confirms that user.
+type LikeVisit struct {
+	Counts ItemCounts
+	Liked  bool
+}
+
+// initLikeVisits folds the like box's reads into the item page's round trip,
+// so that a cached page shows live counts and the shopper's own like at no
+// extra round trip.
+func (s *Store) initLikeVisits() {
+	s.addVisitReader(VisitLike, func(ctx context.Context, pipe redis.Pipeliner, _ string, req ItemVisit) func() any {
+		r := s.addLikeState(ctx, pipe, req.ItemID, req.ClaimedUserID)
+		return func() any {
+			c, liked := r.result()
+			return LikeVisit{Counts: c, Liked: liked}
+		}
+	})
+}

@@ -68,6 +68,7 @@ type Store struct {
 	// articles is the article board's state (articles.go).
 	articles articleState
 	orders   *orderState
+	pages    *pageCache
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
@@ -92,6 +93,8 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.initArticles()
 	s.articles.events = engagementEvents{s: s}
 	s.initOrders()
+	s.initPageCache() // page cache, row cache and view analytics
+	s.initLikeVisits()
 	return s
 }
 

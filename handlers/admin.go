@@ -1,0 +1,285 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+	"storefront/views"
+)
+
+// adminStore is what the admin controls act on.
+type adminStore interface {
+	UserByID(ctx context.Context, id int64) (store.User, error)
+	UpdateItem(ctx context.Context, id int64, e store.ItemEdit) (store.Item, error)
+	PurgeItemPagesCount(ctx context.Context, itemIDs ...int64) (int, error)
+	PurgeAllPages(ctx context.Context) (int, error)
+	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
+	ScheduledRows(ctx context.Context, n int64) ([]store.ScheduledRow, error)
+	Rescale(ctx context.Context) error
+	PageCacheStats(ctx context.Context) (map[string]int64, error)
+}
+
+// requireAdmin guards /admin: an anonymous visitor is sent to sign in,
+// another account gets 403. The session says IsAdmin only when the signed
+// cookie and `login:` agree on the user; the account's admin flag is then
+// checked in the database too, so a revoked admin loses access at once.
+func (h *Handler) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		s := session(c)
+		if !s.SignedIn() {
+			back := "/admin"
+			if c.Request().Method == http.MethodGet {
+				back = localPath(c.Request().URL.RequestURI(), "/admin")
+			}
+			return redirect(c, "/login?next="+url.QueryEscape(back))
+		}
+		forbidden := echo.NewHTTPError(http.StatusForbidden, "This page is for the shop's administrators.")
+		if !s.IsAdmin {
+			return forbidden
+		}
+		u, err := h.store.UserByID(c.Request().Context(), s.UserID)
+		if errors.Is(err, store.ErrNotFound) || (err == nil && !u.IsAdmin) {
+			return forbidden
+		}
+		if err != nil {
+			return err
+		}
+		noStore(c)
+		return next(c)
+	}
+}
+
+// audit logs an admin action: who, what, when.
+func (h *Handler) audit(c echo.Context, action string, attrs ...any) {
+	s := session(c)
+	h.log.Info("admin action", append([]any{"who", s.UserName, "user_id", s.UserID, "action", action,
+		"at", time.Now().UTC().Format(time.RFC3339), "ip", c.RealIP(),
+		"id", c.Response().Header().Get(echo.HeaderXRequestID)}, attrs...)...)
+}
+
+// adminDone answers a successful admin post: JSON, or a flash and 303.
+func (h *Handler) adminDone(c echo.Context, msg, to string) error {
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, map[string]string{"message": msg})
+	}
+	h.setFlash(c, msg)
+	return redirect(c, to)
+}
+
+// adminInvalid answers an admin post with bad input: 422 with the message,
+// as JSON or on the admin page.
+func (h *Handler) adminInvalid(c echo.Context, msg string) error {
+	if wantsJSON(c) {
+		return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
+	}
+	d, err := h.adminData(c)
+	if err != nil {
+		return err
+	}
+	ch := h.chrome(c, "Admin")
+	ch.Flash, ch.FlashOK = msg, false
+	return render(c, http.StatusUnprocessableEntity, views.AdminPage(ch, d))
+}
+
+// AdminHome is GET /admin: the cache controls. (The dashboard comes later.)
+func (h *Handler) AdminHome(c echo.Context) error {
+	d, err := h.adminData(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.AdminPage(h.chrome(c, "Admin"), d))
+}
+
+func (h *Handler) adminData(c echo.Context) (views.AdminData, error) {
+	ctx := c.Request().Context()
+	st, err := h.store.PageCacheStats(ctx)
+	if err != nil {
+		return views.AdminData{}, err
+	}
+	rows, err := h.store.ScheduledRows(ctx, 50)
+	if err != nil {
+		return views.AdminData{}, err
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ItemID
+	}
+	names, err := h.store.ItemNames(ctx, ids)
+	if err != nil {
+		return views.AdminData{}, err
+	}
+	d := views.AdminData{Stats: views.CacheStats{Hits: st[store.PageHit], Misses: st[store.PageMiss],
+		Stale: st[store.PageStale], Bypass: st[store.PageBypass], Renders: st["renders"]}}
+	for _, r := range rows {
+		d.Rows = append(d.Rows, views.ScheduledRow{ItemID: r.ItemID, Name: names[r.ItemID],
+			Delay: strconv.FormatFloat(r.Delay, 'f', -1, 64) + " s", Next: r.Next.UTC().Format("15:04:05.000")})
+	}
+	return d, nil
+}
+
+// AdminPurge is POST /admin/cache/purge: item=<id> purges that item's
+// pages, all=1 every page.
+func (h *Handler) AdminPurge(c echo.Context) error {
+	ctx := c.Request().Context()
+	if c.FormValue("all") == "1" {
+		n, err := h.store.PurgeAllPages(ctx)
+		if err != nil {
+			return err
+		}
+		h.audit(c, "purge all pages", "pages", n)
+		return h.adminDone(c, fmt.Sprintf("Purged every cached page (%d).", n), "/admin")
+	}
+	id, ok := positiveID(c.FormValue("item"))
+	if !ok {
+		return h.adminInvalid(c, "Give an item number to purge, or purge every page.")
+	}
+	n, err := h.store.PurgeItemPagesCount(ctx, id)
+	if err != nil {
+		return err
+	}
+	h.audit(c, "purge item pages", "item", id, "pages", n)
+	return h.adminDone(c, fmt.Sprintf("Purged the cached pages of item %d (%d).", id, n), "/admin")
+}
+
+// AdminRescale is POST /admin/rescale: trim and halve the view counts now.
+func (h *Handler) AdminRescale(c echo.Context) error {
+	if err := h.store.Rescale(c.Request().Context()); err != nil {
+		return err
+	}
+	h.audit(c, "rescale views")
+	return h.adminDone(c, "View counts rescaled.", "/admin")
+}
+
+// AdminRowCache is POST /admin/rowcache (row, delay in seconds): schedule
+// a row in the row cache, or with delay <= 0 stop caching it.
+func (h *Handler) AdminRowCache(c echo.Context) error {
+	id, ok := positiveID(c.FormValue("row"))
+	if !ok {
+		return h.adminInvalid(c, "The row must be an item number.")
+	}
+	secs, err := strconv.ParseFloat(strings.TrimSpace(c.FormValue("delay")), 64)
+	if err != nil || math.IsNaN(secs) || math.IsInf(secs, 0) || secs > 365*24*3600 {
+		return h.adminInvalid(c, "The delay must be a number of seconds, at most a year (0 or less stops caching).")
+	}
+	ctx := c.Request().Context()
+	if secs > 0 {
+		if _, err := h.store.Item(ctx, id); errors.Is(err, store.ErrNotFound) {
+			return h.adminInvalid(c, fmt.Sprintf("There is no item %d.", id))
+		} else if err != nil {
+			return err
+		}
+	}
+	delay := time.Duration(secs * float64(time.Second))
+	if secs > 0 && delay <= 0 {
+		delay = 1 // a tiny positive delay stays a schedule
+	}
+	if err := h.store.ScheduleRow(ctx, id, delay); err != nil {
+		return err
+	}
+	h.audit(c, "schedule row", "row", id, "delay_s", secs)
+	if secs <= 0 {
+		return h.adminDone(c, fmt.Sprintf("Row %d is no longer cached.", id), "/admin")
+	}
+	return h.adminDone(c, fmt.Sprintf("Row %d is cached and refreshed every %s s.", id, strconv.FormatFloat(secs, 'f', -1, 64)), "/admin")
+}
+
+// AdminItemForm is GET /admin/items/:id.
+func (h *Handler) AdminItemForm(c echo.Context) error {
+	id, err := itemIDParam(c)
+	if err != nil {
+		return err
+	}
+	it, err := h.store.Item(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.AdminItemPage(h.chrome(c, "Edit "+it.Name), views.ItemForm{
+		ID: it.ID, Name: it.Name, Price: moneyInput(it.PriceCents),
+		Stock: strconv.FormatInt(it.Stock, 10), Description: it.Description,
+	}))
+}
+
+// AdminUpdateItem is POST /admin/items/:id: validate, save, purge the
+// item's cached pages at once, and redirect with a flash.
+func (h *Handler) AdminUpdateItem(c echo.Context) error {
+	id, err := itemIDParam(c)
+	if err != nil {
+		return err
+	}
+	f := views.ItemForm{ID: id, Name: strings.TrimSpace(c.FormValue("name")), Price: strings.TrimSpace(c.FormValue("price")),
+		Stock: strings.TrimSpace(c.FormValue("stock")), Description: strings.TrimSpace(c.FormValue("description"))}
+	edit, errs := validateItemForm(f)
+	if len(errs) > 0 {
+		if wantsJSON(c) {
+			return c.JSON(http.StatusUnprocessableEntity, map[string]any{"errors": errs})
+		}
+		f.Errors = errs
+		return render(c, http.StatusUnprocessableEntity, views.AdminItemPage(h.chrome(c, "Edit item"), f))
+	}
+	it, err := h.store.UpdateItem(c.Request().Context(), id, edit)
+	if err != nil {
+		return err
+	}
+	h.audit(c, "edit item", slog.Int64("item", id), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock)
+	return h.adminDone(c, fmt.Sprintf("Saved item %d. Its cached pages were purged.", id), "/admin/items/"+itoa(id))
+}
+
+var priceRE = regexp.MustCompile(`^[0-9]{1,7}(\.[0-9]{1,2})?$`)
+
+// validateItemForm checks an edit and returns it with any field errors.
+func validateItemForm(f views.ItemForm) (store.ItemEdit, map[string]string) {
+	errs := map[string]string{}
+	e := store.ItemEdit{Name: f.Name, Description: f.Description}
+	if n := utf8.RuneCountInString(f.Name); n < 1 || n > 200 || strings.IndexFunc(f.Name, unicode.IsControl) >= 0 {
+		errs["name"] = "Use 1 to 200 characters, on one line."
+	}
+	if cents, ok := parsePrice(f.Price); ok {
+		e.PriceCents = cents
+	} else {
+		errs["price"] = "Write the price in dollars and cents, such as 12.34."
+	}
+	if n, err := strconv.ParseInt(f.Stock, 10, 64); err == nil && n >= 0 && n <= 1_000_000_000 {
+		e.Stock = n
+	} else {
+		errs["stock"] = "Use a whole number from 0 to 1,000,000,000."
+	}
+	if utf8.RuneCountInString(f.Description) > 2000 || !utf8.ValidString(f.Description) {
+		errs["description"] = "Use at most 2,000 characters."
+	}
+	return e, errs
+}
+
+// parsePrice reads "12.34", "12.3" or "12" as cents.
+func parsePrice(s string) (int64, bool) {
+	if !priceRE.MatchString(s) {
+		return 0, false
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	d, _ := strconv.ParseInt(whole, 10, 64)
+	frac = (frac + "00")[:2]
+	c, _ := strconv.ParseInt(frac, 10, 64)
+	return d*100 + c, true
+}
+
+func moneyInput(cents int64) string {
+	return fmt.Sprintf("%d.%02d", cents/100, cents%100)
+}
+
+func positiveID(s string) (int64, bool) {
+	id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return id, err == nil && id > 0
+}

@@ -1,0 +1,109 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+)
+
+// bodyPool recycles response buffers: the body is written before the
+// handler returns.
+var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+
+// servePage answers with a page and this visitor's fragments: gzip as
+// stored for clients that accept it (nearly all), plain otherwise; a strong
+// ETag over the page and the fragments, and 304 when it matches. The
+// response is private: it carries the visitor's own header.
+func (h *Handler) servePage(c echo.Context, page *store.CachedPage, pv *pageVisit, result string) error {
+	fills, err := h.renderFragments(c.Request().Context(), page, pv)
+	if err != nil {
+		return err
+	}
+	req, hdr := c.Request(), c.Response().Header()
+	gz := acceptsGzip(req.Header.Get(echo.HeaderAcceptEncoding))
+	tag := page.ETag(fills)
+	if gz {
+		tag += "-gz" // another representation: another strong tag
+	}
+	etag := `"` + tag + `"`
+	hdr.Set("ETag", etag)
+	hdr.Set("Cache-Control", "private, no-cache")
+	hdr.Add("Vary", "Accept-Encoding, Cookie")
+	hdr.Set("X-Cache", strings.ToUpper(result))
+	hdr.Set("Cache-Status", cacheStatus(result, pv.visit))
+	if etagMatches(req.Header.Get("If-None-Match"), etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	if !gz {
+		html, err := page.HTML(fills)
+		if err != nil {
+			return err
+		}
+		return c.HTMLBlob(http.StatusOK, html)
+	}
+	bp := bodyPool.Get().(*[]byte)
+	defer bodyPool.Put(bp)
+	*bp = page.Gzip((*bp)[:0], fills)
+	hdr.Set(echo.HeaderContentEncoding, "gzip")
+	hdr.Set(echo.HeaderContentLength, strconv.Itoa(len(*bp)))
+	return c.Blob(http.StatusOK, echo.MIMETextHTMLCharsetUTF8, *bp)
+}
+
+// cacheStatus is the RFC 9211 Cache-Status header.
+func cacheStatus(result string, v *store.Visit) string {
+	const name = "storefront"
+	switch result {
+	case store.PageHit, store.PageStale:
+		return name + "; hit; ttl=" + strconv.FormatInt(int64(v.FreshFor.Seconds()), 10)
+	case store.PageMiss:
+		return name + "; fwd=uri-miss"
+	}
+	return name + "; fwd=bypass"
+}
+
+// acceptsGzip reads Accept-Encoding: gzip (or *) with a non-zero quality.
+func acceptsGzip(header string) bool {
+	star := false
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		ok := qualityNonZero(params)
+		switch name {
+		case "gzip", "x-gzip":
+			return ok
+		case "*":
+			star = ok
+		}
+	}
+	return star
+}
+
+func qualityNonZero(params string) bool {
+	for _, p := range strings.Split(params, ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+		if strings.EqualFold(strings.TrimSpace(k), "q") {
+			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return err == nil && q > 0
+		}
+	}
+	return true
+}
+
+// etagMatches applies If-None-Match (weak comparison, as RFC 9110 asks).
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}

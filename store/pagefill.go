@@ -1,0 +1,300 @@
+package store
+
+import (
+	"compress/flate"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// How a missing page is rendered: once per instance (single flight) and
+// about once across instances (a short lock next to the page; the others
+// poll for the page briefly, then render without storing).
+const (
+	pageLockTTL  = 3 * time.Second
+	pageLockWait = time.Second
+	pagePoll     = 20 * time.Millisecond
+	fillTimeout  = 10 * time.Second
+	// maxPageVariants bounds the cached URLs of one item (query strings
+	// are part of the key, and anyone can invent them); the canonical URL
+	// is always cached.
+	maxPageVariants = 8
+)
+
+// Fill outcomes.
+const (
+	FillRendered = "rendered" // rendered here and stored
+	FillFound    = "found"    // another instance stored it meanwhile
+	FillStale    = "stale"    // another instance is rendering; the stale copy is served
+	FillUnstored = "unstored" // rendered here without storing: the lock holder was too slow
+)
+
+// fillBeginScript reads a page and its TTL and tries to take its lock, in
+// one step: the lock shares the page's slot.
+const fillBeginScript = `
+local v = redis.call('GET', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+local got = redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2])
+if got then got = 1 else got = 0 end
+return {v, ttl, got}`
+
+// storePageScript stores a page and releases its lock if this render still
+// holds it, in one step: whoever takes the lock next finds the page.
+const storePageScript = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
+return 1`
+
+// PageFill asks for a page that the first round trip did not find.
+type PageFill struct {
+	Key    string // the page's cache hash
+	ItemID int64
+	Gen    PageGen // the purge generations the first round trip read
+	// Names are ids whose names the caller will show: they are read with
+	// the item, so that a miss costs one SQL query at most.
+	Names []int64
+	// Render renders the page for an anonymous visitor. It must not use
+	// anything of the request: the page is shared by every visitor.
+	Render RenderFunc
+	// Finish is the caller's own writes: sent with the page when this
+	// call renders it, which saves a round trip.
+	Finish *VisitFinish
+	// Canonical says the URL has no query: it is cached whatever other
+	// variants of the item's page exist.
+	Canonical bool
+}
+
+type fillResult struct {
+	page    *CachedPage
+	outcome string
+}
+
+// FillPage returns the page, rendering and storing it if no other request
+// does. Concurrent calls for one page share one render (the caller whose
+// call runs has its Finish sent with the page). It returns the page and the
+// outcome (FillRendered, ...).
+func (s *Store) FillPage(ctx context.Context, f PageFill) (*CachedPage, string, error) {
+	flight := f.Key + "/" + strconv.FormatInt(f.Gen.Item, 10) + "/" + strconv.FormatInt(f.Gen.All, 10)
+	v, err, _ := s.pages.flight.Do(flight, func() (any, error) {
+		// The render is shared: one caller going away must not fail it.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), fillTimeout)
+		defer cancel()
+		return s.fill(ctx, f, true)
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	r := v.(fillResult)
+	return r.page, r.outcome, nil
+}
+
+// RevalidatePage renders a stale page again in the background, at most
+// once at a time per page and instance, while the stale copy is served.
+func (s *Store) RevalidatePage(f PageFill) {
+	if _, busy := s.pages.revalidating.LoadOrStore(f.Key, struct{}{}); busy {
+		return
+	}
+	f.Finish = nil
+	s.pages.background.Add(1)
+	go func() {
+		defer s.pages.background.Done()
+		defer s.pages.revalidating.Delete(f.Key)
+		ctx, cancel := context.WithTimeout(context.Background(), fillTimeout)
+		defer cancel()
+		if _, err := s.fill(ctx, f, false); err != nil {
+			s.log.Warn("page revalidation failed", "item", f.ItemID, "err", err)
+		}
+	}()
+}
+
+// RenderFunc renders an item page for an anonymous visitor.
+type RenderFunc func(ctx context.Context, it Item) ([]byte, error)
+
+// WaitBackground waits for background renders to end (tests, shutdown).
+func (s *Store) WaitBackground() { s.pages.background.Wait() }
+
+// fill is the body of FillPage. Without wait it gives up at once when
+// another instance holds the lock.
+func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, error) {
+	tok := randomHex(12)
+	keys := []string{cacheKey(f.Key), pageLockKey(f.Key)}
+	deadline := time.Now().Add(pageLockWait)
+	var inv []byte
+	tooMany := false
+	for i := 0; ; i++ {
+		pipe := s.rdb.Pipeline()
+		begin := pipe.Eval(ctx, fillBeginScript, keys, tok, pageLockTTL.Milliseconds())
+		var invCmd *redis.StringCmd
+		var variants *redis.IntCmd
+		var known *redis.BoolCmd
+		if i == 0 { // the row, in case this call renders, and the variants
+			invCmd = pipe.Get(ctx, invKey(f.ItemID))
+			variants, known = pipe.SCard(ctx, pageKeysKey(f.ItemID)), pipe.SIsMember(ctx, pageKeysKey(f.ItemID), f.Key)
+		}
+		cmds, err := pipe.Exec(ctx)
+		if err = realErr(cmds, err); err != nil {
+			return fillResult{}, fmt.Errorf("fill page: %w", err)
+		}
+		if invCmd != nil {
+			inv, _ = invCmd.Bytes()
+			tooMany = !f.Canonical && variants.Val() >= maxPageVariants && !known.Val()
+		}
+		page, ttl, got := s.parseFillBegin(begin, f)
+		switch {
+		case page != nil && s.fresh(ttl):
+			if got {
+				s.releasePageLock(ctx, f.Key, tok)
+			}
+			return fillResult{page, FillFound}, nil
+		case got && tooMany:
+			s.releasePageLock(ctx, f.Key, tok)
+			return s.renderUnstored(ctx, f, inv)
+		case got:
+			page, err := s.renderPage(ctx, f, inv, flate.DefaultCompression)
+			if err != nil {
+				s.releasePageLock(ctx, f.Key, tok)
+				return fillResult{}, err
+			}
+			if err := s.storePage(ctx, f, page, tok); err != nil {
+				return fillResult{}, err
+			}
+			return fillResult{page, FillRendered}, nil
+		case page != nil:
+			return fillResult{page, FillStale}, nil
+		case !wait:
+			return fillResult{}, nil
+		case time.Now().After(deadline):
+			return s.renderUnstored(ctx, f, inv)
+		}
+		select {
+		case <-ctx.Done():
+			return fillResult{}, fmt.Errorf("fill page: %w", ctx.Err())
+		case <-time.After(pagePoll):
+		}
+	}
+}
+
+// renderUnstored renders a page that is not stored, counting the render
+// with the caller's writes.
+func (s *Store) renderUnstored(ctx context.Context, f PageFill, inv []byte) (fillResult, error) {
+	page, err := s.renderPage(ctx, f, inv, flate.BestSpeed)
+	if err != nil {
+		return fillResult{}, err
+	}
+	if f.Finish != nil {
+		f.Finish.Rendered = true
+	}
+	return fillResult{page, FillUnstored}, nil
+}
+
+// parseFillBegin reads the script's answer: a usable page (or nil), its
+// TTL and whether the lock was taken. A page rendered before a purge that
+// this request already saw is not usable.
+func (s *Store) parseFillBegin(cmd *redis.Cmd, f PageFill) (*CachedPage, time.Duration, bool) {
+	vals, err := cmd.Slice()
+	if err != nil || len(vals) != 3 {
+		return nil, 0, false
+	}
+	got, _ := vals[2].(int64)
+	ms, _ := vals[1].(int64)
+	ttl := time.Duration(ms) * time.Millisecond
+	if ms < 0 {
+		ttl = time.Duration(ms)
+	}
+	str, ok := vals[0].(string)
+	if !ok {
+		return nil, ttl, got == 1
+	}
+	p, err := DecodePage([]byte(str))
+	if err != nil || p.ItemID != f.ItemID || p.GenItem < f.Gen.Item || p.GenAll < f.Gen.All {
+		return nil, ttl, got == 1
+	}
+	return p, ttl, got == 1
+}
+
+// renderPage reads the item (from the row cache if it holds the row) and
+// the missing names in one query, and renders and splits the page.
+func (s *Store) renderPage(ctx context.Context, f PageFill, inv []byte, level int) (*CachedPage, error) {
+	it, err := s.fillItem(ctx, f.ItemID, inv, f.Names)
+	if err != nil {
+		return nil, err
+	}
+	html, err := f.Render(ctx, it)
+	if err != nil {
+		return nil, fmt.Errorf("render page: %w", err)
+	}
+	page, err := buildPage(html, it.ID, it.Name, f.Gen, level)
+	if err != nil {
+		return nil, err
+	}
+	s.pages.renders.Inc()
+	return page, nil
+}
+
+// fillItem returns the item from its row cache JSON, else the database,
+// reading the names that the name cache lacks in the same query.
+func (s *Store) fillItem(ctx context.Context, id int64, inv []byte, names []int64) (Item, error) {
+	var it Item
+	have := len(inv) > 0 && json.Unmarshal(inv, &it) == nil && it.ID == id
+	_, ids := s.cachedNames(names)
+	if !have {
+		ids = append(ids, id)
+	}
+	if len(ids) > 0 {
+		rows, err := s.Items(ctx, ids)
+		if err != nil {
+			return Item{}, err
+		}
+		s.rememberNames(rows)
+		if !have {
+			var ok bool
+			if it, ok = rows[id]; !ok {
+				return Item{}, ErrNotFound
+			}
+		}
+	}
+	if have {
+		s.pages.names.put(id, it.Name, s.now())
+	}
+	return it, nil
+}
+
+// storePage stores a rendered page with its hard TTL, releases the lock,
+// files the page under its item for purges, counts the render and sends
+// the caller's own writes, in one round trip.
+func (s *Store) storePage(ctx context.Context, f PageFill, page *CachedPage, tok string) error {
+	ttl := s.pageHardTTL()
+	pipe := s.rdb.Pipeline()
+	pipe.Eval(ctx, storePageScript, []string{cacheKey(f.Key), pageLockKey(f.Key)}, page.encode(), ttl.Milliseconds(), tok)
+	pipe.SAdd(ctx, pageKeysKey(f.ItemID), f.Key)
+	pipe.PExpire(ctx, pageKeysKey(f.ItemID), ttl)
+	pipe.HIncrBy(ctx, keyPageStats, "renders", 1)
+	if f.Finish != nil {
+		s.addFinish(ctx, pipe, f.Finish)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("store page: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) releasePageLock(ctx context.Context, key, tok string) {
+	_ = releaseLeaseScript.Run(ctx, s.rdb, []string{pageLockKey(key)}, tok).Err()
+}
+
+// BuildPage renders an item page that is not to be stored (its URL
+// bypasses the cache, or the item is not popular enough), from the row
+// cache or the database, with the names in the same query. When Redis is
+// down it still renders from the database.
+func (s *Store) BuildPage(ctx context.Context, itemID int64, names []int64, render RenderFunc) (*CachedPage, error) {
+	inv, err := s.rdb.Get(ctx, invKey(itemID)).Bytes()
+	if err != nil && !errors.Is(err, redis.Nil) && !IsUnavailable(err) {
+		return nil, fmt.Errorf("build page: %w", err)
+	}
+	return s.renderPage(ctx, PageFill{ItemID: itemID, Names: names, Render: render}, inv, flate.BestSpeed)
+}

@@ -1,0 +1,355 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The row cache (the book's Listing 2.7-2.8, DESIGN §11): `delay:` holds
+// each scheduled row's refresh delay in seconds, `schedule:` when it is next
+// due, and `inv:<id>` the row as JSON with column names as keys plus
+// `cached_at`. Every instance polls; a due row is claimed by moving its
+// schedule with a compare-and-set, so one instance refreshes it.
+
+// rowCacheIdle is how long the worker sleeps when nothing is due.
+const rowCacheIdle = 50 * time.Millisecond
+
+// rowBatch is how many due rows one pass takes.
+const rowBatch = 100
+
+// claimRowScript moves a due row's schedule to its next refresh only if
+// nobody moved it since it was read: the instance that moves it refreshes.
+const claimRowScript = `
+local cur = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if cur and tonumber(cur) == tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  return 1
+end
+return 0`
+
+// CachedRow is the JSON stored under inv:<id>.
+type CachedRow struct {
+	Item
+	CachedAt float64 `json:"cached_at"` // Unix seconds
+}
+
+// maxRowDelay bounds a refresh delay.
+const maxRowDelay = 365 * 24 * time.Hour
+
+// ScheduleRow schedules an item's row to be cached now and every delay
+// after (the book's schedule_row_cache). A delay <= 0 unschedules it and
+// deletes inv:<id> at once.
+func (s *Store) ScheduleRow(ctx context.Context, id int64, delay time.Duration) error {
+	if delay <= 0 {
+		return s.unscheduleRows(ctx, []int64{id})
+	}
+	if delay > maxRowDelay {
+		return ErrInvalid
+	}
+	delay = max(delay, rowCacheIdle) // no faster than the worker polls
+	member := strconv.FormatInt(id, 10)
+	// The delay goes first, in its own round trip: a worker that found
+	// the row scheduled without a delay would drop it, and on Cluster one
+	// pipeline reaches the two keys' nodes in parallel.
+	if err := s.rdb.ZAdd(ctx, keyDelay, redis.Z{Score: delay.Seconds(), Member: member}).Err(); err != nil {
+		return fmt.Errorf("schedule row: %w", err)
+	}
+	if err := s.rdb.ZAdd(ctx, keySchedule, redis.Z{Score: s.nowSeconds(), Member: member}).Err(); err != nil {
+		return fmt.Errorf("schedule row: %w", err)
+	}
+	return nil
+}
+
+// unscheduleRows forgets rows and deletes their cached JSON. The JSON goes
+// last: a refresh that was under way looks at the delay again after
+// writing, and deletes what it wrote.
+func (s *Store) unscheduleRows(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	members := make([]any, len(ids))
+	for i, id := range ids {
+		members[i] = strconv.FormatInt(id, 10)
+	}
+	pipe := s.rdb.Pipeline()
+	pipe.ZRem(ctx, keyDelay, members...)
+	pipe.ZRem(ctx, keySchedule, members...)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("unschedule rows: %w", err)
+	}
+	pipe = s.rdb.Pipeline()
+	for _, id := range ids {
+		pipe.Unlink(ctx, invKey(id))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("unschedule rows: %w", err)
+	}
+	return nil
+}
+
+// ScheduledRow is one row of the row cache's schedule.
+type ScheduledRow struct {
+	ItemID int64
+	Delay  float64 // seconds
+	Next   time.Time
+}
+
+// ScheduledRows lists the scheduled rows, soonest first (at most n).
+func (s *Store) ScheduledRows(ctx context.Context, n int64) ([]ScheduledRow, error) {
+	zs, err := s.rdb.ZRangeWithScores(ctx, keySchedule, 0, n-1).Result()
+	if err != nil {
+		return nil, fmt.Errorf("scheduled rows: %w", err)
+	}
+	pipe := s.rdb.Pipeline()
+	delays := make([]*redis.FloatCmd, len(zs))
+	for i, z := range zs {
+		delays[i] = pipe.ZScore(ctx, keyDelay, fmt.Sprint(z.Member))
+	}
+	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
+		return nil, fmt.Errorf("scheduled rows: %w", realErr(cmds, err))
+	}
+	out := make([]ScheduledRow, 0, len(zs))
+	for i, z := range zs {
+		id, _ := strconv.ParseInt(fmt.Sprint(z.Member), 10, 64)
+		out = append(out, ScheduledRow{ItemID: id, Delay: delays[i].Val(), Next: time.UnixMicro(int64(z.Score * 1e6))})
+	}
+	return out, nil
+}
+
+// CacheRows refreshes the rows that are due: the body of the book's
+// cache_rows loop, for a batch. A row without a delay, with a delay <= 0
+// or that no longer exists is unscheduled and its JSON deleted. It returns
+// how many rows this instance refreshed.
+func (s *Store) CacheRows(ctx context.Context) (int, error) {
+	now := s.nowSeconds()
+	due, err := s.rdb.ZRangeByScoreWithScores(ctx, keySchedule, &redis.ZRangeBy{
+		Min: "-inf", Max: strconv.FormatFloat(now, 'f', -1, 64), Count: rowBatch,
+	}).Result()
+	if err != nil || len(due) == 0 {
+		return 0, wrapErr("cache rows", err)
+	}
+	delays, err := s.rowDelays(ctx, due)
+	if err != nil {
+		return 0, err
+	}
+	var drop []int64
+	pipe := s.rdb.Pipeline()
+	claims := map[int64]*redis.Cmd{}
+	for _, z := range due {
+		id, member := rowID(z.Member)
+		d, ok := delays[member]
+		switch {
+		case id <= 0:
+			pipe.ZRem(ctx, keySchedule, member) // not a row id: nothing to cache
+		case !ok || d <= 0:
+			drop = append(drop, id)
+		default:
+			claims[id] = pipe.Eval(ctx, claimRowScript, []string{keySchedule}, member,
+				strconv.FormatFloat(z.Score, 'f', -1, 64), strconv.FormatFloat(now+d, 'f', -1, 64))
+		}
+	}
+	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
+		return 0, fmt.Errorf("cache rows: %w", realErr(cmds, err))
+	}
+	if err := s.unscheduleRows(ctx, drop); err != nil {
+		return 0, err
+	}
+	var mine []int64
+	for id, c := range claims {
+		if n, _ := c.Int(); n == 1 {
+			mine = append(mine, id)
+		}
+	}
+	return s.refreshRows(ctx, mine, delays)
+}
+
+// rowDelays reads the delays of the due rows, by member.
+func (s *Store) rowDelays(ctx context.Context, due []redis.Z) (map[string]float64, error) {
+	pipe := s.rdb.Pipeline()
+	cmds := make(map[string]*redis.FloatCmd, len(due))
+	for _, z := range due {
+		m := fmt.Sprint(z.Member)
+		cmds[m] = pipe.ZScore(ctx, keyDelay, m)
+	}
+	res, err := pipe.Exec(ctx)
+	if err = realErr(res, err); err != nil {
+		return nil, fmt.Errorf("cache rows: %w", err)
+	}
+	out := make(map[string]float64, len(cmds))
+	for m, c := range cmds {
+		if d, err := c.Result(); err == nil {
+			out[m] = d
+		}
+	}
+	return out, nil
+}
+
+// refreshRows writes the claimed rows' JSON, then looks at their delays
+// again: a row unscheduled meanwhile loses what was just written.
+func (s *Store) refreshRows(ctx context.Context, ids []int64, delays map[string]float64) (int, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	rows, err := s.Items(ctx, ids)
+	if err != nil {
+		return 0, err
+	}
+	at := s.nowSeconds()
+	var gone []int64
+	pipe := s.rdb.Pipeline()
+	for _, id := range ids {
+		it, ok := rows[id]
+		if !ok {
+			gone = append(gone, id)
+			continue
+		}
+		b, _ := json.Marshal(CachedRow{Item: it, CachedAt: at})
+		d := delays[strconv.FormatInt(id, 10)]
+		pipe.Set(ctx, invKey(id), b, rowTTL(d))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, fmt.Errorf("cache rows: %w", err)
+	}
+	if err := s.unscheduleRows(ctx, gone); err != nil {
+		return 0, err
+	}
+	s.rememberNames(rows)
+	return len(rows), s.dropUnscheduled(ctx, rows)
+}
+
+// dropUnscheduled deletes the JSON of rows whose delay went away while
+// they were refreshed.
+func (s *Store) dropUnscheduled(ctx context.Context, rows map[int64]Item) error {
+	pipe := s.rdb.Pipeline()
+	cmds := map[int64]*redis.FloatCmd{}
+	for id := range rows {
+		cmds[id] = pipe.ZScore(ctx, keyDelay, strconv.FormatInt(id, 10))
+	}
+	res, err := pipe.Exec(ctx)
+	if err = realErr(res, err); err != nil {
+		return fmt.Errorf("cache rows: %w", err)
+	}
+	pipe = s.rdb.Pipeline()
+	n := 0
+	for id, c := range cmds {
+		if d, err := c.Result(); err != nil || d <= 0 {
+			pipe.Unlink(ctx, invKey(id))
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	_, err = pipe.Exec(ctx)
+	return wrapErr("cache rows", err)
+}
+
+// rowTTL is a safety net beyond the book: a cached row that nobody
+// refreshes any more (every instance stopped) expires instead of lying.
+func rowTTL(delay float64) time.Duration {
+	return 2*time.Duration(delay*float64(time.Second)) + time.Minute
+}
+
+func rowID(member any) (int64, string) {
+	m := fmt.Sprint(member)
+	id, err := strconv.ParseInt(m, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, m
+	}
+	return id, m
+}
+
+func wrapErr(op string, err error) error {
+	if err == nil || errors.Is(err, redis.Nil) {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// ItemRow returns an item's row as JSON for /api/items/:id: inv:<id> when
+// the row cache holds it (cached is true), else the database's row.
+func (s *Store) ItemRow(ctx context.Context, id int64) (body []byte, cached bool, err error) {
+	b, err := s.rdb.Get(ctx, invKey(id)).Bytes()
+	if err == nil {
+		return b, true, nil
+	}
+	if !errors.Is(err, redis.Nil) {
+		return nil, false, fmt.Errorf("item row: %w", err)
+	}
+	it, err := s.Item(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	b, err = json.Marshal(it)
+	return b, false, err
+}
+
+// rowsFromCache returns the rows ids from the row cache (inv:<id>) where
+// it holds them and from the database otherwise: the read path for current
+// prices and stock (CatalogRows, the cart and checkout, item pages). Rows
+// that do not exist are left out.
+func (s *Store) rowsFromCache(ctx context.Context, ids []int64) (map[int64]Item, error) {
+	out := make(map[int64]Item, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	pipe := s.rdb.Pipeline()
+	cmds := make([]*redis.StringCmd, len(ids))
+	for i, id := range ids {
+		cmds[i] = pipe.Get(ctx, invKey(id)) // one GET each: MGET would cross slots
+	}
+	res, err := pipe.Exec(ctx)
+	if err = realErr(res, err); err != nil {
+		return nil, fmt.Errorf("catalog rows: %w", err)
+	}
+	var missing []int64
+	for i, id := range ids {
+		var it Item
+		if b, err := cmds[i].Bytes(); err == nil && json.Unmarshal(b, &it) == nil && it.ID == id {
+			out[id] = it
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		rows, err := s.Items(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for id, it := range rows {
+			out[id] = it
+		}
+	}
+	return out, nil
+}
+
+// rowCacheWorker runs CacheRows on every instance, 50 ms apart when idle.
+type rowCacheWorker struct{ s *Store }
+
+func (w *rowCacheWorker) Name() string { return "rowcache" }
+
+func (w *rowCacheWorker) Run(ctx context.Context) {
+	for ctx.Err() == nil {
+		n, err := w.s.CacheRows(ctx)
+		wait := time.Duration(0)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			w.s.log.Warn("row cache", "err", err)
+			wait = time.Second
+		case n == 0:
+			wait = rowCacheIdle
+		}
+		if wait > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(wait):
+			}
+		}
+	}
+}
