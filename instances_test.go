@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -12,46 +14,57 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"storefront/store"
 	"storefront/store/storetest"
 )
+
+// shared is what app processes that share one Redis and one database
+// are started with, and a client of that Redis for assertions.
+type shared struct {
+	env []string
+	acc map[string]string // for newAccountMaker
+	rdb redis.UniversalClient
+}
 
 // sharedEnv is the environment of app processes that share one Redis and
 // one database: the backend of this run (a Redis Cluster, a Redis server;
 // on a fresh machine a redis-server of the test's own, else the test's
 // miniredis, which other processes reach over TCP too), PostgreSQL in a
 // fresh schema when DATABASE_URL is set, else one SQLite file in a shared
-// DATA_DIR. It also returns the settings for newAccountMaker.
-func sharedEnv(t *testing.T, extra ...string) ([]string, map[string]string) {
+// DATA_DIR.
+func sharedEnv(t *testing.T, extra ...string) shared {
 	t.Helper()
 	dir := t.TempDir()
-	env := []string{"DATA_DIR=" + dir, "COOKIE_KEYS=" + testCookieKeys, "ADMIN_PASSWORD=" + storetest.AdminPassword,
-		"REGISTER_RATE=0", "LOGIN_RATE=0", "VOTE_RATE=0"}
+	sh := shared{env: []string{"DATA_DIR=" + dir, "COOKIE_KEYS=" + testCookieKeys, "ADMIN_PASSWORD=" + storetest.AdminPassword,
+		"REGISTER_RATE=0", "LOGIN_RATE=0", "VOTE_RATE=0"}, acc: map[string]string{"DATA_DIR": dir}}
 	switch storetest.Backend() {
 	case store.ModeCluster:
-		storetest.Redis(t) // flushed
-		env = append(env, "REDIS_URL=", "REDIS_CLUSTER_ADDRS="+os.Getenv("REDIS_CLUSTER_ADDRS"))
+		sh.rdb = storetest.Redis(t) // flushed
+		sh.env = append(sh.env, "REDIS_URL=", "REDIS_CLUSTER_ADDRS="+os.Getenv("REDIS_CLUSTER_ADDRS"))
 	case store.ModeSingle:
-		storetest.Redis(t)
-		env = append(env, "REDIS_URL="+os.Getenv("REDIS_URL"), "REDIS_CLUSTER_ADDRS=")
+		sh.rdb = storetest.Redis(t)
+		sh.env = append(sh.env, "REDIS_URL="+os.Getenv("REDIS_URL"), "REDIS_CLUSTER_ADDRS=")
 	default:
 		u := ""
 		if _, err := exec.LookPath("redis-server"); err == nil {
-			u = startOwnRedis(t).URL()
+			rs := startOwnRedis(t, "--appendonly", "no")
+			u, sh.rdb = rs.URL(), rs.Client()
 		} else {
-			storetest.Redis(t)
+			sh.rdb = storetest.Redis(t)
 			u = "redis://" + storetest.Miniredis(t).Addr()
 		}
-		env = append(env, "REDIS_URL="+u, "REDIS_CLUSTER_ADDRS=")
+		sh.env = append(sh.env, "REDIS_URL="+u, "REDIS_CLUSTER_ADDRS=")
 	}
-	acc := map[string]string{"DATA_DIR": dir}
 	db := ""
 	if u := os.Getenv("DATABASE_URL"); u != "" {
 		db = freshSchema(t, u)
-		acc["DATABASE_URL"] = db
+		sh.acc["DATABASE_URL"] = db
 	}
-	env = append(env, "DATABASE_URL="+db)
-	return append(env, extra...), acc
+	sh.env = append(sh.env, "DATABASE_URL="+db)
+	sh.env = append(sh.env, extra...)
+	return sh
 }
 
 // startInstances starts n app processes on env at the same time (as a
@@ -79,10 +92,12 @@ func startInstances(t *testing.T, n int, env []string) []*appProcess {
 func (p *appProcess) base() string { return "http://" + p.addr }
 
 func TestSeveralInstances(t *testing.T) {
-	env, acc := sharedEnv(t)
-	ps := startInstances(t, 2, env)
+	const rescaleEvery = time.Second
+	sh := sharedEnv(t, "RESCALE_INTERVAL="+rescaleEvery.String())
+	ps := startInstances(t, 2, sh.env)
 	a, b := ps[0].base(), ps[1].base()
-	accounts := newAccountMaker(t, acc)
+	accounts := newAccountMaker(t, sh.acc)
+	ctx := t.Context()
 
 	// makeShopState alternates instances between steps and checks the
 	// result on both: the session, recently viewed items, cart, vote and
@@ -114,5 +129,92 @@ func TestSeveralInstances(t *testing.T) {
 				t.Errorf("order %s processed %d times", id, counts[id])
 			}
 		}
+	})
+
+	t.Run("a page cached by one instance is a hit on the other, purges reach both", func(t *testing.T) {
+		guest := newShopper(t)
+		xcache := func(base, path string) string {
+			t.Helper()
+			return guest.mustGet(base, path, http.StatusOK).Header.Get("X-Cache")
+		}
+		// An item never viewed is not ranked, and not cached, until its
+		// first view is counted; a response that sets the session cookie
+		// is not stored either.
+		xcache(b, "/items/42")
+		if got := xcache(a, "/items/42"); got != "MISS" {
+			t.Fatalf("second view, on A: X-Cache %q, want MISS", got)
+		}
+		if got := xcache(b, "/items/42"); got != "HIT" {
+			t.Fatalf("then on B: X-Cache %q, want HIT", got)
+		}
+		admin := newShopper(t)
+		admin.mustPost(b, "/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}}, http.StatusSeeOther)
+		admin.mustPost(b, "/admin/cache/purge", url.Values{"item": {"42"}}, http.StatusSeeOther)
+		if got := xcache(a, "/items/42"); got != "MISS" {
+			t.Errorf("on A after a purge on B: X-Cache %q, want MISS", got)
+		}
+		if got := xcache(b, "/items/42"); got != "HIT" {
+			t.Errorf("on B after A rendered it again: X-Cache %q, want HIT", got)
+		}
+		admin.mustPost(a, "/admin/cache/purge", url.Values{"all": {"1"}}, http.StatusSeeOther)
+		if got := xcache(b, "/items/42"); got != "MISS" {
+			t.Errorf("on B after purging all on A: X-Cache %q, want MISS", got)
+		}
+	})
+
+	// The timed checks run side by side.
+	t.Run("the view counts are rescaled once per interval, not once per instance", func(t *testing.T) {
+		t.Parallel()
+		// A marker item far ahead of the rest: each rescale halves it.
+		const start = 1 << 30
+		if err := sh.rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -start, Member: "999999"}).Err(); err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Now()
+		time.Sleep(4 * rescaleEvery)
+		score, err := sh.rdb.ZScore(ctx, "viewed:", "999999").Result()
+		elapsed := time.Since(t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		halvings := math.Round(math.Log2(start / -score))
+		most := math.Floor(elapsed.Seconds()/rescaleEvery.Seconds()) + 1
+		t.Logf("%v halvings in %v with a %v interval on 2 instances", halvings, elapsed.Round(time.Millisecond), rescaleEvery)
+		if halvings < 1 || halvings > most {
+			t.Errorf("%v halvings in %v, want 1 to %v: once per interval", halvings, elapsed, most)
+		}
+		holder, _ := sh.rdb.Get(ctx, "lease:rescale").Result()
+		if holder == "" {
+			t.Error("nobody holds the rescale lease")
+		}
+	})
+
+	t.Run("a scheduled row is refreshed by one instance per due time", func(t *testing.T) {
+		t.Parallel()
+		admin := newShopper(t)
+		admin.mustPost(a, "/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}}, http.StatusSeeOther)
+		const delay = 500 * time.Millisecond
+		admin.mustPost(a, "/admin/rowcache", url.Values{"row": {"77"}, "delay": {"0.5"}}, http.StatusSeeOther)
+		// Every refresh writes a new cached_at; watch them for a while.
+		seen := map[float64]bool{}
+		t0 := time.Now()
+		for time.Since(t0) < 8*delay {
+			if v, err := sh.rdb.Get(ctx, "inv:77").Result(); err == nil {
+				var row struct {
+					CachedAt float64 `json:"cached_at"`
+				}
+				if json.Unmarshal([]byte(v), &row) == nil {
+					seen[row.CachedAt] = true
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		elapsed := time.Since(t0)
+		most := int(elapsed/delay) + 2
+		t.Logf("%d refreshes in %v with a delay of %v on 2 instances", len(seen), elapsed.Round(time.Millisecond), delay)
+		if len(seen) < 2 || len(seen) > most {
+			t.Errorf("%d refreshes in %v, want 2 to %d: one per due time", len(seen), elapsed, most)
+		}
+		admin.mustPost(b, "/admin/rowcache", url.Values{"row": {"77"}, "delay": {"0"}}, http.StatusSeeOther)
 	})
 }
