@@ -294,12 +294,20 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 	rs := startOwnRedis(t)
 	dir := t.TempDir()
 	p := startProcess(t, "DATA_DIR="+dir, "REDIS_URL="+rs.URL(), "REDIS_CLUSTER_ADDRS=", "DATABASE_URL=",
-		"ADMIN_PASSWORD=x", "REGISTER_RATE=0", "LOGIN_RATE=0", "VOTE_RATE=0", "COOKIE_KEYS="+testCookieKeys)
+		"ADMIN_PASSWORD=x", "REGISTER_RATE=0", "LOGIN_RATE=0", "VOTE_RATE=0", "COOKIE_KEYS="+testCookieKeys,
+		"RESCALE_INTERVAL=100ms")
 	base := "http://" + p.addr
 	users := newLoadUsers(t, base, 16, 30*time.Second, newAccountMaker(t, map[string]string{"DATA_DIR": dir}))
 	rec, stop := faultLoad(t, base, users, articleIDs(t, base))
 	defer stop()
 	waitSamples(t, rec, 0, 200)
+	rdb := rs.Client()
+	for i := 0; rdb.Exists(t.Context(), "lease:rescale").Val() == 0; i++ {
+		if i == 200 {
+			t.Fatal("the rescale worker never took its lease")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 
 	mark := len(rec.snapshot())
 	sent := time.Now()
@@ -354,5 +362,9 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 	t.Logf("%d requests answered after SIGTERM was sent, %d handled in all", after, len(handled))
 	for _, msg := range []string{"shutting down", "storefront stopped cleanly"} {
 		p.waitLog(t, msg)
+	}
+	// The workers stopped and gave their leases up for another instance.
+	if holder := rdb.Get(t.Context(), "lease:rescale").Val(); holder != "" {
+		t.Errorf("the rescale lease is still held by %q after the exit", holder)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -56,6 +57,7 @@ func (c *RedisConn) Close() {
 // redis-server child on a unix socket (append-only file under DataDir), else
 // runs miniredis in-process. It logs which one is in use.
 func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*RedisConn, error) {
+	redis.SetLogger(&redisLog{log: log})
 	var conn *RedisConn
 	switch {
 	case cfg.URL != "":
@@ -92,6 +94,27 @@ func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*Redi
 	}
 	log.Info("redis connected", "mode", conn.Mode)
 	return conn, nil
+}
+
+// redisLog carries go-redis's own messages into the app's structured log,
+// at most one line a second. While Redis is down the client writes one
+// unstructured line per failed dial, that is per request, which flooded
+// the log in TestRedisOutage; each failed request is logged with its 503
+// anyway. go-redis has one logger per process: the last app to connect
+// sets it (only tests run several).
+type redisLog struct {
+	log        *slog.Logger
+	last       atomic.Int64 // when the last line was written, Unix nanoseconds
+	suppressed atomic.Int64
+}
+
+func (l *redisLog) Printf(ctx context.Context, format string, v ...any) {
+	now, last := time.Now().UnixNano(), l.last.Load()
+	if now-last < int64(time.Second) || !l.last.CompareAndSwap(last, now) {
+		l.suppressed.Add(1)
+		return
+	}
+	l.log.Warn("redis client", "detail", fmt.Sprintf(format, v...), "suppressed", l.suppressed.Swap(0))
 }
 
 // tune sets timeouts short enough that a slow or dead Redis turns into a
