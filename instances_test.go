@@ -115,7 +115,15 @@ func TestSeveralInstances(t *testing.T) {
 			placed[r.Header.Get("Location")[len("/orders/"):]] = true
 		}
 		counts := map[string]int{}
-		for i := 0; i < 400 && len(counts) < len(placed); i++ {
+		allSeen := func() bool {
+			for id := range placed {
+				if counts[id] == 0 {
+					return false
+				}
+			}
+			return true
+		}
+		for i := 0; i < 400 && !allSeen(); i++ {
 			counts = map[string]int{}
 			for _, p := range ps {
 				for _, m := range p.logged("order processed") {
