@@ -74,10 +74,10 @@ func TestLoad(t *testing.T) {
 	// A short warm-up (not counted) fills the caches and the pools.
 	runLoad(t.Context(), workloadConfig{Bases: cfg.Bases, Duration: min(dur/10, 3*time.Second), Items: cfg.Items, Articles: cfg.Articles}, users, &loadRecorder{})
 
-	memBefore, sessBefore := redisFigures(t, rdb)
+	before := redisFigures(t, rdb)
 	rec := &loadRecorder{}
 	took := runLoad(t.Context(), cfg, users, rec)
-	memAfter, sessAfter := redisFigures(t, rdb)
+	after := redisFigures(t, rdb)
 
 	samples := rec.snapshot()
 	var b strings.Builder
@@ -96,7 +96,11 @@ func TestLoad(t *testing.T) {
 	tw.Flush()
 	if rdb != nil {
 		fmt.Fprintf(&b, "redis used_memory: %s before, %s after (%+.1f MB); sessions in recent: %d before, %d after\n",
-			mb(memBefore), mb(memAfter), float64(memAfter-memBefore)/1e6, sessBefore, sessAfter)
+			mb(before.usedMemory), mb(after.usedMemory), float64(after.usedMemory-before.usedMemory)/1e6, before.sessions, after.sessions)
+		if n := summarise(samples, "").n; n > 0 {
+			fmt.Fprintf(&b, "redis commands: %d, %.1f per request (the server's total: other clients of a shared server count too)\n",
+				after.commands-before.commands, float64(after.commands-before.commands)/float64(n))
+		}
 	}
 	if errs := transportErrors(samples); len(errs) > 0 {
 		fmt.Fprintf(&b, "transport errors: %v\n", errs)
@@ -129,26 +133,37 @@ func loadEnv(t *testing.T) (map[string]string, redis.UniversalClient) {
 	return env, rdb
 }
 
-// redisFigures returns used_memory (summed over a Cluster's masters; 0
-// without a client or on miniredis) and the number of sessions.
-func redisFigures(t *testing.T, rdb redis.UniversalClient) (mem, sessions int64) {
+// redisStats are a Redis server's (or a Cluster's masters', summed)
+// figures the load report shows.
+type redisStats struct {
+	usedMemory, commands, sessions int64
+}
+
+// redisFigures reads INFO's used_memory and total_commands_processed
+// (zero without a client or on miniredis) and the number of sessions.
+func redisFigures(t *testing.T, rdb redis.UniversalClient) redisStats {
+	var st redisStats
 	if rdb == nil {
-		return 0, 0
+		return st
 	}
 	ctx := context.Background()
-	sessions, _ = rdb.ZCard(ctx, "recent:").Result()
+	st.sessions, _ = rdb.ZCard(ctx, "recent:").Result()
 	var mu sync.Mutex
 	add := func(ctx context.Context, c *redis.Client) error {
-		info, err := c.Info(ctx, "memory").Result()
+		info, err := c.Info(ctx, "memory", "stats").Result()
 		if err != nil {
-			return nil // miniredis has no memory figures
+			return nil // miniredis has no such figures
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		for _, line := range strings.Split(info, "\r\n") {
-			if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
-				n, _ := strconv.ParseInt(v, 10, 64)
-				mu.Lock()
-				mem += n
-				mu.Unlock()
+			name, v, _ := strings.Cut(line, ":")
+			n, _ := strconv.ParseInt(v, 10, 64)
+			switch name {
+			case "used_memory":
+				st.usedMemory += n
+			case "total_commands_processed":
+				st.commands += n
 			}
 		}
 		return nil
@@ -159,7 +174,7 @@ func redisFigures(t *testing.T, rdb redis.UniversalClient) (mem, sessions int64)
 	case *redis.Client:
 		_ = add(ctx, c)
 	}
-	return mem, sessions
+	return st
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
