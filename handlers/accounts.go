@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -70,6 +72,18 @@ func (h *Handler) limit(c echo.Context, name, subject string, r Rate, msg string
 	return nil
 }
 
+// limitSubject is the rate-limit subject for a typed username: lower case
+// (names are unique ignoring case), and a digest for anything too long to be
+// a username, so that a huge form value makes no huge Redis key.
+func limitSubject(name string) string {
+	name = strings.ToLower(name)
+	if len(name) > 64 {
+		sum := sha256.Sum256([]byte(name))
+		return "sha256:" + hex.EncodeToString(sum[:])
+	}
+	return name
+}
+
 func humanWait(secs int) string {
 	if secs < 90 {
 		return fmt.Sprintf("%d seconds", max(secs, 1))
@@ -130,7 +144,7 @@ func (h *Handler) Login(c echo.Context) error {
 	if err := h.limit(c, "login-ip", c.RealIP(), h.cfg.Rates.Login, "Too many sign-in attempts."); err != nil {
 		return err
 	}
-	if err := h.limit(c, "login-user", strings.ToLower(f.Username), h.cfg.Rates.Login, "Too many sign-in attempts for this account."); err != nil {
+	if err := h.limit(c, "login-user", limitSubject(f.Username), h.cfg.Rates.Login, "Too many sign-in attempts for this account."); err != nil {
 		return err
 	}
 	if f.Username == "" || f.Password == "" || len(f.Password) > 1024 {

@@ -22,7 +22,9 @@ const (
 	flashCookie = "flash"
 )
 
-// userCookieMaxAge bounds how long a signed `user` cookie is accepted.
+// userCookieMaxAge bounds how long a signed `user` cookie is accepted. The
+// `sid` cookie lives as long, so that a shopper stays signed in (and keeps a
+// cart) across browser restarts until the cleanup evicts the session.
 const userCookieMaxAge = 30 * 24 * time.Hour
 
 // maxCookieLen is longer than any cookie we issue; longer ones are
@@ -105,8 +107,12 @@ func (h *Handler) newToken() string {
 	if _, err := rand.Read(b); err != nil {
 		panic("crypto/rand failed: " + err.Error()) // never happens on Linux
 	}
-	r := base64.RawURLEncoding.EncodeToString(b)
-	return r + "." + base64.RawURLEncoding.EncodeToString(tokenMAC(h.cfg.CookieKeys[0].Hash, r))
+	return signToken(h.cfg.CookieKeys[0].Hash, base64.RawURLEncoding.EncodeToString(b))
+}
+
+// signToken appends the MAC of the random part r.
+func signToken(key []byte, r string) string {
+	return r + "." + base64.RawURLEncoding.EncodeToString(tokenMAC(key, r))
 }
 
 // validToken reports whether a token carries a MAC made with any key in force.
@@ -114,16 +120,15 @@ func (h *Handler) validToken(t string) bool {
 	if len(t) != tokenLen {
 		return false
 	}
-	r, m, ok := strings.Cut(t, ".")
+	r, _, ok := strings.Cut(t, ".")
 	if !ok {
 		return false
 	}
-	mac, err := base64.RawURLEncoding.DecodeString(m)
-	if err != nil {
-		return false
-	}
+	// Compare whole encoded tokens, not decoded MACs: base64 decoding
+	// ignores the last character's spare bits, so several strings would
+	// carry one MAC, and a token the server never issued would pass.
 	for _, k := range h.cfg.CookieKeys {
-		if hmac.Equal(mac, tokenMAC(k.Hash, r)) {
+		if hmac.Equal([]byte(t), []byte(signToken(k.Hash, r))) {
 			return true
 		}
 	}
@@ -183,6 +188,9 @@ func (h *Handler) setSessionCookies(c echo.Context, token string, claim *userCla
 }
 
 func (h *Handler) setCookie(c echo.Context, name, value string, maxAge time.Duration) {
+	if name == tokenCookie {
+		maxAge = userCookieMaxAge
+	}
 	ck := &http.Cookie{
 		Name: name, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: h.secure(c),

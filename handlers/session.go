@@ -42,7 +42,8 @@ func (s *Session) claimedID() int64 {
 	return 0
 }
 
-type sessionKey struct{}
+// sessionCtxKey is where the middleware keeps the *Session in the Echo context.
+const sessionCtxKey = "storefront.session"
 
 // sessionStore is the part of the store that sessions use.
 type sessionStore interface {
@@ -58,7 +59,7 @@ type sessionStore interface {
 
 // session returns the request's session; the middleware always sets one.
 func session(c echo.Context) *Session {
-	if s, ok := c.Get("session").(*Session); ok {
+	if s, ok := c.Get(sessionCtxKey).(*Session); ok {
 		return s
 	}
 	return &Session{}
@@ -71,11 +72,11 @@ func session(c echo.Context) *Session {
 func (h *Handler) sessionMiddleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if sessionless(c) {
-			c.Set("session", &Session{})
+			c.Set(sessionCtxKey, &Session{})
 			return next(c)
 		}
 		s := h.readCookies(c)
-		c.Set("session", s)
+		c.Set(sessionCtxKey, s)
 		if s.Token != "" && !selfLoading(c) {
 			st, err := h.store.LoadSession(c.Request().Context(), s.Token, s.claimedID())
 			if err != nil {

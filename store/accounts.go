@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,9 +26,25 @@ type User struct {
 // must not say which.
 var ErrBadCredentials = errors.New("wrong username or password")
 
-// dummyHash is compared against when the username does not exist, so that
-// a wrong username costs the same time as a wrong password.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not-a-real-password"), bcrypt.DefaultCost)
+// makeDummyHash makes the hash compared against when the username does not
+// exist, at the store's cost, so that a wrong username costs the same time
+// as a wrong password.
+func (s *Store) makeDummyHash() []byte {
+	h, err := bcrypt.GenerateFromPassword(passwordInput("not-a-real-password"), s.passwordCost())
+	if err != nil {
+		panic("bcrypt: " + err.Error()) // only for a bad cost, a programming error
+	}
+	return h
+}
+
+// passwordInput is what bcrypt hashes: the base64 of the password's
+// SHA-256. bcrypt refuses passwords over 72 bytes and would ignore the
+// rest; the digest lets every allowed password (up to 128 characters, so
+// up to 512 bytes) count in full, and base64 keeps NUL bytes out.
+func passwordInput(password string) []byte {
+	sum := sha256.Sum256([]byte(password))
+	return []byte(base64.StdEncoding.EncodeToString(sum[:]))
+}
 
 func (s *Store) passwordCost() int {
 	if s.opt.PasswordCost > 0 {
@@ -42,7 +60,7 @@ func (s *Store) CreateUser(ctx context.Context, username, password string) (User
 }
 
 func (s *Store) createUser(ctx context.Context, username, password string, admin bool, cost int) (User, error) {
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), cost)
+	hash, err := bcrypt.GenerateFromPassword(passwordInput(password), cost)
 	if err != nil {
 		return User{}, fmt.Errorf("create user: %w", err)
 	}
@@ -76,13 +94,13 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (Us
 	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, password_hash FROM users WHERE username_key = $1`,
 		strings.ToLower(username)).Scan(&u.ID, &u.Username, &u.IsAdmin, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		_ = bcrypt.CompareHashAndPassword(s.dummyHash(), passwordInput(password))
 		return User{}, ErrBadCredentials
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("authenticate: %w", err)
 	}
-	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
+	if bcrypt.CompareHashAndPassword([]byte(hash), passwordInput(password)) != nil {
 		return User{}, ErrBadCredentials
 	}
 	return u, nil

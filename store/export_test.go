@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Internals the external tests (package store_test) reach through.
@@ -75,3 +76,13 @@ func QueuePending(ctx context.Context, s *Store) (int64, error) {
 func RowsFromCacheForTest(s *Store, ctx context.Context, ids []int64) (map[int64]Item, error) {
 	return s.rowsFromCache(ctx, ids)
 }
+
+// DummyHashCost is the bcrypt cost of the hash that unknown usernames are
+// checked against; it must equal the cost of real hashes.
+func (s *Store) DummyHashCost() (int, error) { return bcrypt.Cost(s.dummyHash()) }
+
+// PasswordCost is the bcrypt cost of new password hashes.
+func (s *Store) PasswordCost() int { return s.passwordCost() }
+
+// NewCleanupWorker returns the session cleanup worker alone.
+func (s *Store) NewCleanupWorker() Worker { return cleanupWorker{s} }

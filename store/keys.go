@@ -157,3 +157,14 @@ func pageLockKey(hash string) string { return "{cache:" + hash + "}:lock" }
 // pageKeysKey is the set of the cache hashes of one item's pages, so that a
 // purge finds them although the page key is a hash of its URL.
 func pageKeysKey(id int64) string { return "pagekeys:" + strconv.FormatInt(id, 10) }
+
+// Session cleanup and worker reports.
+const (
+	// leaseCleanup names the lease (leaseKey) that lets one instance run
+	// the session cleanup.
+	leaseCleanup = "cleanup"
+)
+
+// workerKey is a worker's last report, for the admin dashboard: a HASH of
+// instance, last_run, result, error, and last:<n> / total:<n> counters.
+func workerKey(name string) string { return "worker:" + name }

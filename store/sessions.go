@@ -142,18 +142,23 @@ func (s *Store) RecentlyViewed(ctx context.Context, token string) ([]int64, erro
 
 // SignIn moves a session to a new token for userID: the cart and the
 // recently viewed items are copied over and the old token stops working.
-// oldToken may be empty (no session yet).
+// oldToken may be empty (no session yet). A session that belongs to another
+// account (someone else signed in on this browser) is ended, not carried
+// over: one shopper's cart never moves to another's account.
 func (s *Store) SignIn(ctx context.Context, oldToken, newToken string, userID int64) error {
 	var cart map[string]string
 	var viewed []redis.Z
 	if oldToken != "" {
 		pipe := s.rdb.Pipeline()
+		owner := pipe.HGet(ctx, keyLogin, oldToken)
 		c := pipe.HGetAll(ctx, cartKey(oldToken))
 		v := pipe.ZRangeWithScores(ctx, viewedKey(oldToken), 0, -1)
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 			return fmt.Errorf("sign in: %w", err)
 		}
-		cart, viewed = c.Val(), v.Val()
+		if o := owner.Val(); o == "" || o == strconv.FormatInt(userID, 10) {
+			cart, viewed = c.Val(), v.Val()
+		}
 	}
 	now := s.nowSeconds()
 	pipe := s.rdb.Pipeline()

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -69,6 +70,12 @@ type Store struct {
 	articles articleState
 	orders   *orderState
 	pages    *pageCache
+
+	// evictedTotal counts the sessions this instance's cleanup evicted.
+	evictedTotal prometheus.Counter
+	// dummyHash is a password hash at this store's cost, compared against
+	// for unknown usernames (see Authenticate).
+	dummyHash func() []byte
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
@@ -88,6 +95,10 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		log:      log,
 		instance: host + "-" + randomHex(4),
 		now:      time.Now,
+		evictedTotal: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "storefront_sessions_evicted_total",
+			Help: "Sessions evicted by the cleanup worker of this instance.",
+		}),
 	}
 	s.workers = append(s.workers, &fanOutWorker{s: s})
 	s.initArticles()
@@ -95,6 +106,10 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.initOrders()
 	s.initPageCache() // page cache, row cache and view analytics
 	s.initLikeVisits()
+	s.dummyHash = sync.OnceValue(s.makeDummyHash)
+	go s.dummyHash() // ready before the first sign-in with an unknown name
+	s.workers = append(s.workers, cleanupWorker{s})
+	s.collectors = append(s.collectors, s.sessionCollectors()...)
 	return s
 }
 

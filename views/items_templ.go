@@ -63,7 +63,7 @@ func ItemsPage(c Chrome, d ItemsData) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"listing\"><aside class=\"filters\" aria-labelledby=\"cats-h\"><h2 id=\"cats-h\" style=\"margin-top:0\">Departments</h2><ul><li><a href=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"listing\"><aside class=\"filters\" aria-labelledby=\"cats-h\"><h2 id=\"cats-h\">Departments</h2><ul><li><a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

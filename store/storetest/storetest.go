@@ -163,28 +163,12 @@ func Wait(t testing.TB, d time.Duration) {
 func DB(t testing.TB) *sql.DB {
 	t.Helper()
 	ctx := context.Background()
-	if u := os.Getenv("DATABASE_URL"); u != "" {
-		admin, err := store.OpenDB(ctx, u, "")
+	if u := DatabaseURL(t); u != "" {
+		db, err := store.OpenDB(ctx, u, "")
 		if err != nil {
 			t.Fatalf("postgres: %v", err)
 		}
-		schema := fmt.Sprintf("t_%d_%d", time.Now().UnixNano(), os.Getpid())
-		if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-			t.Fatalf("create schema: %v", err)
-		}
-		pu, _ := url.Parse(u)
-		q := pu.Query()
-		q.Set("search_path", schema)
-		pu.RawQuery = q.Encode()
-		db, err := store.OpenDB(ctx, pu.String(), "")
-		if err != nil {
-			t.Fatalf("postgres: %v", err)
-		}
-		t.Cleanup(func() {
-			db.Close()
-			_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-			admin.Close()
-		})
+		t.Cleanup(func() { db.Close() })
 		return db
 	}
 	db, err := store.OpenDB(ctx, "", t.TempDir())
@@ -193,6 +177,42 @@ func DB(t testing.TB) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// DatabaseURL returns a DATABASE_URL for an empty database: DATABASE_URL
+// with search_path set to a fresh schema that is dropped after the test,
+// or "" when DATABASE_URL is unset (SQLite). Tests that start the whole
+// app (browser tests) pass it on.
+func DatabaseURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv("DATABASE_URL")
+	if u == "" {
+		return ""
+	}
+	ctx := context.Background()
+	admin, err := store.OpenDB(ctx, u, "")
+	if err != nil {
+		t.Fatalf("postgres: %v", err)
+	}
+	schema := fmt.Sprintf("t_%d_%d", time.Now().UnixNano(), os.Getpid())
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		admin.Close()
+		t.Fatalf("create schema: %v", err)
+	}
+	// Cleanups run last-in first-out: this one runs after the users of
+	// the schema (registered later) have closed their connections.
+	t.Cleanup(func() {
+		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+		admin.Close()
+	})
+	pu, err := url.Parse(u)
+	if err != nil {
+		t.Fatalf("DATABASE_URL: %v", err)
+	}
+	q := pu.Query()
+	q.Set("search_path", schema)
+	pu.RawQuery = q.Encode()
+	return pu.String()
 }
 
 // Options are small, fast defaults for tests.

@@ -1,0 +1,336 @@
+package handlers_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"storefront/handlers"
+	"storefront/store/storetest"
+)
+
+// claimReadable reports whether a `user` cookie's claim shows text when
+// decoded without keys (it does unless a block key encrypts it).
+func claimReadable(cookie, text string) bool {
+	outer, err := base64.URLEncoding.DecodeString(cookie)
+	if err != nil {
+		return false
+	}
+	parts := strings.SplitN(string(outer), "|", 3)
+	if len(parts) != 3 {
+		return false
+	}
+	inner, err := base64.URLEncoding.DecodeString(parts[1])
+	return err == nil && strings.Contains(string(inner), text)
+}
+
+func cidrs(t *testing.T, ss ...string) []*net.IPNet {
+	t.Helper()
+	var out []*net.IPNet
+	for _, s := range ss {
+		_, n, err := net.ParseCIDR(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func TestRegister(t *testing.T) {
+	a := newApp(t, nil, nil)
+	a.client().register("Taken_Name")
+	tests := []struct {
+		name, user, pass string
+		status           int
+		errText          string
+	}{
+		{"ok", "new_user_1", "correct horse battery", 303, ""},
+		{"longest password", "long_pw", strings.Repeat("p", 128), 303, ""},
+		{"longest name", strings.Repeat("n", 32), "correct horse battery", 303, ""},
+		{"short name", "ab", "correct horse battery", 422, "3 to 32"},
+		{"long name", strings.Repeat("n", 33), "correct horse battery", 422, "3 to 32"},
+		{"bad characters", "bob smith", "correct horse battery", 422, "3 to 32"},
+		{"markup in name", "<b>x</b>", "correct horse battery", 422, "3 to 32"},
+		{"short password", "shorty", "seven77", 422, "8 to 128"},
+		{"long password", "longer", strings.Repeat("p", 129), 422, "8 to 128"},
+		{"taken ignoring case", "taken_name", "correct horse battery", 422, "taken"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := a.client()
+			res := c.post("/register", url.Values{"username": {tc.user}, "password": {tc.pass}})
+			if res.Status != tc.status {
+				t.Fatalf("status %d, want %d", res.Status, tc.status)
+			}
+			if tc.status != 303 {
+				mustContain(t, res.Body, tc.errText)
+				if c.cookie("sid") != "" || c.cookie("user") != "" {
+					t.Error("a failed registration set cookies")
+				}
+				if strings.Contains(res.Body, "<b>x</b>") {
+					t.Error("the name is echoed unescaped")
+				}
+				return
+			}
+			if got := signedInAs(c.home().Body); got != tc.user {
+				t.Errorf("signed in as %q, want %q", got, tc.user)
+			}
+		})
+	}
+	// The 128-character password signs in again.
+	c := a.client()
+	res := c.post("/login", url.Values{"username": {"LONG_PW"}, "password": {strings.Repeat("p", 128)}})
+	if res.Status != 303 || signedInAs(c.home().Body) != "long_pw" {
+		t.Errorf("sign in with a 128-character password: %d", res.Status)
+	}
+}
+
+func TestLoginMistakesLookAlike(t *testing.T) {
+	a := newApp(t, nil, nil)
+	a.client().register("frank")
+	wrongPass := a.client().post("/login", url.Values{"username": {"frank"}, "password": {"not the password"}})
+	wrongUser := a.client().post("/login", url.Values{"username": {"frankie"}, "password": {"correct horse battery"}})
+	if wrongPass.Status != 422 || wrongUser.Status != 422 {
+		t.Fatalf("statuses %d and %d, want 422", wrongPass.Status, wrongUser.Status)
+	}
+	p, u := textOf(wrongPass.Body, "field-error"), textOf(wrongUser.Body, "field-error")
+	if p == "" || p != u {
+		t.Errorf("messages differ: %q vs %q", p, u)
+	}
+	// Both paths run bcrypt at the same cost (see store TestPasswords).
+	res := a.client().post("/login", url.Values{"username": {"frank"}, "password": {""}})
+	if res.Status != 422 {
+		t.Errorf("empty password: %d", res.Status)
+	}
+	c := a.client()
+	res = c.post("/login", url.Values{"username": {"frank"}, "password": {"correct horse battery"}, "next": {"/items/4"}})
+	if res.Status != 303 || res.Header.Get("Location") != "/items/4" {
+		t.Errorf("login with next: %d %q", res.Status, res.Header.Get("Location"))
+	}
+	res = c.post("/login", url.Values{"username": {"frank"}, "password": {"correct horse battery"}, "next": {"//evil.example/"}})
+	if res.Header.Get("Location") != "/" {
+		t.Errorf("open redirect: %q", res.Header.Get("Location"))
+	}
+}
+
+func TestLoginRateLimits(t *testing.T) {
+	rate := func(c *handlers.Config) {
+		c.Rates.Login = handlers.Rate{N: 2, Per: time.Second}
+		c.TrustedProxies = cidrs(t, "127.0.0.0/8")
+	}
+	a := newApp(t, nil, rate)
+	a.client().register("grace")
+	try := func(ip, user string) response {
+		t.Helper()
+		return a.client().post("/login", url.Values{"username": {user}, "password": {"wrong password"}}, "X-Forwarded-For", ip)
+	}
+	// Per address: the third attempt from one address, whatever the name.
+	try("203.0.113.1", "a1")
+	try("203.0.113.1", "a2")
+	res := try("203.0.113.1", "a3")
+	if res.Status != 429 || res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "Too many sign-in attempts") {
+		t.Fatalf("third attempt from one address: %d %q", res.Status, res.Header.Get("Retry-After"))
+	}
+	if res := try("203.0.113.2", "a3"); res.Status != 422 {
+		t.Errorf("another address: %d, want 422", res.Status)
+	}
+	// Per account: the third attempt on one name, from any address.
+	try("198.51.100.1", "Grace")
+	try("198.51.100.2", "grace")
+	res = try("198.51.100.3", "GRACE")
+	if res.Status != 429 || !strings.Contains(res.Body, "for this account") {
+		t.Fatalf("third attempt on one account: %d", res.Status)
+	}
+	// Even the right password waits.
+	c := a.client()
+	res = c.post("/login", url.Values{"username": {"grace"}, "password": {"correct horse battery"}}, "X-Forwarded-For", "198.51.100.4")
+	if res.Status != 429 || c.cookie("sid") != "" {
+		t.Fatalf("right password over the limit: %d", res.Status)
+	}
+	storetest.Wait(t, 1100*time.Millisecond)
+	res = c.post("/login", url.Values{"username": {"grace"}, "password": {"correct horse battery"}}, "X-Forwarded-For", "198.51.100.4")
+	if res.Status != 303 {
+		t.Fatalf("after the window: %d, want 303", res.Status)
+	}
+	if res := try("203.0.113.1", "a4"); res.Status != 422 {
+		t.Errorf("address after the window: %d, want 422", res.Status)
+	}
+}
+
+func TestRegisterRateLimitAndClientAddress(t *testing.T) {
+	one := func(c *handlers.Config) { c.Rates.Register = handlers.Rate{N: 1, Per: time.Second} }
+	reg := func(a *app, name string, headers ...string) int {
+		return a.client().post("/register", url.Values{"username": {name}, "password": {"correct horse battery"}}, headers...).Status
+	}
+	n := 0
+	name := func() string { n++; return fmt.Sprint("user_", n) }
+	tests := []struct {
+		name    string
+		trusted []string
+		// The second registration comes from another address in
+		// X-Forwarded-For; it counts as another client only via a trusted proxy.
+		xff1, xff2 string
+		second     int
+		key        string // the rate-limit key of the first client
+	}{
+		{"no trusted proxies", nil, "203.0.113.1", "203.0.113.2", 429, "rate:register:{127.0.0.1}"},
+		{"untrusted peer", []string{"10.0.0.0/8"}, "203.0.113.1", "203.0.113.2", 429, "rate:register:{127.0.0.1}"},
+		{"trusted peer", []string{"127.0.0.0/8"}, "203.0.113.1", "203.0.113.2", 303, "rate:register:{203.0.113.1}"},
+		{"spoofed hop before a trusted proxy", []string{"127.0.0.0/8"}, "6.6.6.6, 203.0.113.1", "6.6.6.6, 203.0.113.2", 303, "rate:register:{203.0.113.1}"},
+		{"same client behind a trusted proxy", []string{"127.0.0.0/8"}, "203.0.113.1", "6.6.6.6, 203.0.113.1", 429, "rate:register:{203.0.113.1}"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newApp(t, nil, func(c *handlers.Config) {
+				one(c)
+				if tc.trusted != nil {
+					c.TrustedProxies = cidrs(t, tc.trusted...)
+				}
+			})
+			if s := reg(a, name(), "X-Forwarded-For", tc.xff1); s != 303 {
+				t.Fatalf("first: %d", s)
+			}
+			if s := reg(a, name(), "X-Forwarded-For", tc.xff2); s != tc.second {
+				t.Fatalf("second: %d, want %d", s, tc.second)
+			}
+			if a.rdb().Exists(t.Context(), tc.key).Val() != 1 {
+				t.Errorf("no rate-limit key %s", tc.key)
+			}
+			if tc.second == 429 {
+				storetest.Wait(t, 1100*time.Millisecond)
+				if s := reg(a, name(), "X-Forwarded-For", tc.xff2); s != 303 {
+					t.Errorf("after the window: %d, want 303", s)
+				}
+			}
+		})
+	}
+}
+
+func TestCookieAttacksEndAnonymous(t *testing.T) {
+	a := newApp(t, nil, nil)
+	alice, bob := a.client(), a.client()
+	alice.register("alice")
+	bob.register("bob")
+	alice.view(2)
+	a.putCart(alice.cookie("sid"), 2, 1)
+	aliceSid, aliceUser := alice.cookie("sid"), alice.cookie("user")
+	bobUser := bob.cookie("user")
+	key := testHashKey(t)
+	otherKey := []byte(strings.Repeat("k", 64))
+	u, _ := a.store.UserByName(t.Context(), "alice")
+	admin, _ := a.store.UserByName(t.Context(), "admin")
+	stray := forgeToken(key, "never issued")
+
+	// Sanity: cookies forged with the right key and date are accepted, so
+	// the failures below are the checks at work, not a bad forgery.
+	ok := a.client()
+	ok.setCookie("sid", aliceSid)
+	ok.setCookie("user", forgeUser(key, time.Now(), u.ID, "alice", aliceSid))
+	if got := signedInAs(ok.home().Body); got != "alice" {
+		t.Fatalf("a correctly forged cookie was refused (%q): the forgery helper is wrong", got)
+	}
+
+	tests := []struct {
+		name      string
+		sid, user string
+		cart      string // the header's cart count: the session survives a bad `user` cookie
+	}{
+		{"tampered user", aliceSid, flip(aliceUser), "1"},
+		{"tampered sid", flip(aliceSid), aliceUser, "0"},
+		{"user cookie of another account", aliceSid, bobUser, "1"},
+		{"user cookie without its session", stray, forgeUser(key, time.Now(), u.ID, "alice", stray), "0"},
+		{"user cookie claiming admin on alice's session", aliceSid, forgeUser(key, time.Now(), admin.ID, "admin", aliceSid), "1"},
+		{"expired", aliceSid, forgeUser(key, time.Now().Add(-31*24*time.Hour), u.ID, "alice", aliceSid), "1"},
+		{"old key", forgeToken(otherKey, "x"), forgeUser(otherKey, time.Now(), u.ID, "alice", forgeToken(otherKey, "x")), "0"},
+		{"old key on a live sid", aliceSid, forgeUser(otherKey, time.Now(), u.ID, "alice", aliceSid), "1"},
+		{"garbage", "garbage", "%%%not|base64", "0"},
+		{"empty", "", "", "0"},
+		{"oversized", strings.Repeat("a", 4000), strings.Repeat("b", 4000), "0"},
+		{"sid with a valid MAC but never issued", stray, "", "0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := a.sessions()
+			c := a.client()
+			c.setCookie("sid", tc.sid)
+			c.setCookie("user", tc.user)
+			for _, p := range []string{"/", "/items", "/login"} {
+				res := c.get(p)
+				if res.Status != 200 {
+					t.Fatalf("GET %s: %d", p, res.Status)
+				}
+				if got := signedInAs(res.Body); got != "" {
+					t.Fatalf("GET %s: signed in as %q", p, got)
+				}
+				if got := cartCount(res.Body); got != tc.cart {
+					t.Errorf("GET %s: cart count %q, want %q", p, got, tc.cart)
+				}
+			}
+			if a.sessions() != before || a.known(tc.sid) && tc.sid != aliceSid {
+				t.Error("a bad cookie created server state")
+			}
+		})
+	}
+}
+
+func TestCookieKeyRotation(t *testing.T) {
+	k1 := testKeys
+	k2 := "S0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMg=="
+	withKeys := func(s string) func(*handlers.Config) {
+		return func(c *handlers.Config) {
+			keys, err := handlers.ParseCookieKeys(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.CookieKeys = keys
+		}
+	}
+	old := newApp(t, nil, nil)
+	c := old.client()
+	c.register("heidi")
+	c.view(3)
+
+	// K2 signs now, K1 still verifies: heidi stays signed in.
+	rotated := old.sharing(withKeys(k2 + "," + k1))
+	cr := c.on(rotated)
+	if got := signedInAs(cr.home().Body); got != "heidi" {
+		t.Fatalf("after adding a key: signed in as %q", got)
+	}
+	// A new sign-in is signed with K2 and survives K1's removal.
+	fresh := rotated.client()
+	fresh.login("heidi")
+	k2only := old.sharing(withKeys(k2))
+	if got := signedInAs(fresh.on(k2only).home().Body); got != "heidi" {
+		t.Errorf("a cookie signed with the new key: %q", got)
+	}
+	// K1 removed: cookies signed with it mean an anonymous visitor.
+	res := c.on(k2only).home()
+	if got := signedInAs(res.Body); got != "" || cartCount(res.Body) != "0" {
+		t.Errorf("a cookie signed with a removed key: %q", got)
+	}
+	// Keys with an AES block key encrypt the claim; rotation works the same.
+	block := "QkxPQ0stS0VZLTAxMjM0NTY3ODlhYmNkZWZnaGlqa3g="
+	enc := old.sharing(withKeys(k2 + "," + block + "," + k1))
+	e := enc.client()
+	e.login("heidi")
+	if claimReadable(e.cookie("user"), "heidi") {
+		t.Error("the claim is readable despite a block key")
+	}
+	if !claimReadable(c.cookie("user"), "heidi") {
+		t.Error("claimReadable cannot read a plain claim")
+	}
+	if got := signedInAs(e.home().Body); got != "heidi" {
+		t.Errorf("encrypted cookie: %q", got)
+	}
+	if _, err := handlers.ParseCookieKeys("c2hvcnQ="); err == nil {
+		t.Error("a short key was accepted")
+	}
+	if _, err := handlers.ParseCookieKeys("not base64!"); err == nil {
+		t.Error("a non-base64 key was accepted")
+	}
+}

@@ -1,0 +1,313 @@
+package handlers_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"storefront/handlers"
+	"storefront/store"
+)
+
+func TestSessionStartsOnFirstItemView(t *testing.T) {
+	a := newApp(t, nil, nil)
+	c := a.client()
+	for _, p := range []string{"/", "/items", "/items?q=tent", "/login", "/register", "/items/999999", "/items/abc"} {
+		res := c.get(p)
+		if res.Status != 200 && res.Status != 404 {
+			t.Fatalf("GET %s: %d", p, res.Status)
+		}
+		if c.cookie("sid") != "" || setCookieFor(res, "sid") != "" || a.sessions() != 0 {
+			t.Fatalf("GET %s started a session", p)
+		}
+	}
+	c.view(5)
+	tok := c.cookie("sid")
+	if tok == "" || !a.known(tok) || a.sessions() != 1 {
+		t.Fatalf("first item view: token %q, %d sessions", tok, a.sessions())
+	}
+	ck := setCookieFor(c.get("/items/6"), "sid")
+	if ck != "" {
+		t.Errorf("a known token is set again: %s", ck)
+	}
+	c.view(7)
+	if c.cookie("sid") != tok || a.sessions() != 1 {
+		t.Error("a second view started another session")
+	}
+}
+
+func TestSessionCookieFlags(t *testing.T) {
+	a := newApp(t, nil, nil)
+	res := a.client().get("/items/5")
+	ck := setCookieFor(res, "sid")
+	for _, want := range []string{"HttpOnly", "SameSite=Lax", "Path=/", "Max-Age="} {
+		if !strings.Contains(ck, want) {
+			t.Errorf("sid cookie %q lacks %s", ck, want)
+		}
+	}
+	if strings.Contains(ck, "Secure") {
+		t.Errorf("sid cookie on plain HTTP is Secure: %q", ck)
+	}
+	// auto: Secure when a trusted proxy says the request came over HTTPS.
+	trusted := a.sharing(func(c *handlers.Config) { c.TrustedProxies = cidrs(t, "127.0.0.0/8") })
+	res = trusted.client().getWith("/items/5", "X-Forwarded-Proto", "https")
+	if ck := setCookieFor(res, "sid"); !strings.Contains(ck, "Secure") {
+		t.Errorf("behind a trusted HTTPS proxy: %q", ck)
+	}
+	res = a.client().getWith("/items/5", "X-Forwarded-Proto", "https")
+	if ck := setCookieFor(res, "sid"); strings.Contains(ck, "Secure") {
+		t.Errorf("X-Forwarded-Proto believed from an untrusted peer: %q", ck)
+	}
+	always := a.sharing(func(c *handlers.Config) { c.CookieSecure = handlers.SecureAlways })
+	if ck := setCookieFor(always.client().get("/items/5"), "sid"); !strings.Contains(ck, "Secure") {
+		t.Errorf("COOKIE_SECURE=true: %q", ck)
+	}
+}
+
+func TestRecentlyViewedKeepsNewest25(t *testing.T) {
+	a := newApp(t, nil, nil)
+	c := a.client()
+	for id := 1; id <= 26; id++ {
+		c.view(id)
+	}
+	var want []string
+	for id := 26; id >= 2; id-- {
+		want = append(want, fmt.Sprint(id))
+	}
+	if got := listItems(t, c.home().Body, "recently-viewed"); !slices.Equal(got, want) {
+		t.Fatalf("home recently viewed %v, want %v", got, want)
+	}
+	if got := a.viewedList(c.cookie("sid")); !slices.Equal(got, want) {
+		t.Fatalf("viewed:<token> %v, want %v", got, want)
+	}
+	// The item page lists the same, with the item itself first.
+	if got := listItems(t, c.get("/items/26").Body, "recently-viewed"); !slices.Equal(got, want) {
+		t.Errorf("item page recently viewed %v, want %v", got, want)
+	}
+}
+
+func TestViewingAgainMovesToFront(t *testing.T) {
+	a := newApp(t, nil, nil)
+	c := a.client()
+	c.view(1, 2, 3, 1)
+	want := []string{"1", "3", "2"}
+	if got := listItems(t, c.home().Body, "recently-viewed"); !slices.Equal(got, want) {
+		t.Fatalf("recently viewed %v, want %v", got, want)
+	}
+	if got := a.viewedList(c.cookie("sid")); !slices.Equal(got, want) {
+		t.Fatalf("viewed:<token> %v, want %v", got, want)
+	}
+	if got := listItems(t, c.get("/items/2").Body, "recently-viewed"); !slices.Equal(got, []string{"2", "1", "3"}) {
+		t.Errorf("item page recently viewed %v", got)
+	}
+}
+
+func TestNonItemPagesLeaveViewsAlone(t *testing.T) {
+	a := newApp(t, nil, nil)
+	c := a.client()
+	c.view(4, 5, 6, 5)
+	ctx, rdb := t.Context(), a.rdb()
+	tok := c.cookie("sid")
+	before := rdb.ZRangeWithScores(ctx, "viewed:"+tok, 0, -1).Val()
+	popular := rdb.ZRangeWithScores(ctx, "viewed:", 0, -1).Val()
+	for _, p := range []string{"/", "/items", "/items?page=2", "/items?q=lamp", "/items?category=Books", "/login", "/register",
+		"/items/999999", "/items/0", "/items/abc", "/nowhere", "/healthz", "/metrics"} {
+		c.get(p)
+	}
+	if after := rdb.ZRangeWithScores(ctx, "viewed:"+tok, 0, -1).Val(); !slices.Equal(after, before) {
+		t.Errorf("viewed:<token> changed: %v -> %v", before, after)
+	}
+	if after := rdb.ZRangeWithScores(ctx, "viewed:", 0, -1).Val(); !slices.Equal(after, popular) {
+		t.Errorf("viewed: changed: %v -> %v", popular, after)
+	}
+	if s := rdb.ZScore(ctx, "viewed:", "5").Val(); s != -2 {
+		t.Errorf("item 5 viewed %v times, want 2", -s)
+	}
+}
+
+func TestSessionLimitEvictsLeastRecent(t *testing.T) {
+	a := newApp(t, func(o *store.Options) { o.SessionLimit = 2 }, nil)
+	A, B, C := a.client(), a.client(), a.client()
+	A.view(1)
+	B.view(2)
+	C.view(3)
+	for _, c := range []*client{A, B, C} {
+		a.putCart(c.cookie("sid"), 10, 1)
+	}
+	A.view(4) // A is back: B is now the least recently seen
+	bTok := B.cookie("sid")
+	if n, err := a.store.CleanSessions(t.Context()); n != 1 || err != nil {
+		t.Fatalf("evicted %d, %v; want 1", n, err)
+	}
+	if a.known(bTok) || a.rdb().Exists(t.Context(), "cart:"+bTok, "viewed:"+bTok).Val() != 0 {
+		t.Fatal("B's session, cart or viewed list survived")
+	}
+	for name, c := range map[string]*client{"A": A, "C": C} {
+		res := c.home()
+		if cartCount(res.Body) != "1" || len(listItems(t, res.Body, "recently-viewed")) == 0 {
+			t.Errorf("%s lost its cart or recently viewed items", name)
+		}
+	}
+	// B is an anonymous visitor now, and its next item view starts afresh.
+	res := B.home()
+	if cartCount(res.Body) != "0" || len(listItems(t, res.Body, "recently-viewed")) != 0 {
+		t.Error("B still sees its evicted session")
+	}
+	B.view(5)
+	if tok := B.cookie("sid"); tok == bTok || !a.known(tok) {
+		t.Error("B did not get a new session")
+	}
+}
+
+func TestSignedInShopperSurvivesAFlood(t *testing.T) {
+	const limit = 5
+	a := newApp(t, func(o *store.Options) { o.SessionLimit = limit }, nil)
+	shopper := a.client()
+	shopper.register("shopper")
+	shopper.view(11, 12)
+	a.putCart(shopper.cookie("sid"), 11, 1)
+	a.putCart(shopper.cookie("sid"), 12, 1)
+	var wg sync.WaitGroup
+	for i := range 10 * limit {
+		wg.Go(func() {
+			if res := a.client().get(fmt.Sprint("/items/", 100+i)); res.Status != 200 {
+				t.Errorf("visitor %d: %d", i, res.Status)
+			}
+		})
+		if i%limit == limit-1 {
+			wg.Wait()
+			if _, err := a.store.CleanSessions(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	res := shopper.home()
+	if signedInAs(res.Body) != "shopper" || cartCount(res.Body) != "2" {
+		t.Fatalf("shopper: signed in as %q with %q in the cart", signedInAs(res.Body), cartCount(res.Body))
+	}
+	if got := listItems(t, res.Body, "recently-viewed"); !slices.Equal(got, []string{"12", "11"}) {
+		t.Errorf("shopper's recently viewed: %v", got)
+	}
+	if n := a.sessions(); n != limit {
+		t.Errorf("%d sessions, want %d", n, limit)
+	}
+}
+
+func TestSignInRotatesTokenAndKeepsSession(t *testing.T) {
+	a := newApp(t, nil, nil)
+	a.client().register("carol")
+	c := a.client()
+	c.view(3, 4)
+	old := c.cookie("sid")
+	a.putCart(old, 3, 1)
+	res := c.login("Carol")
+	if res.Status != 303 {
+		t.Fatalf("login: %d", res.Status)
+	}
+	tok := c.cookie("sid")
+	if tok == old || tok == "" {
+		t.Fatal("the token was not rotated")
+	}
+	home := c.home()
+	if signedInAs(home.Body) != "carol" || cartCount(home.Body) != "1" {
+		t.Errorf("after sign-in: user %q, cart %q", signedInAs(home.Body), cartCount(home.Body))
+	}
+	if got := listItems(t, home.Body, "recently-viewed"); !slices.Equal(got, []string{"4", "3"}) {
+		t.Errorf("recently viewed after sign-in: %v", got)
+	}
+	if a.known(old) || a.rdb().Exists(t.Context(), "cart:"+old, "viewed:"+old).Val() != 0 {
+		t.Error("the old token still has server state")
+	}
+	u, _ := a.store.UserByName(t.Context(), "carol")
+	if id := a.rdb().HGet(t.Context(), "login:", tok).Val(); id != fmt.Sprint(u.ID) {
+		t.Errorf("login: maps the new token to %q, want %d", id, u.ID)
+	}
+	// Replaying the old token gives an anonymous visitor.
+	replay := a.client()
+	replay.setCookie("sid", old)
+	res = replay.home()
+	if signedInAs(res.Body) != "" || cartCount(res.Body) != "0" || a.known(old) {
+		t.Error("the old token still works")
+	}
+	if ck := setCookieFor(res, "sid"); !strings.Contains(ck, "Max-Age=0") {
+		t.Errorf("the dead token is not cleared: %q", ck)
+	}
+}
+
+func TestSignOutEndsSession(t *testing.T) {
+	a := newApp(t, nil, nil)
+	c := a.client()
+	c.register("dan")
+	c.view(8)
+	tok, user := c.cookie("sid"), c.cookie("user")
+	a.putCart(tok, 8, 1)
+	res := c.post("/logout", nil)
+	if res.Status != 303 {
+		t.Fatalf("logout: %d", res.Status)
+	}
+	for _, name := range []string{"sid", "user"} {
+		if ck := setCookieFor(res, name); !strings.Contains(ck, "Max-Age=0") {
+			t.Errorf("%s cookie not cleared: %q", name, ck)
+		}
+	}
+	if a.known(tok) || a.rdb().Exists(t.Context(), "cart:"+tok, "viewed:"+tok).Val() != 0 || a.rdb().HExists(t.Context(), "login:", tok).Val() {
+		t.Fatal("the session survived sign-out")
+	}
+	res = c.home()
+	if signedInAs(res.Body) != "" || !strings.Contains(res.Body, "signed out") {
+		t.Errorf("after sign-out: user %q", signedInAs(res.Body))
+	}
+	// Replaying both old cookies: an anonymous visitor, no error, nothing created.
+	replay := a.client()
+	replay.setCookie("sid", tok)
+	replay.setCookie("user", user)
+	before := a.sessions()
+	res = replay.home()
+	if signedInAs(res.Body) != "" || cartCount(res.Body) != "0" || a.sessions() != before || a.known(tok) {
+		t.Error("replayed cookies after sign-out still work")
+	}
+	if res := replay.post("/logout", nil); res.Status != 303 {
+		t.Errorf("logout with dead cookies: %d", res.Status)
+	}
+}
+
+func TestConcurrentViewsInOneSession(t *testing.T) {
+	a := newApp(t, nil, nil)
+	c := a.client()
+	c.view(1)
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			if res := c.get(fmt.Sprint("/items/", 2+i)); res.Status != 200 {
+				t.Errorf("view %d: %d", i, res.Status)
+			}
+		})
+	}
+	wg.Wait()
+	if got := a.viewedList(c.cookie("sid")); len(got) != 25 {
+		t.Errorf("%d items kept, want 25", len(got))
+	}
+	if a.sessions() != 1 {
+		t.Errorf("%d sessions, want 1", a.sessions())
+	}
+	var total float64
+	for _, z := range a.rdb().ZRangeWithScores(t.Context(), "viewed:", 0, -1).Val() {
+		total -= z.Score
+	}
+	if total != 41 {
+		t.Errorf("viewed: counts %v views, want 41", total)
+	}
+}
+
+func TestSessionMetrics(t *testing.T) {
+	a := newApp(t, func(o *store.Options) { o.SessionLimit = 1 }, nil)
+	a.client().view(1)
+	a.client().view(2)
+	if _, err := a.store.CleanSessions(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	res := a.client().get("/metrics")
+	mustContain(t, res.Body, "\nstorefront_sessions 1\n", "\nstorefront_sessions_evicted_total 1\n")
+}

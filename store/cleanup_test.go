@@ -1,0 +1,349 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"storefront/store"
+	"storefront/store/storetest"
+)
+
+// tickingClock is a clock that moves 1 ms each time it is read, so that
+// sessions touched one after another have distinct, ordered scores.
+func tickingClock() func() time.Time {
+	var mu sync.Mutex
+	t := time.Unix(1_700_000_000, 0)
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		t = t.Add(time.Millisecond)
+		return t
+	}
+}
+
+func limitStore(t *testing.T, limit int64) *store.Store {
+	t.Helper()
+	st := storetest.Store(t, func(o *store.Options) { o.SessionLimit = limit })
+	st.SetClock(tickingClock())
+	return st
+}
+
+// guest starts a guest session that viewed an item and has a cart line.
+func guest(t *testing.T, st *store.Store, token string) {
+	t.Helper()
+	ctx := t.Context()
+	if err := st.NewSessionView(ctx, token, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Redis().HSet(ctx, "cart:"+token, "7", 1).Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shopper starts a signed-in session for user id with a viewed item and a cart line.
+func signedInSession(t *testing.T, st *store.Store, token string, id int64) {
+	t.Helper()
+	ctx := t.Context()
+	if err := st.SignIn(ctx, "", token, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.UpdateToken(ctx, token, false, 9); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Redis().HSet(ctx, "cart:"+token, "9", 2).Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// alive reports whether every trace of a session is present (true) or
+// absent (false); a mix fails the test.
+func alive(t *testing.T, rdb redis.UniversalClient, token string, signedIn bool) bool {
+	t.Helper()
+	ctx := t.Context()
+	parts := map[string]bool{
+		"recent:":        rdb.ZScore(ctx, "recent:", token).Err() == nil,
+		"viewed:<token>": rdb.Exists(ctx, "viewed:"+token).Val() == 1,
+		"cart:<token>":   rdb.Exists(ctx, "cart:"+token).Val() == 1,
+	}
+	if signedIn {
+		parts["login:"] = rdb.HExists(ctx, "login:", token).Val()
+	} else {
+		parts["guests:"] = rdb.ZScore(ctx, "guests:", token).Err() == nil
+	}
+	want := parts["recent:"]
+	for k, v := range parts {
+		if v != want {
+			t.Errorf("session %s: %s present=%v but recent: present=%v", token, k, v, want)
+		}
+	}
+	return want
+}
+
+func sessionCount(t *testing.T, rdb redis.UniversalClient) int64 {
+	t.Helper()
+	n, err := rdb.ZCard(t.Context(), "recent:").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestCleanupEvictsLeastRecentlySeen(t *testing.T) {
+	st := limitStore(t, 2)
+	ctx, rdb := t.Context(), st.Redis()
+	guest(t, st, "A")
+	guest(t, st, "B")
+	guest(t, st, "C")
+	if err := st.UpdateToken(ctx, "A", true, 8); err != nil { // A comes back
+		t.Fatal(err)
+	}
+	n, err := st.CleanSessions(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("evicted %d, %v; want 1", n, err)
+	}
+	if alive(t, rdb, "B", false) {
+		t.Error("B, the least recently seen, was kept")
+	}
+	if !alive(t, rdb, "A", false) || !alive(t, rdb, "C", false) {
+		t.Error("A or C was evicted")
+	}
+	if ids, _ := st.RecentlyViewed(ctx, "A"); len(ids) != 2 || ids[0] != 8 {
+		t.Errorf("A's recently viewed: %v", ids)
+	}
+	if n, err := st.CleanSessions(ctx); n != 0 || err != nil {
+		t.Errorf("second pass evicted %d, %v", n, err)
+	}
+}
+
+func TestCleanupUnderLimitEvictsNothing(t *testing.T) {
+	st := limitStore(t, 5)
+	rdb := st.Redis()
+	for i := range 5 {
+		guest(t, st, fmt.Sprint("g", i))
+	}
+	if n, err := st.CleanSessions(t.Context()); n != 0 || err != nil {
+		t.Fatalf("evicted %d, %v", n, err)
+	}
+
+	// The worker too: let it run until it has reported a few times.
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { st.NewCleanupWorker().Run(ctx); close(done) }()
+	waitFor(t, func() bool {
+		ws, err := st.WorkerStatus(t.Context(), "cleanup")
+		return err == nil && !ws.LastRun.IsZero()
+	})
+	cancel()
+	<-done
+	for i := range 5 {
+		if !alive(t, rdb, fmt.Sprint("g", i), false) {
+			t.Errorf("g%d evicted under the limit", i)
+		}
+	}
+	ws, err := st.WorkerStatus(t.Context(), "cleanup")
+	if err != nil || ws.Totals["evicted"] != 0 || ws.Error != "" || ws.Instance != st.Instance() {
+		t.Errorf("status %+v, %v", ws, err)
+	}
+}
+
+func TestCleanupEvictsGuestsFirst(t *testing.T) {
+	st := limitStore(t, 10)
+	rdb := st.Redis()
+	signedInSession(t, st, "shopper", 42) // the oldest session of all
+	for i := range 100 {
+		guest(t, st, fmt.Sprint("g", i))
+	}
+	n, err := st.CleanSessions(t.Context())
+	if err != nil || n != 91 {
+		t.Fatalf("evicted %d, %v; want 91", n, err)
+	}
+	if !alive(t, rdb, "shopper", true) {
+		t.Fatal("the signed-in shopper was evicted while guests were left")
+	}
+	for i := range 100 {
+		if got, want := alive(t, rdb, fmt.Sprint("g", i), false), i >= 91; got != want {
+			t.Errorf("guest g%d alive=%v, want %v", i, got, want)
+		}
+	}
+
+	// With no guests left, signed-in sessions go, least recently seen first.
+	st2 := limitStore(t, 2)
+	for i := range 4 {
+		signedInSession(t, st2, fmt.Sprint("s", i), int64(i+1))
+	}
+	if n, err := st2.CleanSessions(t.Context()); n != 2 || err != nil {
+		t.Fatalf("evicted %d, %v; want 2", n, err)
+	}
+	for i := range 4 {
+		if got, want := alive(t, st2.Redis(), fmt.Sprint("s", i), true), i >= 2; got != want {
+			t.Errorf("shopper s%d alive=%v, want %v", i, got, want)
+		}
+	}
+}
+
+func TestCleanupHealsStrayEntries(t *testing.T) {
+	st := limitStore(t, 2)
+	ctx, rdb := t.Context(), st.Redis()
+	// An orphan in guests: (no recent: entry) with the oldest score, and a
+	// guest whose guests: score is older than its recent: score (touched
+	// by a request that interleaved with another).
+	rdb.ZAdd(ctx, "guests:", redis.Z{Score: 1, Member: "orphan"})
+	rdb.HSet(ctx, "cart:orphan", "1", 1)
+	guest(t, st, "touched")
+	guest(t, st, "old")
+	guest(t, st, "new")
+	if err := st.UpdateToken(ctx, "touched", true, 5); err != nil {
+		t.Fatal(err)
+	}
+	rdb.ZAdd(ctx, "guests:", redis.Z{Score: 2, Member: "touched"})
+
+	n, err := st.CleanSessions(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("evicted %d, %v; want 1 (the orphan is not a session)", n, err)
+	}
+	if alive(t, rdb, "old", false) {
+		t.Error("the least recently seen guest was kept")
+	}
+	if !alive(t, rdb, "touched", false) || !alive(t, rdb, "new", false) {
+		t.Error("a recently seen guest was evicted")
+	}
+	if rdb.Exists(ctx, "cart:orphan").Val() != 0 || rdb.ZScore(ctx, "guests:", "orphan").Err() == nil {
+		t.Error("the orphan's leftovers were not deleted")
+	}
+}
+
+func TestCleanupConcurrentPassesEvictExactlyTheExcess(t *testing.T) {
+	const limit, total = 100, 1500
+	st := limitStore(t, limit)
+	ctx, rdb := t.Context(), st.Redis()
+	pipe := rdb.Pipeline()
+	for i := range total {
+		tok := fmt.Sprint("t", i)
+		pipe.ZAdd(ctx, "recent:", redis.Z{Score: float64(i), Member: tok})
+		if i%10 == 0 {
+			pipe.HSet(ctx, "login:", tok, i)
+		} else {
+			pipe.ZAdd(ctx, "guests:", redis.Z{Score: float64(i), Member: tok})
+		}
+		pipe.ZAdd(ctx, "viewed:"+tok, redis.Z{Score: float64(i), Member: "1"})
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A second store on the same Redis is another instance.
+	other := store.New(rdb, st.DB(), st.Options(), storetest.Logger(t))
+	var wg sync.WaitGroup
+	counts := make([]int64, 4)
+	for i := range counts {
+		s := st
+		if i%2 == 1 {
+			s = other
+		}
+		wg.Go(func() {
+			n, err := s.CleanSessions(ctx)
+			if err != nil {
+				t.Error(err)
+			}
+			counts[i] = n
+		})
+	}
+	wg.Wait()
+	sum := counts[0] + counts[1] + counts[2] + counts[3]
+	if sum != total-limit || sessionCount(t, rdb) != limit {
+		t.Fatalf("evicted %v (sum %d), %d sessions left; want %d evicted, %d left", counts, sum, sessionCount(t, rdb), total-limit, limit)
+	}
+	// Guests go first: the survivors are the 100 newest signed-in sessions.
+	if n := rdb.HLen(ctx, "login:").Val(); n != 100 {
+		t.Errorf("%d signed-in sessions left, want 100 (the newest)", n)
+	}
+}
+
+func TestCleanupWorkersShareTheWork(t *testing.T) {
+	const limit, total = 50, 700
+	st := limitStore(t, limit)
+	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
+	for i := range total {
+		guest(t, st, fmt.Sprint("g", i))
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	for _, s := range []*store.Store{st, other} {
+		wg.Go(func() { s.NewCleanupWorker().Run(ctx) })
+	}
+	waitFor(t, func() bool { return sessionCount(t, st.Redis()) <= limit })
+	cancel()
+	wg.Wait() // Run returns promptly once ctx is cancelled
+
+	if n := sessionCount(t, st.Redis()); n != limit {
+		t.Fatalf("%d sessions left, want %d", n, limit)
+	}
+	a, _ := st.WorkerStatus(t.Context(), "cleanup")
+	if a.Totals["evicted"] != total-limit || a.Error != "" {
+		t.Errorf("worker status: %+v, want %d evicted in total", a, total-limit)
+	}
+	if holder, _ := st.LeaseHolder(t.Context(), "cleanup"); holder != "" {
+		t.Errorf("lease still held by %q after shutdown", holder)
+	}
+	if got := metric(t, st, "storefront_sessions") + metric(t, other, "storefront_sessions"); got != 2*limit {
+		t.Errorf("storefront_sessions %v + other, want %d each", got, limit)
+	}
+	if got := metric(t, st, "storefront_sessions_evicted_total") + metric(t, other, "storefront_sessions_evicted_total"); got != total-limit {
+		t.Errorf("storefront_sessions_evicted_total %v across instances, want %d", got, total-limit)
+	}
+}
+
+func TestCleanupWorkerStopsWhenCancelled(t *testing.T) {
+	st := limitStore(t, 1)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { st.NewCleanupWorker().Run(ctx); close(done) }()
+	waitFor(t, func() bool { h, _ := st.LeaseHolder(t.Context(), "cleanup"); return h == st.Instance() })
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second): // a hang guard, not a timing assertion
+		t.Fatal("the cleanup worker did not stop")
+	}
+}
+
+// metric reads one gauge or counter of the store's collectors.
+func metric(t *testing.T, st *store.Store, name string) float64 {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(st.Collectors()...)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		m := mf.GetMetric()[0]
+		if g := m.GetGauge(); g != nil {
+			return g.GetValue()
+		}
+		return m.GetCounter().GetValue()
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
+}
+
+// waitFor polls cond until it holds; it fails after a generous deadline
+// (a hang guard, not a timing assertion).
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in 30 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

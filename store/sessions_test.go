@@ -1,0 +1,146 @@
+package store_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"storefront/store"
+	"storefront/store/storetest"
+)
+
+func TestUpdateTokenKeepsNewestViews(t *testing.T) {
+	st := limitStore(t, 100)
+	ctx, rdb := t.Context(), st.Redis()
+	if err := st.NewSessionView(ctx, "tok", 1); err != nil {
+		t.Fatal(err)
+	}
+	for id := int64(2); id <= 26; id++ {
+		if err := st.UpdateToken(ctx, "tok", true, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.UpdateToken(ctx, "tok", true, 20); err != nil { // seen again
+		t.Fatal(err)
+	}
+	ids, err := st.RecentlyViewed(ctx, "tok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{20, 26, 25, 24, 23, 22, 21, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2}
+	if !equal(ids, want) {
+		t.Fatalf("recently viewed %v, want %v", ids, want)
+	}
+	// viewed: counts every view: item 20 twice, item 1 once although it
+	// dropped out of the session's list.
+	if s := rdb.ZScore(ctx, "viewed:", "20").Val(); s != -2 {
+		t.Errorf("viewed: score of 20 = %v, want -2", s)
+	}
+	if s := rdb.ZScore(ctx, "viewed:", "1").Val(); s != -1 {
+		t.Errorf("viewed: score of 1 = %v, want -1", s)
+	}
+}
+
+func TestUnknownTokenCreatesNothing(t *testing.T) {
+	st := storetest.Store(t)
+	ctx, rdb := t.Context(), st.Redis()
+	state, err := st.LoadSession(ctx, "never-issued", 0)
+	if err != nil || state.Known {
+		t.Fatalf("LoadSession: %+v, %v", state, err)
+	}
+	state, ids, err := st.SessionWithRecent(ctx, "never-issued", 0)
+	if err != nil || state.Known || len(ids) != 0 {
+		t.Fatalf("SessionWithRecent: %+v %v, %v", state, ids, err)
+	}
+	for _, k := range []string{"recent:", "guests:", "login:", "viewed:never-issued", "cart:never-issued"} {
+		if n := rdb.Exists(ctx, k).Val(); n != 0 {
+			t.Errorf("%s was created", k)
+		}
+	}
+}
+
+func TestSignInCarriesTheSessionOver(t *testing.T) {
+	st := limitStore(t, 100)
+	ctx, rdb := t.Context(), st.Redis()
+	guest(t, st, "old")
+	if err := st.UpdateToken(ctx, "old", true, 8); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SignIn(ctx, "old", "new", 5); err != nil {
+		t.Fatal(err)
+	}
+	if alive(t, rdb, "old", false) {
+		t.Error("the old token still works")
+	}
+	state, ids, err := st.SessionWithRecent(ctx, "new", 0)
+	if err != nil || !state.Known || state.UserID != 5 || state.CartCount != 1 || !equal(ids, []int64{8, 7}) {
+		t.Fatalf("new session %+v %v, %v", state, ids, err)
+	}
+	if rdb.ZScore(ctx, "guests:", "new").Err() == nil {
+		t.Error("a signed-in session is listed as a guest")
+	}
+
+	// Someone else signing in on this browser starts afresh: user 5's cart
+	// and views stay out of user 6's account, and user 5's session ends.
+	if err := st.SignIn(ctx, "new", "other", 6); err != nil {
+		t.Fatal(err)
+	}
+	state, ids, _ = st.SessionWithRecent(ctx, "other", 0)
+	if state.UserID != 6 || state.CartCount != 0 || len(ids) != 0 {
+		t.Errorf("user 6 got user 5's session: %+v %v", state, ids)
+	}
+	if alive(t, rdb, "new", true) {
+		t.Error("user 5's session survived another user's sign-in")
+	}
+}
+
+func TestEndSession(t *testing.T) {
+	st := limitStore(t, 100)
+	signedInSession(t, st, "tok", 3)
+	if err := st.EndSession(t.Context(), "tok"); err != nil {
+		t.Fatal(err)
+	}
+	if alive(t, st.Redis(), "tok", true) {
+		t.Error("session survived sign-out")
+	}
+}
+
+func TestPasswords(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	long := strings.Repeat("é", 128) // 256 bytes: far past bcrypt's 72
+	u, err := st.CreateUser(ctx, "Long_Pass", long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Authenticate(ctx, "long_pass", long); err != nil || got.ID != u.ID {
+		t.Errorf("sign in with a 128-character password: %+v, %v", got, err)
+	}
+	// Passwords that share their first 72 bytes are still different.
+	if _, err := st.Authenticate(ctx, "long_pass", strings.Repeat("é", 127)+"e"); !errors.Is(err, store.ErrBadCredentials) {
+		t.Errorf("a different long password: %v", err)
+	}
+	if _, err := st.CreateUser(ctx, "LONG_PASS", "whatever123"); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a name differing only in case: %v, want ErrConflict", err)
+	}
+	if _, err := st.Authenticate(ctx, "nobody", long); !errors.Is(err, store.ErrBadCredentials) {
+		t.Errorf("unknown user: %v", err)
+	}
+	// Unknown names are checked against a hash of the same cost as real
+	// ones, so both mistakes take the same time.
+	if c, err := st.DummyHashCost(); err != nil || c != st.PasswordCost() {
+		t.Errorf("dummy hash cost %d (%v), real hashes %d", c, err, st.PasswordCost())
+	}
+}
+
+func equal(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
