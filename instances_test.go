@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -93,7 +96,8 @@ func (p *appProcess) base() string { return "http://" + p.addr }
 
 func TestSeveralInstances(t *testing.T) {
 	const rescaleEvery = time.Second
-	sh := sharedEnv(t, "RESCALE_INTERVAL="+rescaleEvery.String())
+	const sessionLimit = 60
+	sh := sharedEnv(t, "RESCALE_INTERVAL="+rescaleEvery.String(), "SESSION_LIMIT="+strconv.Itoa(sessionLimit))
 	ps := startInstances(t, 2, sh.env)
 	a, b := ps[0].base(), ps[1].base()
 	accounts := newAccountMaker(t, sh.acc)
@@ -170,6 +174,58 @@ func TestSeveralInstances(t *testing.T) {
 		}
 	})
 
+	t.Run("sessions over the limit are evicted once", func(t *testing.T) {
+		before := sh.rdb.ZCard(ctx, "recent:").Val()
+		if before >= sessionLimit {
+			t.Fatalf("%d sessions before the flood, limit %d", before, sessionLimit)
+		}
+		// A flood of new guests, half on each instance.
+		const guests = 200
+		for i := range guests {
+			newShopper(t).mustGet([]string{a, b}[i%2], "/items/"+strconv.Itoa(100+i%50), http.StatusOK)
+		}
+		left := int64(0)
+		for i := 0; i < 400; i++ {
+			if left = sh.rdb.ZCard(ctx, "recent:").Val(); left <= sessionLimit {
+				break
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+		if left > sessionLimit {
+			t.Fatalf("%d sessions left, limit %d", left, sessionLimit)
+		}
+		// Each eviction is counted where it happens: evicting a session
+		// twice (two instances racing) would count it twice.
+		// The counts follow the evictions: wait a moment for them to agree.
+		want := before + guests - left
+		evicted := int64(0)
+		for i := 0; i < 100; i++ {
+			evicted = 0
+			for _, p := range ps {
+				evicted += metricValue(t, p.base(), "storefront_sessions_evicted_total")
+			}
+			if evicted >= want {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if evicted != want {
+			t.Errorf("the instances evicted %d sessions in all, want %d (%d + %d - %d)", evicted, want, before, guests, left)
+		}
+		total := int64(0)
+		for i := 0; i < 100 && total < want; i++ {
+			total, _ = sh.rdb.HGet(ctx, "worker:cleanup", "total:evicted").Int64()
+			time.Sleep(20 * time.Millisecond)
+		}
+		if total != want {
+			t.Errorf("worker:cleanup says %d evicted in all, want %d", total, want)
+		}
+		// Guests go first: every signed-in shopper kept their session.
+		if got := textOf(st.keeper.mustGet(a, "/", http.StatusOK).Body, "user-name"); got != st.keeperName {
+			t.Errorf("a signed-in shopper lost their session to the flood of guests: %q", got)
+		}
+	})
+
 	// The timed checks run side by side.
 	t.Run("the view counts are rescaled once per interval, not once per instance", func(t *testing.T) {
 		t.Parallel()
@@ -225,4 +281,26 @@ func TestSeveralInstances(t *testing.T) {
 		}
 		admin.mustPost(b, "/admin/rowcache", url.Values{"row": {"77"}, "delay": {"0"}}, http.StatusSeeOther)
 	})
+}
+
+// metricValue reads one unlabelled counter or gauge from base's /metrics.
+func metricValue(t *testing.T, base, name string) int64 {
+	t.Helper()
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				t.Fatalf("%s: %q", name, line)
+			}
+			return int64(f)
+		}
+	}
+	t.Fatalf("no %s in %s/metrics", name, base)
+	return 0
 }
