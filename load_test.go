@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"text/tabwriter"
 	"time"
@@ -74,10 +75,10 @@ func TestLoad(t *testing.T) {
 	// A short warm-up (not counted) fills the caches and the pools.
 	runLoad(t.Context(), workloadConfig{Bases: cfg.Bases, Duration: min(dur/10, 3*time.Second), Items: cfg.Items, Articles: cfg.Articles}, users, &loadRecorder{})
 
-	before := redisFigures(t, rdb)
+	before, cpuBefore := redisFigures(t, rdb), processCPU()
 	rec := &loadRecorder{}
 	took := runLoad(t.Context(), cfg, users, rec)
-	after := redisFigures(t, rdb)
+	after, cpuAfter := redisFigures(t, rdb), processCPU()
 
 	samples := rec.snapshot()
 	var b strings.Builder
@@ -98,9 +99,12 @@ func TestLoad(t *testing.T) {
 		fmt.Fprintf(&b, "redis used_memory: %s before, %s after (%+.1f MB); sessions in recent: %d before, %d after\n",
 			mb(before.usedMemory), mb(after.usedMemory), float64(after.usedMemory-before.usedMemory)/1e6, before.sessions, after.sessions)
 		if n := summarise(samples, "").n; n > 0 {
-			fmt.Fprintf(&b, "redis commands: %d, %.1f per request (the server's total: other clients of a shared server count too)\n",
-				after.commands-before.commands, float64(after.commands-before.commands)/float64(n))
+			fmt.Fprintf(&b, "redis commands: %d, %.1f per request; redis CPU %.0f µs per request (server totals: other clients of a shared server count too)\n",
+				after.commands-before.commands, float64(after.commands-before.commands)/float64(n), (after.cpu-before.cpu)/float64(n)*1e6)
 		}
+	}
+	if n := summarise(samples, "").n; n > 0 {
+		fmt.Fprintf(&b, "this process's CPU (app and load generator): %.0f µs per request\n", (cpuAfter-cpuBefore).Seconds()/float64(n)*1e6)
 	}
 	if errs := transportErrors(samples); len(errs) > 0 {
 		fmt.Fprintf(&b, "transport errors: %v\n", errs)
@@ -137,6 +141,7 @@ func loadEnv(t *testing.T) (map[string]string, redis.UniversalClient) {
 // figures the load report shows.
 type redisStats struct {
 	usedMemory, commands, sessions int64
+	cpu                            float64 // used_cpu_user + used_cpu_sys, seconds
 }
 
 // redisFigures reads INFO's used_memory and total_commands_processed
@@ -150,7 +155,7 @@ func redisFigures(t *testing.T, rdb redis.UniversalClient) redisStats {
 	st.sessions, _ = rdb.ZCard(ctx, "recent:").Result()
 	var mu sync.Mutex
 	add := func(ctx context.Context, c *redis.Client) error {
-		info, err := c.Info(ctx, "memory", "stats").Result()
+		info, err := c.Info(ctx, "memory", "stats", "cpu").Result()
 		if err != nil {
 			return nil // miniredis has no such figures
 		}
@@ -164,6 +169,9 @@ func redisFigures(t *testing.T, rdb redis.UniversalClient) redisStats {
 				st.usedMemory += n
 			case "total_commands_processed":
 				st.commands += n
+			case "used_cpu_user", "used_cpu_sys":
+				f, _ := strconv.ParseFloat(v, 64)
+				st.cpu += f
 			}
 		}
 		return nil
@@ -189,3 +197,12 @@ func pct(a, b int) float64 {
 }
 
 func runtimeProcs() int { return runtime.GOMAXPROCS(0) }
+
+// processCPU is the user and system CPU time this process used so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
