@@ -128,11 +128,12 @@ func (r *ownRedis) Client() *redis.Client {
 
 // ownPostgres is a PostgreSQL cluster that belongs to one test.
 type ownPostgres struct {
-	t     testing.TB
-	bin   string // directory of initdb, pg_ctl
-	dir   string
-	port  int
-	runAs string // "" or the user to run the server as (initdb refuses root)
+	t       testing.TB
+	bin     string // directory of initdb, pg_ctl
+	dir     string
+	port    int
+	runAs   string // "" or the user to run the server as (initdb refuses root)
+	runuser string // the runuser program, when runAs is set
 }
 
 // startOwnPostgres makes a cluster with initdb in a temporary directory
@@ -164,7 +165,8 @@ func startOwnPostgres(t testing.TB) *ownPostgres {
 		if err != nil {
 			t.Skip("running as root and there is no postgres user to run PostgreSQL as (initdb refuses root)")
 		}
-		if _, err := exec.LookPath("runuser"); err != nil {
+		p.runuser = findRunuser()
+		if p.runuser == "" {
 			t.Skip("running as root and runuser is missing: cannot run PostgreSQL as the postgres user")
 		}
 		uid, _ := strconv.Atoi(u.Uid)
@@ -178,6 +180,20 @@ func startOwnPostgres(t testing.TB) *ownPostgres {
 	t.Cleanup(func() { p.pgctl("stop", "-m", "immediate") })
 	p.Start()
 	return p
+}
+
+// findRunuser finds util-linux's runuser, also when /usr/sbin is not on
+// PATH.
+func findRunuser() string {
+	if p, err := exec.LookPath("runuser"); err == nil {
+		return p
+	}
+	for _, p := range []string{"/usr/sbin/runuser", "/sbin/runuser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
 }
 
 // URL is the server's postgres:// address.
@@ -225,7 +241,7 @@ func (p *ownPostgres) command(name string, args ...string) *exec.Cmd {
 	bin := filepath.Join(p.bin, name)
 	var cmd *exec.Cmd
 	if p.runAs != "" {
-		cmd = exec.Command("runuser", append([]string{"-u", p.runAs, "--", bin}, args...)...)
+		cmd = exec.Command(p.runuser, append([]string{"-u", p.runAs, "--", bin}, args...)...)
 	} else {
 		cmd = exec.Command(bin, args...)
 	}
