@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math"
 	"net/http"
 	"net/url"
@@ -28,9 +27,7 @@ type adminStore interface {
 	PurgeItemPagesCount(ctx context.Context, itemIDs ...int64) (int, error)
 	PurgeAllPages(ctx context.Context) (int, error)
 	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
-	ScheduledRows(ctx context.Context, n int64) ([]store.ScheduledRow, error)
 	Rescale(ctx context.Context) error
-	PageCacheStats(ctx context.Context) (map[string]int64, error)
 }
 
 // requireAdmin guards /admin: an anonymous visitor is sent to sign in,
@@ -63,11 +60,11 @@ func (h *Handler) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// audit logs an admin action: who, what, when.
-func (h *Handler) audit(c echo.Context, action string, attrs ...any) {
+// audit logs an admin action: who, what, when, and on what (target).
+func (h *Handler) audit(c echo.Context, action, target string, attrs ...any) {
 	s := session(c)
 	h.log.Info("admin action", append([]any{"who", s.UserName, "user_id", s.UserID, "action", action,
-		"at", time.Now().UTC().Format(time.RFC3339), "ip", c.RealIP(),
+		"target", target, "at", time.Now().UTC().Format(time.RFC3339), "ip", c.RealIP(),
 		"id", c.Response().Header().Get(echo.HeaderXRequestID)}, attrs...)...)
 }
 
@@ -81,54 +78,18 @@ func (h *Handler) adminDone(c echo.Context, msg, to string) error {
 }
 
 // adminInvalid answers an admin post with bad input: 422 with the message,
-// as JSON or on the admin page.
+// as JSON or on the dashboard.
 func (h *Handler) adminInvalid(c echo.Context, msg string) error {
 	if wantsJSON(c) {
 		return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
 	}
-	d, err := h.adminData(c)
+	d, err := h.dashboardData(c)
 	if err != nil {
 		return err
 	}
-	ch := h.chrome(c, "Admin")
+	ch := h.chrome(c, "Dashboard")
 	ch.Flash, ch.FlashOK = msg, false
-	return render(c, http.StatusUnprocessableEntity, views.AdminPage(ch, d))
-}
-
-// AdminHome is GET /admin: the cache controls. (The dashboard comes later.)
-func (h *Handler) AdminHome(c echo.Context) error {
-	d, err := h.adminData(c)
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.AdminPage(h.chrome(c, "Admin"), d))
-}
-
-func (h *Handler) adminData(c echo.Context) (views.AdminData, error) {
-	ctx := c.Request().Context()
-	st, err := h.store.PageCacheStats(ctx)
-	if err != nil {
-		return views.AdminData{}, err
-	}
-	rows, err := h.store.ScheduledRows(ctx, 50)
-	if err != nil {
-		return views.AdminData{}, err
-	}
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = r.ItemID
-	}
-	names, err := h.store.ItemNames(ctx, ids)
-	if err != nil {
-		return views.AdminData{}, err
-	}
-	d := views.AdminData{Stats: views.CacheStats{Hits: st[store.PageHit], Misses: st[store.PageMiss],
-		Stale: st[store.PageStale], Bypass: st[store.PageBypass], Renders: st["renders"]}}
-	for _, r := range rows {
-		d.Rows = append(d.Rows, views.ScheduledRow{ItemID: r.ItemID, Name: names[r.ItemID],
-			Delay: strconv.FormatFloat(r.Delay, 'f', -1, 64) + " s", Next: r.Next.UTC().Format("15:04:05.000")})
-	}
-	return d, nil
+	return render(c, http.StatusUnprocessableEntity, views.DashboardPage(ch, d))
 }
 
 // AdminPurge is POST /admin/cache/purge: item=<id> purges that item's
@@ -140,7 +101,7 @@ func (h *Handler) AdminPurge(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		h.audit(c, "purge all pages", "pages", n)
+		h.audit(c, "purge all pages", "all pages", "pages", n)
 		return h.adminDone(c, fmt.Sprintf("Purged every cached page (%d).", n), "/admin")
 	}
 	id, ok := positiveID(c.FormValue("item"))
@@ -151,7 +112,7 @@ func (h *Handler) AdminPurge(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.audit(c, "purge item pages", "item", id, "pages", n)
+	h.audit(c, "purge item pages", "item "+itoa(id), "pages", n)
 	return h.adminDone(c, fmt.Sprintf("Purged the cached pages of item %d (%d).", id, n), "/admin")
 }
 
@@ -160,7 +121,7 @@ func (h *Handler) AdminRescale(c echo.Context) error {
 	if err := h.store.Rescale(c.Request().Context()); err != nil {
 		return err
 	}
-	h.audit(c, "rescale views")
+	h.audit(c, "rescale views", "viewed:")
 	return h.adminDone(c, "View counts rescaled.", "/admin")
 }
 
@@ -190,7 +151,11 @@ func (h *Handler) AdminRowCache(c echo.Context) error {
 	if err := h.store.ScheduleRow(ctx, id, delay); err != nil {
 		return err
 	}
-	h.audit(c, "schedule row", "row", id, "delay_s", secs)
+	action := "schedule row"
+	if secs <= 0 {
+		action = "unschedule row"
+	}
+	h.audit(c, action, "row "+itoa(id), "delay_s", secs)
 	if secs <= 0 {
 		return h.adminDone(c, fmt.Sprintf("Row %d is no longer cached.", id), "/admin")
 	}
@@ -234,7 +199,7 @@ func (h *Handler) AdminUpdateItem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.audit(c, "edit item", slog.Int64("item", id), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock)
+	h.audit(c, "edit item", "item "+itoa(id), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock)
 	return h.adminDone(c, fmt.Sprintf("Saved item %d. Its cached pages were purged.", id), "/admin/items/"+itoa(id))
 }
 

@@ -122,6 +122,7 @@ type Store interface {
 	pageStore
 	rowStore
 	adminStore
+	dashboardStore
 	Collectors() []prometheus.Collector
 }
 

@@ -61,9 +61,10 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.POST("/articles/:id/vote", h.VoteArticle)
 	e.POST("/articles/:id/comments", h.CommentArticle)
 	e.GET("/groups/:name", h.ListGroup)
-	// Admin (the admin account only): cache controls and item editing.
+
+	// Admin (the admin account only): the dashboard, cache controls and item editing.
 	admin := e.Group("/admin", h.requireAdmin)
-	admin.GET("", h.AdminHome)
+	admin.GET("", h.AdminDashboard)
 	admin.GET("/items/:id", h.AdminItemForm)
 	admin.POST("/items/:id", h.AdminUpdateItem)
 	admin.POST("/cache/purge", h.AdminPurge)

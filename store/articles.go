@@ -96,6 +96,9 @@ func (s *Store) initArticles() {
 		Name: "storefront_votes_total",
 		Help: "Article votes that changed something, by direction (none = a vote taken back).",
 	}, []string{"dir"})
+	for _, d := range []string{"up", "down", "none"} { // series from 0, so rate() sees the first vote
+		s.articles.votes.WithLabelValues(d)
+	}
 	s.collectors = append(s.collectors, s.articles.votes)
 	s.seeders = append(s.seeders, s.seedArticles)
 }

@@ -162,11 +162,22 @@ func (w *fanOutWorker) Name() string { return "fanout" }
 // Run polls the queue until ctx is done: at once while there is work,
 // every 100 ms when idle, every second after an error.
 func (w *fanOutWorker) Run(ctx context.Context) {
+	var reported time.Time
+	done := 0
 	for {
 		wait := 100 * time.Millisecond
-		if _, err := w.s.RunFanOut(ctx); err != nil && ctx.Err() == nil {
+		n, err := w.s.RunFanOut(ctx)
+		done += n
+		if err != nil && ctx.Err() == nil {
 			w.s.log.Warn("fan-out step failed", "err", err)
 			wait = time.Second
+		}
+		// Report errors at once, work once a second and an idle worker
+		// every 10 s, for the dashboard (not every 100 ms poll).
+		if since := time.Since(reported); ctx.Err() == nil && (err != nil || done > 0 && since >= time.Second || since >= 10*time.Second) {
+			run := WorkerRun{Result: fmt.Sprintf("%d fan-out steps", done), Err: err, Counts: map[string]int64{"steps": int64(done)}}
+			w.s.reportWorker(ctx, w.Name(), run)
+			reported, done = time.Now(), 0
 		}
 		select {
 		case <-ctx.Done():

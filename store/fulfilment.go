@@ -67,6 +67,9 @@ func (s *Store) initOrders() {
 			Help: "Orders moved from pending to processed by the fulfilment worker or sweep.",
 		}),
 	}
+	for _, r := range []string{"ok", "out_of_stock", "price_changed", "empty", "busy", "error"} {
+		s.orders.checkouts.WithLabelValues(r) // series from 0, so rate() sees the first checkout
+	}
 	depth := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "storefront_order_queue_depth",
 		Help: "Orders in the fulfilment queue, taken or not, not yet acknowledged.",
@@ -357,19 +360,10 @@ func (f *Fulfilment) report(ctx context.Context, res PollResult, err error) {
 		return
 	}
 	f.lastReport = time.Now()
-	result := fmt.Sprintf("ok: %d handled, %d processed, %d reclaimed", res.Handled, res.Fulfilled, res.Reclaimed)
+	run := WorkerRun{Result: fmt.Sprintf("%d handled, %d processed, %d reclaimed", res.Handled, res.Fulfilled, res.Reclaimed),
+		Err: err, Counts: map[string]int64{"processed": int64(res.Fulfilled)}}
 	if err != nil {
-		result = "error: " + err.Error()
+		run.Result = ""
 	}
-	f.s.recordFulfilmentRun(ctx, f.Name(), result)
-}
-
-// recordFulfilmentRun keeps a worker's last run and result in Redis. It is
-// a stand-in for the shared worker report (store/workers.go) and can be
-// swapped for it at merge.
-func (s *Store) recordFulfilmentRun(ctx context.Context, worker, result string) {
-	err := s.rdb.HSet(ctx, workerRunKey(worker), "last_run", s.now().Unix(), "result", result, "instance", s.instance).Err()
-	if err != nil {
-		s.log.Warn("record worker run", "worker", worker, "err", err)
-	}
+	f.s.reportWorker(ctx, f.Name(), run)
 }

@@ -136,10 +136,6 @@ const (
 // checkoutLockKey guards one session's checkout against a double submit.
 func checkoutLockKey(token string) string { return "lock:checkout:" + token }
 
-// workerRunKey holds a worker's last run and result (HASH), for the admin
-// dashboard.
-func workerRunKey(worker string) string { return "worker:" + worker }
-
 // Page cache (DESIGN §10). `cache:<hash>` is the book's key. The lock shares
 // the page's slot through the hash tag {cache:<hash>}: a key without braces
 // hashes on its whole name, so a Lua script may read the page and take or
@@ -163,6 +159,24 @@ const (
 	// leaseCleanup names the lease (leaseKey) that lets one instance run
 	// the session cleanup.
 	leaseCleanup = "cleanup"
+)
+
+// Admin dashboard and shared statistics (issue 7). Every number the
+// dashboard shows lives in Redis, so that all instances report the same
+// totals. Each key is used by single-key commands only (no hash tags).
+const (
+	// keyPageHits is the ZSET item id -> pages of it served from the cache
+	// (hits), for the dashboard's most-hit items.
+	keyPageHits = "stats:pagehits"
+	// keyStatsSamples is the ZSET of dashboard samples: JSON -> time
+	// (Unix seconds); the stats worker adds one every StatsInterval and
+	// keeps statsKeep of history.
+	keyStatsSamples = "stats:samples"
+	// keyKeyspace is the HASH of what the stats worker's keyspace scan
+	// found: pages, page_bytes, carts, at (Unix milliseconds), took (ms).
+	keyKeyspace = "stats:keyspace"
+	// leaseStats names the lease that lets one instance take samples.
+	leaseStats = "stats"
 )
 
 // workerKey is a worker's last report, for the admin dashboard: a HASH of

@@ -184,6 +184,7 @@ func (s *Store) VisitItem(ctx context.Context, req ItemVisit) (*Visit, error) {
 	if req.PageKey != "" {
 		page, pttl = pipe.Get(ctx, cacheKey(req.PageKey)), pipe.PTTL(ctx, cacheKey(req.PageKey))
 		pipe.HIncrBy(ctx, keyPageStats, PageHit, 1)
+		addPageHit(ctx, pipe, req.ItemID, 1) // the dashboard's most-hit items
 	} else {
 		pipe.HIncrBy(ctx, keyPageStats, PageBypass, 1)
 	}
@@ -341,6 +342,7 @@ func (s *Store) addFinish(ctx context.Context, pipe redis.Pipeliner, f *VisitFin
 	if f.Optimistic && f.Result != PageHit {
 		pipe.HIncrBy(ctx, keyPageStats, PageHit, -1)
 		pipe.HIncrBy(ctx, keyPageStats, f.Result, 1)
+		addPageHit(ctx, pipe, f.ItemID, -1)
 	}
 	if f.Rendered {
 		pipe.HIncrBy(ctx, keyPageStats, "renders", 1)

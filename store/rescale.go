@@ -50,6 +50,13 @@ func (w *rescaleWorker) Run(ctx context.Context) {
 		mine, err := w.s.acquireLease(ctx, rescaleLease, 2*every)
 		if err == nil && mine {
 			err = w.s.Rescale(ctx)
+			if ctx.Err() == nil {
+				run := WorkerRun{Result: fmt.Sprintf("kept the %d most viewed, halved", w.s.opt.ViewedKeep), Err: err}
+				if err != nil {
+					run.Result = ""
+				}
+				w.s.reportWorker(ctx, rescaleLease, run)
+			}
 		}
 		if err != nil && ctx.Err() == nil {
 			w.s.log.Warn("rescale", "err", err)

@@ -335,8 +335,21 @@ type rowCacheWorker struct{ s *Store }
 func (w *rowCacheWorker) Name() string { return "rowcache" }
 
 func (w *rowCacheWorker) Run(ctx context.Context) {
+	var reported time.Time
+	done := 0
 	for ctx.Err() == nil {
 		n, err := w.s.CacheRows(ctx)
+		done += n
+		// Report errors at once, refreshes once a second and an idle
+		// worker every 10 s, for the dashboard (not every 50 ms poll).
+		if since := time.Since(reported); ctx.Err() == nil && (err != nil || done > 0 && since >= time.Second || since >= 10*time.Second) {
+			run := WorkerRun{Result: fmt.Sprintf("refreshed %d rows", done), Err: err, Counts: map[string]int64{"refreshed": int64(done)}}
+			if err != nil {
+				run.Result = ""
+			}
+			w.s.reportWorker(ctx, w.Name(), run)
+			reported, done = time.Now(), 0
+		}
 		wait := time.Duration(0)
 		switch {
 		case err != nil && ctx.Err() == nil:

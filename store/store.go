@@ -50,6 +50,11 @@ type Options struct {
 	OrderVisibility time.Duration // a taken order not acknowledged within this goes to another worker
 	OrderSweepAge   time.Duration // orders pending longer than this are fulfilled from the database
 	OrderPoll       time.Duration // how long a worker waits for new orders per poll
+	// Admin dashboard: how often the stats worker samples the shared
+	// counters (default 10s) and scans the keyspace for cached pages and
+	// carts (default 1m). Tests set small values.
+	StatsInterval        time.Duration
+	KeyspaceScanInterval time.Duration
 }
 
 // Store is the data layer: one Redis client (single node, Cluster or
@@ -76,6 +81,8 @@ type Store struct {
 	// dummyHash is a password hash at this store's cost, compared against
 	// for unknown usernames (see Authenticate).
 	dummyHash func() []byte
+	// admin is the dashboard's statistics state (admin.go).
+	admin *adminState
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
@@ -110,6 +117,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	go s.dummyHash() // ready before the first sign-in with an unknown name
 	s.workers = append(s.workers, cleanupWorker{s})
 	s.collectors = append(s.collectors, s.sessionCollectors()...)
+	s.initAdmin()
 	return s
 }
 

@@ -58,6 +58,7 @@ func (s *Store) reportWorker(ctx context.Context, name string, run WorkerRun) {
 	if _, err := pipe.Exec(ctx); err != nil && ctx.Err() == nil {
 		s.log.Warn("worker report failed", "worker", name, "err", err)
 	}
+	s.countWorkerRun(name, run.Err)
 }
 
 // WorkerStatus reads a worker's last report. A worker that never reported
@@ -67,11 +68,32 @@ func (s *Store) WorkerStatus(ctx context.Context, name string) (WorkerStatus, er
 	if err != nil && err != redis.Nil {
 		return WorkerStatus{}, fmt.Errorf("worker %s: %w", name, err)
 	}
-	st := WorkerStatus{Name: name, Instance: m["instance"], Result: m["result"], Error: m["error"],
-		Last: map[string]int64{}, Totals: map[string]int64{}}
-	if ms, err := strconv.ParseInt(m["last_run"], 10, 64); err == nil {
-		st.LastRun = time.UnixMilli(ms)
+	return workerStatusOf(name, m), nil
+}
+
+// WorkerStatuses reads the last report of every background worker, in one
+// round trip.
+func (s *Store) WorkerStatuses(ctx context.Context) ([]WorkerStatus, error) {
+	names := s.workerNames()
+	pipe := s.rdb.Pipeline()
+	cmds := make([]*redis.MapStringStringCmd, len(names))
+	for i, n := range names {
+		cmds[i] = pipe.HGetAll(ctx, workerKey(n))
 	}
+	if res, err := pipe.Exec(ctx); realErr(res, err) != nil {
+		return nil, fmt.Errorf("worker statuses: %w", realErr(res, err))
+	}
+	out := make([]WorkerStatus, len(names))
+	for i, n := range names {
+		out[i] = workerStatusOf(n, cmds[i].Val())
+	}
+	return out, nil
+}
+
+// workerStatusOf reads a worker:<name> hash.
+func workerStatusOf(name string, m map[string]string) WorkerStatus {
+	st := WorkerStatus{Name: name, Instance: m["instance"], Result: m["result"], Error: m["error"],
+		LastRun: parseRunTime(m["last_run"]), Last: map[string]int64{}, Totals: map[string]int64{}}
 	for k, v := range m {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
@@ -83,7 +105,7 @@ func (s *Store) WorkerStatus(ctx context.Context, name string) (WorkerStatus, er
 			st.Totals[c] = n
 		}
 	}
-	return st, nil
+	return st
 }
 
 // sleepCtx waits for d or until ctx is done; it reports whether to go on.

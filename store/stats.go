@@ -1,0 +1,316 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The dashboard's history: a stats worker, once across instances (the
+// `stats` lease), records a sample of the shared counters every
+// StatsInterval into a capped sorted set that every instance reads, so
+// that the charts are the same whichever instance draws them.
+const (
+	defaultStatsInterval = 10 * time.Second
+	defaultScanInterval  = time.Minute
+	// minStatsLease is the shortest stats lease: the holder renews it every
+	// interval, and a short interval must not let a slow tick hand the
+	// lease over (samples would come from two instances).
+	minStatsLease = 5 * time.Second
+	// statsKeep is how much history is kept: the charts show the last hour.
+	statsKeep = time.Hour + 5*time.Minute
+	// maxSamples caps the history whatever the interval (tests sample fast).
+	maxSamples = 2000
+	// maxHitItems caps `stats:pagehits` at the most-hit items.
+	maxHitItems = 1000
+	// scanCount is the COUNT hint of each SCAN step of the keyspace scan.
+	scanCount = 1000
+)
+
+// StatsSample is one point of the dashboard's history: the page cache's
+// totals so far and the sessions at that moment.
+type StatsSample struct {
+	At                          time.Time
+	Hits, Misses, Stale, Bypass int64
+	Sessions, SignedIn, Guests  int64
+	Instance                    string // the instance that took it
+}
+
+// sampleJSON is a sample as stored: short names, since an hour of samples
+// is read on every dashboard view.
+type sampleJSON struct {
+	T int64  `json:"t"` // Unix milliseconds
+	H int64  `json:"h"`
+	M int64  `json:"m"`
+	S int64  `json:"s"`
+	B int64  `json:"b"`
+	N int64  `json:"n"`
+	U int64  `json:"u"`
+	G int64  `json:"g"`
+	I string `json:"i"`
+}
+
+func (s *Store) statsInterval() time.Duration {
+	if s.opt.StatsInterval > 0 {
+		return s.opt.StatsInterval
+	}
+	return defaultStatsInterval
+}
+
+func (s *Store) scanInterval() time.Duration {
+	if s.opt.KeyspaceScanInterval > 0 {
+		return s.opt.KeyspaceScanInterval
+	}
+	return defaultScanInterval
+}
+
+// addPageHit queues the count of a page of itemID served from the cache
+// (n = 1), or the correction of an optimistic count (n = -1). The page
+// cache folds it into the round trip it already makes, so it costs nothing.
+func addPageHit(ctx context.Context, pipe redis.Pipeliner, itemID, n int64) {
+	pipe.ZIncrBy(ctx, keyPageHits, float64(n), strconv.FormatInt(itemID, 10))
+}
+
+// SampleStats records one sample of the shared counters and returns it.
+// The stats worker calls it on the instance holding the lease; tests call
+// it directly.
+func (s *Store) SampleStats(ctx context.Context) (StatsSample, error) {
+	smp, _, err := s.sampleStats(ctx)
+	return smp, err
+}
+
+// sampleStats is SampleStats, also saying whether a keyspace scan is due:
+// KeyspaceScanInterval after the last one, and never sooner than ten times
+// the last one took, so that scanning a big keyspace stays a small share of
+// the server's time.
+func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
+	pipe := s.rdb.Pipeline()
+	page := pipe.HMGet(ctx, keyPageStats, pageStatFields...)
+	sessions := pipe.ZCard(ctx, keyRecent)
+	signedIn := pipe.HLen(ctx, keyLogin)
+	guests := pipe.ZCard(ctx, keyGuests)
+	scanned := pipe.HMGet(ctx, keyKeyspace, "at", "took")
+	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
+		return StatsSample{}, false, fmt.Errorf("sample stats: %w", realErr(cmds, err))
+	}
+	now := s.now()
+	counts := hashInts(page.Val())
+	smp := StatsSample{At: now, Hits: counts[0], Misses: counts[1], Stale: counts[2], Bypass: counts[3],
+		Sessions: sessions.Val(), SignedIn: signedIn.Val(), Guests: guests.Val(), Instance: s.instance}
+	b, _ := json.Marshal(sampleJSON{T: now.UnixMilli(), H: smp.Hits, M: smp.Misses, S: smp.Stale, B: smp.Bypass,
+		N: smp.Sessions, U: smp.SignedIn, G: smp.Guests, I: s.instance})
+	t := float64(now.UnixMilli()) / 1e3
+	pipe = s.rdb.Pipeline()
+	pipe.ZAdd(ctx, keyStatsSamples, redis.Z{Score: t, Member: string(b)})
+	pipe.ZRemRangeByScore(ctx, keyStatsSamples, "-inf", "("+strconv.FormatFloat(t-statsKeep.Seconds(), 'f', 3, 64))
+	pipe.ZRemRangeByRank(ctx, keyStatsSamples, 0, -maxSamples-1)
+	// Requests for items that do not exist leave a corrected count of 0;
+	// beyond the most-hit maxHitItems nobody looks.
+	pipe.ZRemRangeByScore(ctx, keyPageHits, "-inf", "0")
+	pipe.ZRemRangeByRank(ctx, keyPageHits, 0, -maxHitItems-1)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return StatsSample{}, false, fmt.Errorf("sample stats: %w", err)
+	}
+	last := hashInts(scanned.Val())
+	wait := max(s.scanInterval(), 10*time.Duration(last[1])*time.Millisecond)
+	return smp, now.Sub(time.UnixMilli(last[0])) >= wait, nil
+}
+
+// pageStatFields are the page cache's results in `stats:pagecache`.
+var pageStatFields = []string{PageHit, PageMiss, PageStale, PageBypass}
+
+// hashInts reads HMGET replies as numbers, 0 for missing fields.
+func hashInts(vals []any) []int64 {
+	out := make([]int64, len(vals))
+	for i, v := range vals {
+		if str, ok := v.(string); ok {
+			out[i], _ = strconv.ParseInt(str, 10, 64)
+		}
+	}
+	return out
+}
+
+// StatsHistory returns the samples taken since the given time, oldest first.
+func (s *Store) StatsHistory(ctx context.Context, since time.Time) ([]StatsSample, error) {
+	min := strconv.FormatFloat(float64(since.UnixMilli())/1e3, 'f', 3, 64)
+	vals, err := s.rdb.ZRangeByScore(ctx, keyStatsSamples, &redis.ZRangeBy{Min: min, Max: "+inf"}).Result()
+	if err != nil {
+		return nil, fmt.Errorf("stats history: %w", err)
+	}
+	return parseSamples(vals), nil
+}
+
+func parseSamples(vals []string) []StatsSample {
+	out := make([]StatsSample, 0, len(vals))
+	for _, v := range vals {
+		var j sampleJSON
+		if json.Unmarshal([]byte(v), &j) != nil {
+			continue
+		}
+		out = append(out, StatsSample{At: time.UnixMilli(j.T), Hits: j.H, Misses: j.M, Stale: j.S, Bypass: j.B,
+			Sessions: j.N, SignedIn: j.U, Guests: j.G, Instance: j.I})
+	}
+	return out
+}
+
+// Keyspace is what a scan of the keyspace found: cached pages, their
+// bytes, and carts (sessions with a non-empty cart).
+type Keyspace struct {
+	Pages, PageBytes, Carts int64
+	At                      time.Time // zero when no scan ran yet
+}
+
+// ScanKeyspace counts the cached pages (and their bytes) and the carts by
+// scanning every master, and keeps the result in `stats:keyspace`. Nothing
+// indexes these keys (pages expire on their own), so a scan is the honest
+// count; it costs the server a pass over the keyspace in small SCAN steps,
+// which is why the stats worker does it once per KeyspaceScanInterval (or
+// less often, see sampleStats), on one instance, beside its sampling.
+func (s *Store) ScanKeyspace(ctx context.Context) (Keyspace, error) {
+	start := time.Now()
+	var ks Keyspace
+	var mu sync.Mutex // ForEachMaster runs fn on the masters at once
+	err := s.forEachMaster(ctx, func(ctx context.Context, c redis.UniversalClient) error {
+		n, err := scanServer(ctx, c)
+		if err == nil {
+			mu.Lock()
+			ks.Pages, ks.PageBytes, ks.Carts = ks.Pages+n.Pages, ks.PageBytes+n.PageBytes, ks.Carts+n.Carts
+			mu.Unlock()
+		}
+		return err
+	})
+	if err != nil {
+		return Keyspace{}, fmt.Errorf("scan keyspace: %w", err)
+	}
+	ks.At = s.now()
+	err = s.rdb.HSet(ctx, keyKeyspace, "pages", ks.Pages, "page_bytes", ks.PageBytes, "carts", ks.Carts,
+		"at", ks.At.UnixMilli(), "took", time.Since(start).Milliseconds()).Err()
+	if err != nil {
+		return Keyspace{}, fmt.Errorf("scan keyspace: %w", err)
+	}
+	return ks, nil
+}
+
+// keyspacePattern matches both `cache:` and `cart:` keys (and a few other
+// names, which scanServer ignores), so one SCAN pass finds both.
+const keyspacePattern = "ca[cr][ht]*"
+
+// scanServer counts pages, page bytes and carts on one server.
+func scanServer(ctx context.Context, c redis.UniversalClient) (Keyspace, error) {
+	var ks Keyspace
+	var cursor uint64
+	for {
+		keys, next, err := c.Scan(ctx, cursor, keyspacePattern, scanCount).Result()
+		if err != nil {
+			return ks, err
+		}
+		pipe := c.Pipeline()
+		var sizes []*redis.IntCmd
+		for _, k := range keys {
+			switch {
+			case strings.HasPrefix(k, "cache:"):
+				sizes = append(sizes, pipe.StrLen(ctx, k))
+			case strings.HasPrefix(k, "cart:"):
+				ks.Carts++
+			}
+		}
+		if len(sizes) > 0 {
+			if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
+				return ks, realErr(cmds, err)
+			}
+			for _, sz := range sizes {
+				if n := sz.Val(); n > 0 { // 0: the page expired meanwhile
+					ks.Pages++
+					ks.PageBytes += n
+				}
+			}
+		}
+		if cursor = next; cursor == 0 {
+			return ks, nil
+		}
+	}
+}
+
+// LastKeyspace returns the last keyspace scan's result.
+func (s *Store) LastKeyspace(ctx context.Context) (Keyspace, error) {
+	vals, err := s.rdb.HMGet(ctx, keyKeyspace, "pages", "page_bytes", "carts", "at").Result()
+	if err != nil {
+		return Keyspace{}, fmt.Errorf("keyspace: %w", err)
+	}
+	return keyspaceOf(vals), nil
+}
+
+func keyspaceOf(vals []any) Keyspace {
+	n := hashInts(vals)
+	ks := Keyspace{Pages: n[0], PageBytes: n[1], Carts: n[2]}
+	if n[3] > 0 {
+		ks.At = time.UnixMilli(n[3])
+	}
+	return ks
+}
+
+// statsWorker takes the dashboard's samples on the instance that holds the
+// `stats` lease, so that samples are not doubled with several instances.
+type statsWorker struct{ s *Store }
+
+// Name names the worker in logs and on the dashboard.
+func (w statsWorker) Name() string { return leaseStats }
+
+// Run samples every StatsInterval until ctx is done, then gives the lease
+// up so that another instance takes over at once. A due keyspace scan
+// runs beside the sampling, so that a long scan leaves no gap in the
+// samples.
+func (w statsWorker) Run(ctx context.Context) {
+	s, every := w.s, w.s.statsInterval()
+	var scans sync.WaitGroup
+	var scanning atomic.Bool
+	defer func() {
+		scans.Wait()
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		s.releaseLease(rctx, leaseStats)
+		cancel()
+	}()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		held, err := s.acquireLease(ctx, leaseStats, max(3*every, minStatsLease))
+		if err == nil && held {
+			var smp StatsSample
+			var scan bool
+			smp, scan, err = s.sampleStats(ctx)
+			if ctx.Err() != nil {
+				return
+			}
+			if scan && scanning.CompareAndSwap(false, true) {
+				scans.Add(1)
+				go func() {
+					defer scans.Done()
+					defer scanning.Store(false)
+					if _, err := s.ScanKeyspace(ctx); err != nil && ctx.Err() == nil {
+						s.log.Warn("keyspace scan failed", "err", err)
+					}
+				}()
+			}
+			run := WorkerRun{Result: fmt.Sprintf("sampled: %d sessions, %d page hits so far", smp.Sessions, smp.Hits), Err: err}
+			if err != nil {
+				run.Result = ""
+			}
+			s.reportWorker(ctx, leaseStats, run)
+		}
+		if err != nil && ctx.Err() == nil {
+			s.log.Warn("stats sample failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
