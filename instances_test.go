@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -223,6 +224,78 @@ func TestSeveralInstances(t *testing.T) {
 		// Guests go first: every signed-in shopper kept their session.
 		if got := textOf(st.keeper.mustGet(a, "/", http.StatusOK).Body, "user-name"); got != st.keeperName {
 			t.Errorf("a signed-in shopper lost their session to the flood of guests: %q", got)
+		}
+	})
+
+	t.Run("the dashboard's samples are taken by one instance", func(t *testing.T) {
+		// Both instances run the stats worker from the start; the lease
+		// lets one sample (every 10 s). Without it each would add a sample
+		// at start, from two instances, moments apart.
+		var samples []string
+		for i := 0; i < 200 && len(samples) == 0; i++ {
+			samples = sh.rdb.ZRange(ctx, "stats:samples", 0, -1).Val()
+			time.Sleep(25 * time.Millisecond)
+		}
+		if len(samples) == 0 {
+			t.Fatal("no dashboard sample was taken")
+		}
+		var last int64
+		instances := map[string]bool{}
+		for _, raw := range samples {
+			var smp struct {
+				T int64  `json:"t"`
+				I string `json:"i"`
+			}
+			if err := json.Unmarshal([]byte(raw), &smp); err != nil {
+				t.Fatalf("sample %q: %v", raw, err)
+			}
+			instances[smp.I] = true
+			if last != 0 && smp.T-last < 5000 {
+				t.Errorf("two samples %d ms apart, want one per 10 s interval", smp.T-last)
+			}
+			last = smp.T
+		}
+		if len(instances) != 1 {
+			t.Errorf("samples from %d instances, want 1: %v", len(instances), instances)
+		}
+		if holder := sh.rdb.Get(ctx, "lease:stats").Val(); !instances[holder] {
+			t.Errorf("the stats lease is held by %q, the samples come from %v", holder, instances)
+		}
+	})
+
+	t.Run("both instances' dashboards show the same workers, leases and runs", func(t *testing.T) {
+		admin := newShopper(t)
+		admin.mustPost(a, "/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}}, http.StatusSeeOther)
+		rowRE := regexp.MustCompile(`(?s)<tr data-worker="([^"]+)">.*?<td class="mono">([^<]*)</td>\s*<td class="mono">([^<]*)</td>`)
+		workers := func(base string) map[string]string {
+			body := admin.mustGet(base, "/admin", http.StatusOK).Body
+			out := map[string]string{}
+			for _, m := range rowRE.FindAllStringSubmatch(body, -1) {
+				out[m[1]] = "ran on " + m[2] + ", lease " + m[3]
+			}
+			return out
+		}
+		// Wait for every leased worker's first run (the rescale's is one
+		// interval after start), so that the two reads see the same runs.
+		for _, w := range []string{"cleanup", "stats", "rescale"} {
+			for i := 0; sh.rdb.HGet(ctx, "worker:"+w, "instance").Val() == ""; i++ {
+				if i == 400 {
+					t.Fatalf("worker %s never reported", w)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		onA, onB := workers(a), workers(b)
+		// The workers that run under a lease run on its holder only; the
+		// others (fulfilment, row cache, fan-out) run everywhere and their
+		// last run may come from either instance.
+		for _, w := range []string{"cleanup", "stats", "rescale"} {
+			if onA[w] == "" || onA[w] != onB[w] {
+				t.Errorf("%s: A says %q, B says %q", w, onA[w], onB[w])
+			}
+		}
+		if !strings.Contains(onA["cleanup"], "ran on "+sh.rdb.Get(ctx, "lease:cleanup").Val()) {
+			t.Errorf("cleanup: %s; the lease holder is %q", onA["cleanup"], sh.rdb.Get(ctx, "lease:cleanup").Val())
 		}
 	})
 
