@@ -94,7 +94,10 @@ func (p *appProcess) waitLog(t *testing.T, msg string) map[string]any {
 		select {
 		case m, ok := <-p.logs:
 			if !ok {
-				t.Fatalf("app exited before logging %q", msg)
+				p.mu.Lock()
+				last := p.lines[max(0, len(p.lines)-5):]
+				p.mu.Unlock()
+				t.Fatalf("app exited before logging %q; its last lines: %v", msg, last)
 			}
 			if m["msg"] == msg {
 				return m
