@@ -73,7 +73,7 @@ func TestLoad(t *testing.T) {
 	}
 
 	users := newLoadUsers(t, base, conc, 30*time.Second, accounts)
-	cfg := workloadConfig{Bases: []string{base}, Concurrency: conc, Duration: dur, Items: store.DemoItemCount, Articles: articleIDs(t, base)}
+	cfg := workloadConfig{Bases: []string{base}, Duration: dur, Items: store.DemoItemCount, Articles: articleIDs(t, base)}
 	// A short warm-up (not counted) fills the caches and the pools.
 	runLoad(t.Context(), workloadConfig{Bases: cfg.Bases, Duration: min(dur/10, 3*time.Second), Items: cfg.Items, Articles: cfg.Articles}, users, &loadRecorder{})
 

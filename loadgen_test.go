@@ -50,12 +50,10 @@ var searchWords = []string{"lamp", "tent", "kettle", "classic", "nordic", "sage"
 
 // workloadConfig is one load run.
 type workloadConfig struct {
-	Bases       []string // instances; each request goes to a random one
-	Concurrency int
-	Duration    time.Duration // 0: until ctx is done
-	Items       int           // item ids are 1..Items
-	Articles    []string      // article ids to vote on
-	Timeout     time.Duration // per request (client side)
+	Bases    []string      // instances; each request goes to a random one
+	Duration time.Duration // 0: until ctx is done
+	Items    int           // item ids are 1..Items
+	Articles []string      // article ids to vote on
 }
 
 // loadUser is one virtual shopper.

@@ -89,23 +89,6 @@ func (s *shopper) mustGet(base, path string, want int) reply {
 	return r
 }
 
-// register creates an account and signs the shopper in.
-func (s *shopper) register(base, name string) {
-	s.t.Helper()
-	s.mustPost(base, "/register", url.Values{"username": {name}, "password": {"correct horse battery"}}, http.StatusSeeOther)
-}
-
-// cookie returns the named cookie's value for base.
-func (s *shopper) cookie(base, name string) string {
-	u, _ := url.Parse(base)
-	for _, c := range s.jar.Cookies(u) {
-		if c.Name == name {
-			return c.Value
-		}
-	}
-	return ""
-}
-
 // attrsOf returns attr of every element whose data-testid is id, in order.
 func attrsOf(body, id, attr string) []string {
 	re := regexp.MustCompile(`<[^>]*data-testid="` + regexp.QuoteMeta(id) + `"[^>]*>`)
