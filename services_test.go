@@ -153,8 +153,13 @@ func startOwnPostgres(t testing.TB) *ownPostgres {
 	}
 	p := &ownPostgres{t: t, bin: filepath.Dir(bins[len(bins)-1]), port: freePort(t)}
 	// The data directory must be reachable by the server's user, which
-	// t.TempDir (mode 0700, owned by us) is not when we are root.
-	dir, err := os.MkdirTemp("", "storefront-pg-")
+	// t.TempDir (mode 0700, owned by us) is not when we are root; nor may
+	// TMPDIR be (under /root, say), so as root it goes under /tmp.
+	parent := ""
+	if os.Geteuid() == 0 {
+		parent = "/tmp"
+	}
+	dir, err := os.MkdirTemp(parent, "storefront-pg-")
 	if err != nil {
 		t.Fatal(err)
 	}
