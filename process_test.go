@@ -6,25 +6,17 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// TestHelperProcess is not a test: it runs main() when the test binary is
-// started by startProcess, so the app can be killed like a real process.
-func TestHelperProcess(t *testing.T) {
-	if os.Getenv("STOREFRONT_HELPER_PROCESS") != "1" {
-		return
-	}
-	main()
-	os.Exit(0)
-}
 
 // appProcess is the shop running as a child process.
 type appProcess struct {
@@ -32,13 +24,20 @@ type appProcess struct {
 	addr  string
 	logs  chan map[string]any
 	exitC chan error
+	mu    sync.Mutex
+	// handled is the status the app logged for each request id.
+	handled map[string]int
+	// lines are the other log lines, in order.
+	lines []map[string]any
 }
 
 // startProcess starts the app in a child process with env and waits for it
 // to listen.
 func startProcess(t *testing.T, env ...string) *appProcess {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+	// TestMain runs main() instead of the tests when it sees
+	// STOREFRONT_HELPER_PROCESS.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "STOREFRONT_HELPER_PROCESS=1", "ADDR=127.0.0.1:0")
 	cmd.Env = append(cmd.Env, env...)
 	stderr, err := cmd.StderrPipe()
@@ -48,21 +47,38 @@ func startProcess(t *testing.T, env ...string) *appProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &appProcess{cmd: cmd, logs: make(chan map[string]any, 1000), exitC: make(chan error, 1)}
+	p := &appProcess{cmd: cmd, logs: make(chan map[string]any, 1000), exitC: make(chan error, 1), handled: map[string]int{}}
+	read := make(chan struct{})
 	go func() {
+		defer close(read)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			var m map[string]any
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				select {
-				case p.logs <- m:
-				default:
-				}
+			if json.Unmarshal(sc.Bytes(), &m) != nil {
+				continue
+			}
+			// Request lines are kept apart: under load they would fill
+			// the channel and crowd out the lines tests wait for.
+			if m["msg"] == "request" {
+				id, _ := m["id"].(string)
+				st, _ := m["status"].(float64)
+				p.mu.Lock()
+				p.handled[id] = int(st)
+				p.mu.Unlock()
+				continue
+			}
+			p.mu.Lock()
+			p.lines = append(p.lines, m)
+			p.mu.Unlock()
+			select {
+			case p.logs <- m:
+			default:
 			}
 		}
 		close(p.logs)
 	}()
-	go func() { p.exitC <- cmd.Wait() }()
+	// Wait closes the pipe: it must come after the last line is read.
+	go func() { <-read; p.exitC <- cmd.Wait() }()
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	m := p.waitLog(t, "storefront listening")
 	p.addr = m["addr"].(string)
@@ -78,7 +94,10 @@ func (p *appProcess) waitLog(t *testing.T, msg string) map[string]any {
 		select {
 		case m, ok := <-p.logs:
 			if !ok {
-				t.Fatalf("app exited before logging %q", msg)
+				p.mu.Lock()
+				last := p.lines[max(0, len(p.lines)-5):]
+				p.mu.Unlock()
+				t.Fatalf("app exited before logging %q; its last lines: %v", msg, last)
 			}
 			if m["msg"] == msg {
 				return m
@@ -87,6 +106,26 @@ func (p *appProcess) waitLog(t *testing.T, msg string) map[string]any {
 			t.Fatalf("no %q log line", msg)
 		}
 	}
+}
+
+// handledRequests returns the status the app logged for each request id.
+func (p *appProcess) handledRequests() map[string]int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return maps.Clone(p.handled)
+}
+
+// logged returns the log lines so far whose msg is msg.
+func (p *appProcess) logged(msg string) []map[string]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []map[string]any
+	for _, m := range p.lines {
+		if m["msg"] == msg {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func processGone(pid int) bool {

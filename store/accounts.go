@@ -56,11 +56,11 @@ func (s *Store) passwordCost() int {
 // CreateUser registers an account. Usernames are unique ignoring case
 // (ErrConflict). Validation of the form is the caller's.
 func (s *Store) CreateUser(ctx context.Context, username, password string) (User, error) {
-	return s.createUser(ctx, username, password, false)
+	return s.createUser(ctx, username, password, false, s.passwordCost())
 }
 
-func (s *Store) createUser(ctx context.Context, username, password string, admin bool) (User, error) {
-	hash, err := bcrypt.GenerateFromPassword(passwordInput(password), s.passwordCost())
+func (s *Store) createUser(ctx context.Context, username, password string, admin bool, cost int) (User, error) {
+	hash, err := bcrypt.GenerateFromPassword(passwordInput(password), cost)
 	if err != nil {
 		return User{}, fmt.Errorf("create user: %w", err)
 	}
@@ -79,7 +79,7 @@ func (s *Store) createUser(ctx context.Context, username, password string, admin
 }
 
 func (s *Store) ensureAdmin(ctx context.Context, password string) (bool, error) {
-	_, err := s.createUser(ctx, AdminUsername, password, true)
+	_, err := s.createUser(ctx, AdminUsername, password, true, s.passwordCost())
 	if errors.Is(err, ErrConflict) {
 		return false, nil
 	}

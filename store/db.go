@@ -48,7 +48,18 @@ func OpenDB(ctx context.Context, databaseURL, dataDir string) (*sql.DB, error) {
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := db.PingContext(pingCtx); err != nil {
+	for {
+		err = db.PingContext(pingCtx)
+		// SQLite answers SQLITE_BUSY without waiting when a connection
+		// opens (and switches to WAL) while another process creates the
+		// file: two instances starting together on one DATA_DIR (found
+		// by TestSeveralInstances). That passes in a moment; try again.
+		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") || pingCtx.Err() != nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("database: %w", err)
 	}
@@ -109,22 +120,28 @@ func (s *Store) Migrate(ctx context.Context) error {
 
 func (s *Store) applyMigration(ctx context.Context, conn *sql.Conn, name string) error {
 	version := strings.TrimSuffix(filepath.Base(name), ".sql")
-	var n int
-	if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = $1`, version).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
-		return nil
-	}
 	body, err := migrations.ReadFile(name)
 	if err != nil {
 		return err
 	}
+	// Whether the migration ran is read inside its transaction. On SQLite
+	// the transaction takes the write lock at BEGIN (_txlock=immediate),
+	// so an instance starting beside another waits for the other's
+	// migration and then skips it; read before BEGIN, both applied it and
+	// the second failed ("table items already exists", found by
+	// TestSeveralInstances). PostgreSQL is serialised by Migrate's lock.
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = $1`, version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
 	for _, stmt := range strings.Split(s.dialect(string(body)), ";\n") {
 		if strings.TrimSpace(stmt) == "" {
 			continue
