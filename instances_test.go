@@ -63,7 +63,7 @@ func sharedEnv(t *testing.T, extra ...string) shared {
 	}
 	db := ""
 	if u := os.Getenv("DATABASE_URL"); u != "" {
-		db = freshSchema(t, u)
+		db = storetest.DatabaseURL(t)
 		sh.acc["DATABASE_URL"] = db
 	}
 	sh.env = append(sh.env, "DATABASE_URL="+db)
