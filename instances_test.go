@@ -61,11 +61,8 @@ func sharedEnv(t *testing.T, extra ...string) shared {
 		}
 		sh.env = append(sh.env, "REDIS_URL="+u, "REDIS_CLUSTER_ADDRS=")
 	}
-	db := ""
-	if u := os.Getenv("DATABASE_URL"); u != "" {
-		db = storetest.DatabaseURL(t)
-		sh.acc["DATABASE_URL"] = db
-	}
+	db := storetest.DatabaseURL(t) // "" for SQLite in DATA_DIR
+	sh.acc["DATABASE_URL"] = db
 	sh.env = append(sh.env, "DATABASE_URL="+db)
 	sh.env = append(sh.env, extra...)
 	return sh

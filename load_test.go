@@ -139,9 +139,7 @@ func loadEnv(t *testing.T) (map[string]string, redis.UniversalClient) {
 	default:
 		env["REDIS_URL"] = "redis://" + storetest.Miniredis(t).Addr()
 	}
-	if u := os.Getenv("DATABASE_URL"); u != "" {
-		env["DATABASE_URL"] = storetest.DatabaseURL(t)
-	}
+	env["DATABASE_URL"] = storetest.DatabaseURL(t)
 	return env, rdb
 }
 
