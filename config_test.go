@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"storefront/store"
 )
 
 func envOf(kv map[string]string) func(string) string {
@@ -18,25 +20,42 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if cfg.Addr != ":8080" || cfg.DataDir != "./data" || cfg.SessionLimit != 10_000_000 || cfg.ViewedPerSession != 25 ||
 		cfg.PageCacheTTL != 300*time.Second || cfg.PageCacheTop != 10_000 || cfg.ViewedKeep != 20_000 ||
 		cfg.RescaleInterval != 5*time.Minute || cfg.GroupCacheTTL != time.Minute || cfg.VoteWindow != 168*time.Hour ||
-		cfg.VoteScore != 432 || cfg.ArticlesPerPage != 25 || cfg.ItemsPerPage != 24 || cfg.MaxLineQty != 99 {
+		cfg.VoteScore != 432 || cfg.ArticlesPerPage != 25 || cfg.ItemsPerPage != 24 || cfg.MaxLineQty != 99 ||
+		cfg.AccountCartTTL != 2160*time.Hour || cfg.Shipping != (store.ShippingRates{Standard: 499, Express: 1499, FreeOver: 5000}) {
 		t.Errorf("defaults: %+v", cfg)
 	}
-	if cfg.Rates.Login.N != 5 || cfg.Rates.Login.Per != time.Minute || cfg.Rates.Comment.N != 2 || cfg.Rates.Register.Per != time.Hour {
-		t.Errorf("rates: %+v", cfg.Rates)
+	for got, want := range map[string]string{
+		cfg.Rates.Login.String(): "5/1m0s", cfg.Rates.LoginAddr.String(): "20/1m0s,100/1h0m0s",
+		cfg.Rates.Comment.String(): "2/1m0s,5/5m0s", cfg.Rates.Register.String(): "10/1h0m0s",
+		cfg.Rates.Follow.String(): "30/1m0s", cfg.Rates.Like.String(): "30/1m0s",
+	} {
+		if got != want {
+			t.Errorf("rate %s, want %s", got, want)
+		}
 	}
 }
 
 func TestLoadConfigValues(t *testing.T) {
 	cfg, err := loadConfig(envOf(map[string]string{
-		"SESSION_LIMIT": "2", "PAGE_CACHE_TTL": "2s", "VOTE_WINDOW": "2s", "COMMENT_RATE": "0",
+		"SESSION_LIMIT": "2", "PAGE_CACHE_TTL": "2s", "VOTE_WINDOW": "2s", "COMMENT_RATE": "0", "LIKE_RATE": "3/1s, 10/1h",
 		"TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1", "ITEMS_PER_PAGE": "5", "COOKIE_SECURE": "true",
+		"ACCOUNT_CART_TTL": "48h", "SHIPPING_STANDARD": "3", "SHIPPING_EXPRESS": "9.5", "FREE_SHIPPING_OVER": "0",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.SessionLimit != 2 || cfg.PageCacheTTL != 2*time.Second || cfg.VoteWindow != 2*time.Second ||
-		cfg.Rates.Comment.N != 0 || len(cfg.TrustedProxies) != 2 || cfg.ItemsPerPage != 5 {
+		cfg.Rates.Comment != nil || len(cfg.TrustedProxies) != 2 || cfg.ItemsPerPage != 5 {
 		t.Errorf("values: %+v", cfg)
+	}
+	if cfg.AccountCartTTL != 48*time.Hour || cfg.Shipping != (store.ShippingRates{Standard: 300, Express: 950}) {
+		t.Errorf("cart and shipping knobs: %v %+v", cfg.AccountCartTTL, cfg.Shipping)
+	}
+	if opt := cfg.storeOptions("single"); opt.AccountCartTTL != 48*time.Hour || opt.Shipping == nil || *opt.Shipping != cfg.Shipping {
+		t.Errorf("store options: %v %+v", opt.AccountCartTTL, opt.Shipping)
+	}
+	if got := cfg.Rates.Like.String(); got != "3/1s,10/1h0m0s" {
+		t.Errorf("LIKE_RATE: %s", got)
 	}
 }
 
@@ -59,12 +78,19 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		"POST_RATE":           "5/forever",
 		"VOTE_RATE":           "-1/1m",
 		"COMMENT_RATE":        "2/0s",
+		"FOLLOW_RATE":         "2/1m,",
+		"LIKE_RATE":           "2/1m;5/5m",
+		"LOGIN_ADDR_RATE":     "2/1m,x/5m",
 		"COOKIE_SECURE":       "maybe",
 		"TRUSTED_PROXIES":     "10.0.0.0/99",
 		"REDIS_URL":           "http://localhost",
 		"DATABASE_URL":        "mysql://x",
 		"REQUEST_TIMEOUT":     "fast",
 		"REDIS_CLUSTER_ADDRS": "",
+		"ACCOUNT_CART_TTL":    "90d",
+		"SHIPPING_STANDARD":   "4,99",
+		"SHIPPING_EXPRESS":    "-1",
+		"FREE_SHIPPING_OVER":  "fifty",
 	} {
 		if value == "" {
 			continue

@@ -29,7 +29,12 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	var level slog.Level // info unless LOG_LEVEL says otherwise
+	if err := level.UnmarshalText([]byte(os.Getenv("LOG_LEVEL"))); err != nil && os.Getenv("LOG_LEVEL") != "" {
+		fmt.Fprintln(os.Stderr, "LOG_LEVEL: want debug, info, warn or error")
+		os.Exit(2)
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(logger)
 	if err := run(ctx, os.Getenv, logger, nil); err != nil {
 		logger.Error("storefront stopped", "err", err)
@@ -72,26 +77,20 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 	}
 
 	st := store.New(rc.Client, db, cfg.storeOptions(rc.Mode), logger)
+	if rc.Cached != nil {
+		st.UseClientSideCache(rc.Cached)
+	}
 	if err := st.Migrate(ctx); err != nil {
 		return err
 	}
-	if err := st.SeedDemo(ctx, cfg.AdminPassword); err != nil {
+	adminPassword, err := st.SeedDemo(ctx, cfg.AdminPassword)
+	if err != nil {
 		return err
 	}
 
-	h, err := handlers.New(handlers.Config{
-		CookieKeys:       keys,
-		CookieSecure:     cfg.CookieSecure,
-		TrustedProxies:   cfg.TrustedProxies,
-		ItemsPerPage:     cfg.ItemsPerPage,
-		ArticlesPage:     cfg.ArticlesPerPage,
-		MaxLineQty:       cfg.MaxLineQty,
-		ViewedPerSession: int(cfg.ViewedPerSession),
-		Rates:            cfg.Rates,
-		PageCacheTTL:     cfg.PageCacheTTL,
-		PageCacheTop:     cfg.PageCacheTop,
-		RequestTimeout:   cfg.RequestTimeout,
-	}, st, logger)
+	hcfg := cfg.handlerConfig(keys)
+	hcfg.Health = rc.Health // the embedded redis-server's supervisor
+	h, err := handlers.New(hcfg, st, logger)
 	if err != nil {
 		return err
 	}
@@ -124,6 +123,7 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	logger.Info("storefront listening", "addr", ln.Addr().String(), "redis", rc.Mode, "database", st.DBKind())
+	fmt.Fprint(os.Stdout, startBanner(ln.Addr().String(), adminPassword))
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
@@ -131,7 +131,14 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 	select {
 	case err = <-serveErr:
 	case <-ctx.Done():
-		logger.Info("shutting down")
+		// Not ready first, so that a load balancer stops sending new
+		// requests, then drain: in-flight requests finish.
+		h.Drain()
+		logger.Info("shutting down", "ready", false, "drain_delay", cfg.DrainDelay.String())
+		select {
+		case <-time.After(cfg.DrainDelay):
+		case err = <-serveErr:
+		}
 		shutCtx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
 		err = srv.Shutdown(shutCtx)
 		cancel()
@@ -139,6 +146,7 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 	stopWorkers()
 	workers.Wait()
 	st.WaitBackground() // page renders started by requests
+	st.Close()          // flushes the buffered writes of page cache hits
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
@@ -162,6 +170,8 @@ type config struct {
 	ViewedPerSession  int64
 	PageCacheTTL      time.Duration
 	PageCacheTop      int64
+	PageL1Bytes       int64
+	WriteBehind       time.Duration
 	ViewedKeep        int64
 	RescaleInterval   time.Duration
 	GroupCacheTTL     time.Duration
@@ -170,8 +180,14 @@ type config struct {
 	ArticlesPerPage   int
 	ItemsPerPage      int
 	MaxLineQty        int
+	AccountCartTTL    time.Duration
+	Shipping          store.ShippingRates
 	Rates             handlers.Rates
 	RequestTimeout    time.Duration
+	MaxImageBytes     int64
+	MetricsToken      string
+	SessionRate       store.Rate
+	DrainDelay        time.Duration
 }
 
 // loadConfig reads and validates every knob. The first bad value stops
@@ -192,6 +208,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ViewedPerSession:  p.int("VIEWED_PER_SESSION", 25, 1),
 		PageCacheTTL:      p.duration("PAGE_CACHE_TTL", 300*time.Second),
 		PageCacheTop:      p.int("PAGE_CACHE_TOP", 10_000, 0),
+		PageL1Bytes:       p.int("PAGE_L1_BYTES", store.DefaultPageL1Bytes, 0),
+		WriteBehind:       p.duration("WRITE_BEHIND", store.DefaultWriteBehind),
 		ViewedKeep:        p.int("VIEWED_KEEP", 20_000, 1),
 		RescaleInterval:   p.duration("RESCALE_INTERVAL", 5*time.Minute),
 		GroupCacheTTL:     p.duration("GROUP_CACHE_TTL", 60*time.Second),
@@ -200,14 +218,29 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ArticlesPerPage:   int(p.int("ARTICLES_PER_PAGE", 25, 1)),
 		ItemsPerPage:      int(p.int("ITEMS_PER_PAGE", 24, 1)),
 		MaxLineQty:        int(p.int("MAX_LINE_QTY", 99, 1)),
+		AccountCartTTL:    p.duration("ACCOUNT_CART_TTL", store.DefaultAccountCartTTL),
+		Shipping: store.ShippingRates{
+			Standard: p.money("SHIPPING_STANDARD", store.DefaultShipping.Standard),
+			Express:  p.money("SHIPPING_EXPRESS", store.DefaultShipping.Express),
+			FreeOver: p.money("FREE_SHIPPING_OVER", store.DefaultShipping.FreeOver),
+		},
 		Rates: handlers.Rates{
-			Login:    p.rate("LOGIN_RATE", "5/1m"),
-			Register: p.rate("REGISTER_RATE", "10/1h"),
-			Post:     p.rate("POST_RATE", "5/1h"),
-			Vote:     p.rate("VOTE_RATE", "60/1m"),
-			Comment:  p.rate("COMMENT_RATE", "2/1m"),
+			Login:     p.rate("LOGIN_RATE", "5/1m"),
+			LoginAddr: p.rate("LOGIN_ADDR_RATE", "20/1m,100/1h"),
+			Register:  p.rate("REGISTER_RATE", "10/1h"),
+			Post:      p.rate("POST_RATE", "5/1h"),
+			Vote:      p.rate("VOTE_RATE", "60/1m"),
+			Comment:   p.rate("COMMENT_RATE", "2/1m,5/5m"),
+			Follow:    p.rate("FOLLOW_RATE", "30/1m"),
+			Like:      p.rate("LIKE_RATE", "30/1m"),
+			Review:    p.rate("REVIEW_RATE", "10/1h"),
+			Password:  p.rate("PASSWORD_RATE", "5/15m"),
 		},
 		RequestTimeout: p.duration("REQUEST_TIMEOUT", 10*time.Second),
+		MaxImageBytes:  p.int("MAX_IMAGE_BYTES", store.DefaultMaxImageBytes, 1024),
+		MetricsToken:   p.str("METRICS_TOKEN", ""),
+		SessionRate:    p.rate("SESSION_RATE", "100/1m,1000/1h"),
+		DrainDelay:     p.durationOrZero("DRAIN_DELAY", 2*time.Second),
 	}
 	if cfg.RedisURL != "" && len(cfg.RedisClusterAddrs) > 0 {
 		p.fail("REDIS_URL", "set only one of REDIS_URL and REDIS_CLUSTER_ADDRS")
@@ -221,6 +254,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if cfg.ArticlesPerPage > 500 {
 		p.fail("ARTICLES_PER_PAGE", "must be at most 500")
 	}
+	if cfg.MaxImageBytes > 256<<20 {
+		p.fail("MAX_IMAGE_BYTES", "must be at most 268435456 (256 MiB)")
+	}
 	if cfg.ItemsPerPage > 500 {
 		p.fail("ITEMS_PER_PAGE", "must be at most 500")
 	}
@@ -228,6 +264,33 @@ func loadConfig(getenv func(string) string) (config, error) {
 }
 
 // storeOptions passes the knobs that the data layer needs.
+// l1Bytes maps PAGE_L1_BYTES to the store's option: 0 turns the
+// in-process page cache off.
+func l1Bytes(n int64) int64 {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// handlerConfig is the part of the configuration the HTTP layer reads.
+func (c config) handlerConfig(keys handlers.CookieKeys) handlers.Config {
+	return handlers.Config{
+		CookieKeys:       keys,
+		CookieSecure:     c.CookieSecure,
+		TrustedProxies:   c.TrustedProxies,
+		ItemsPerPage:     c.ItemsPerPage,
+		ArticlesPage:     c.ArticlesPerPage,
+		MaxLineQty:       c.MaxLineQty,
+		ViewedPerSession: int(c.ViewedPerSession),
+		Rates:            c.Rates,
+		RequestTimeout:   c.RequestTimeout,
+		MetricsToken:     c.MetricsToken,
+		MaxImageBytes:    c.MaxImageBytes,
+	}
+}
+
+// storeOptions is the part of the configuration the data layer reads.
 func (c config) storeOptions(redisMode string) store.Options {
 	return store.Options{
 		RedisMode:        redisMode,
@@ -235,12 +298,18 @@ func (c config) storeOptions(redisMode string) store.Options {
 		ViewedPerSession: c.ViewedPerSession,
 		PageCacheTTL:     c.PageCacheTTL,
 		PageCacheTop:     c.PageCacheTop,
+		PageL1Bytes:      l1Bytes(c.PageL1Bytes),
+		WriteBehind:      c.WriteBehind,
 		ViewedKeep:       c.ViewedKeep,
 		RescaleInterval:  c.RescaleInterval,
 		GroupCacheTTL:    c.GroupCacheTTL,
 		VoteWindow:       c.VoteWindow,
 		VoteScore:        c.VoteScore,
+		AccountCartTTL:   c.AccountCartTTL,
+		Shipping:         &c.Shipping,
 		SeedArticles:     true,
+		SeedImages:       true,
+		SessionRate:      c.SessionRate,
 	}
 }
 
@@ -336,9 +405,31 @@ func (p *envParser) duration(name string, def time.Duration) time.Duration {
 	return d
 }
 
+// money reads an amount such as "4.99" as cents.
+func (p *envParser) money(name string, def int64) int64 {
+	v := p.str(name, "")
+	if v == "" {
+		return def
+	}
+	n, ok := store.ParseMoney(v)
+	if !ok {
+		p.fail(name, fmt.Sprintf("want an amount such as 4.99, got %q", v))
+		return def
+	}
+	return n
+}
+
+// durationOrZero is duration that also accepts 0 (off).
+func (p *envParser) durationOrZero(name string, def time.Duration) time.Duration {
+	if v := p.str(name, ""); v == "0" {
+		return 0
+	}
+	return p.duration(name, def)
+}
+
 func (p *envParser) rate(name, def string) handlers.Rate {
 	v := p.str(name, def)
-	r, err := handlers.ParseRate(v)
+	r, err := store.ParseRate(v)
 	if err != nil {
 		p.fail(name, err.Error())
 	}
@@ -377,4 +468,25 @@ func (p *envParser) cidrs(name string) []*net.IPNet {
 		out = append(out, n)
 	}
 	return out
+}
+
+// startBanner is the human line printed once the server listens: where to
+// browse and how to sign in as the admin. A password generated for a new
+// admin account is shown here, once; otherwise the reader is told how to
+// choose it.
+func startBanner(addr, generatedPassword string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil && (host == "" || host == "::" || host == "0.0.0.0") {
+		host = "localhost"
+	}
+	url := "http://" + net.JoinHostPort(host, port)
+	if err != nil {
+		url = "http://" + addr
+	}
+	login := "sign in as admin with ADMIN_PASSWORD, or the password printed when the account was first created,"
+	if generatedPassword != "" {
+		login = "sign in as admin with password " + generatedPassword +
+			" (shown only this once; set ADMIN_PASSWORD to choose one)"
+	}
+	return "Storefront is running at " + url + "\n  " + login + " at " + url + "/login\n"
 }

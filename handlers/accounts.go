@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -26,10 +25,9 @@ type accountStore interface {
 
 // rateStore is the shared sliding-window limiter.
 type rateStore interface {
-	Allow(ctx context.Context, name, subject string, limit int, window time.Duration) (bool, time.Duration, error)
+	Allow(ctx context.Context, name, subject string, rate store.Rate) (store.Admission, error)
+	Refund(ctx context.Context, a store.Admission) error
 }
-
-var usernameRE = regexp.MustCompile(`^[A-Za-z0-9_]{3,32}$`)
 
 // accountForm is the posted username and password.
 type accountForm struct {
@@ -59,19 +57,6 @@ func readAccountForm(c echo.Context) (accountForm, error) {
 	return f, nil
 }
 
-// limit applies a rate limit and returns a rateLimited error when over it.
-func (h *Handler) limit(c echo.Context, name, subject string, r Rate, msg string) error {
-	ok, wait, err := h.store.Allow(c.Request().Context(), name, subject, r.N, r.Per)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		secs := int((wait + time.Second - 1) / time.Second)
-		return &rateLimited{retryAfter: max(secs, 1), msg: fmt.Sprintf("%s Try again in %s.", msg, humanWait(secs))}
-	}
-	return nil
-}
-
 // limitSubject is the rate-limit subject for a typed username: lower case
 // (names are unique ignoring case), and a digest for anything too long to be
 // a username, so that a huge form value makes no huge Redis key.
@@ -84,16 +69,8 @@ func limitSubject(name string) string {
 	return name
 }
 
-func humanWait(secs int) string {
-	if secs < 90 {
-		return fmt.Sprintf("%d seconds", max(secs, 1))
-	}
-	return fmt.Sprintf("%d minutes", (secs+59)/60)
-}
-
 // RegisterForm shows the registration form.
 func (h *Handler) RegisterForm(c echo.Context) error {
-	noStore(c)
 	return render(c, http.StatusOK, views.RegisterPage(h.chrome(c, "Create an account"), views.AccountForm{Next: localPath(c.QueryParam("next"), "")}))
 }
 
@@ -116,35 +93,48 @@ func (h *Handler) Register(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.signIn(c, u); err != nil {
+	note, err := h.signIn(c, u)
+	if err != nil {
 		return err
 	}
-	h.setFlash(c, "Welcome, "+u.Username+"! Your account is ready.")
+	h.setFlash(c, "Welcome, "+u.Username+"! Your account is ready."+note)
 	return redirect(c, f.Next)
 }
 
 func (h *Handler) registerError(c echo.Context, f accountForm, errs map[string]string, msg string) error {
-	noStore(c)
 	return render(c, http.StatusUnprocessableEntity, views.RegisterPage(h.chrome(c, "Create an account"),
 		views.AccountForm{Username: f.Username, Next: f.Next, Errors: errs, Error: msg}))
 }
 
 // LoginForm shows the sign-in form.
 func (h *Handler) LoginForm(c echo.Context) error {
-	noStore(c)
 	return render(c, http.StatusOK, views.LoginPage(h.chrome(c, "Sign in"), views.AccountForm{Next: localPath(c.QueryParam("next"), "")}))
 }
 
 // Login checks the password and signs the shopper in on a new token.
+//
+// Only failures count against the limits, per (account, client address)
+// and per client address: a stranger failing from other addresses can
+// never keep the owner out, and an owner who signs in often is never
+// refused. Each attempt takes a slot before the password is checked (so
+// concurrent guesses cannot overshoot the limit) and a success gives both
+// slots back.
 func (h *Handler) Login(c echo.Context) error {
 	f, err := readAccountForm(c)
 	if err != nil {
 		return err
 	}
-	if err := h.limit(c, "login-ip", c.RealIP(), h.cfg.Rates.Login, "Too many sign-in attempts."); err != nil {
+	ip := c.RealIP()
+	byAddr, err := h.admit(c, "login-ip", ip, h.cfg.Rates.LoginAddr, "Too many failed sign-ins from your address.")
+	if err != nil {
 		return err
 	}
-	if err := h.limit(c, "login-user", limitSubject(f.Username), h.cfg.Rates.Login, "Too many sign-in attempts for this account."); err != nil {
+	byPair, err := h.admit(c, "login-user", limitSubject(f.Username)+"|"+ip, h.cfg.Rates.Login, "Too many failed sign-ins for this account.")
+	if err != nil {
+		// Refused before the password was checked: no failure to count.
+		if rerr := h.store.Refund(c.Request().Context(), byAddr); rerr != nil {
+			return rerr
+		}
 		return err
 	}
 	if f.Username == "" || f.Password == "" || len(f.Password) > 1024 {
@@ -154,36 +144,73 @@ func (h *Handler) Login(c echo.Context) error {
 	if errors.Is(err, store.ErrBadCredentials) {
 		return h.loginError(c, f, "Wrong username or password.")
 	}
+	if errors.Is(err, store.ErrBanned) {
+		return h.loginBanned(c, f)
+	}
 	if err != nil {
 		return err
 	}
-	if err := h.signIn(c, u); err != nil {
+	for _, a := range []store.Admission{byAddr, byPair} {
+		if err := h.store.Refund(c.Request().Context(), a); err != nil {
+			return err
+		}
+	}
+	note, err := h.signIn(c, u)
+	if errors.Is(err, store.ErrBanned) {
+		return h.loginBanned(c, f)
+	} else if err != nil {
 		return err
 	}
-	h.setFlash(c, "Signed in as "+u.Username+".")
+	h.setFlash(c, "Signed in as "+u.Username+"."+note)
 	return redirect(c, f.Next)
 }
 
 func (h *Handler) loginError(c echo.Context, f accountForm, msg string) error {
-	noStore(c)
 	return render(c, http.StatusUnprocessableEntity, views.LoginPage(h.chrome(c, "Sign in"),
 		views.AccountForm{Username: f.Username, Next: f.Next, Error: msg}))
 }
 
-// signIn rotates the token: a new session for the user carries the cart
-// and recently viewed items over, and the old token stops working.
-func (h *Handler) signIn(c echo.Context, u store.User) error {
+// bannedMessage is what a banned account is told when it tries to sign in
+// or check out.
+const bannedMessage = "This account has been suspended by the shop's administrators. Your orders are kept; contact us if you think this is a mistake."
+
+// loginBanned refuses a banned account's sign-in (403) with a clear message.
+func (h *Handler) loginBanned(c echo.Context, f accountForm) error {
+	return render(c, http.StatusForbidden, views.LoginPage(h.chrome(c, "Sign in"),
+		views.AccountForm{Username: f.Username, Next: f.Next, Error: bannedMessage}))
+}
+
+// signIn rotates the token: a new session for the user carries the
+// recently viewed items over, merges the guest cart into the account's
+// cart, and the old token stops working. It returns a note for the flash
+// when some guest cart lines did not fit. The
+// ban is checked again once the session exists: a ban that landed since
+// the password check either saw this session (and ended it) or is seen
+// here, and the new session is ended (ErrBanned).
+func (h *Handler) signIn(c echo.Context, u store.User) (string, error) {
 	s := session(c)
 	token := h.newToken()
-	if err := h.store.SignIn(c.Request().Context(), s.Token, token, u.ID); err != nil {
-		return err
+	ctx := c.Request().Context()
+	dropped, err := h.store.SignIn(ctx, s.Token, token, u.ID)
+	if err != nil {
+		return "", err
+	}
+	if now, err := h.store.UserByID(ctx, u.ID); err != nil || now.Banned {
+		_ = h.store.EndSession(context.WithoutCancel(ctx), token)
+		if err != nil {
+			return "", err
+		}
+		return "", store.ErrBanned
 	}
 	claim := &userClaim{ID: u.ID, Name: u.Username, Admin: u.IsAdmin, LoginAt: time.Now().Unix()}
 	if err := h.setSessionCookies(c, token, claim); err != nil {
-		return err
+		return "", err
 	}
 	s.Token, s.UserID, s.UserName, s.IsAdmin = token, u.ID, u.Username, u.IsAdmin
-	return nil
+	if dropped > 0 {
+		return fmt.Sprintf(" Your cart holds at most %d different items: %d from this visit did not fit.", store.MaxCartLines, dropped), nil
+	}
+	return "", nil
 }
 
 // Logout ends the server-side session and clears both cookies.

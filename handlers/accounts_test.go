@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"storefront/handlers"
+	"storefront/handlers/apptest"
 	"storefront/store/storetest"
 )
 
@@ -43,7 +44,7 @@ func cidrs(t *testing.T, ss ...string) []*net.IPNet {
 
 func TestRegister(t *testing.T) {
 	a := newApp(t, nil, nil)
-	a.client().register("Taken_Name")
+	a.client().Register("Taken_Name")
 	tests := []struct {
 		name, user, pass string
 		status           int
@@ -63,13 +64,13 @@ func TestRegister(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := a.client()
-			res := c.post("/register", url.Values{"username": {tc.user}, "password": {tc.pass}})
+			res := c.Post("/register", url.Values{"username": {tc.user}, "password": {tc.pass}})
 			if res.Status != tc.status {
 				t.Fatalf("status %d, want %d", res.Status, tc.status)
 			}
 			if tc.status != 303 {
 				mustContain(t, res.Body, tc.errText)
-				if c.cookie("sid") != "" || c.cookie("user") != "" {
+				if c.Cookie("sid") != "" || c.Cookie("user") != "" {
 					t.Error("a failed registration set cookies")
 				}
 				if strings.Contains(res.Body, "<b>x</b>") {
@@ -84,7 +85,7 @@ func TestRegister(t *testing.T) {
 	}
 	// The 128-character password signs in again.
 	c := a.client()
-	res := c.post("/login", url.Values{"username": {"LONG_PW"}, "password": {strings.Repeat("p", 128)}})
+	res := c.Post("/login", url.Values{"username": {"LONG_PW"}, "password": {strings.Repeat("p", 128)}})
 	if res.Status != 303 || signedInAs(c.home().Body) != "long_pw" {
 		t.Errorf("sign in with a 128-character password: %d", res.Status)
 	}
@@ -92,9 +93,9 @@ func TestRegister(t *testing.T) {
 
 func TestLoginMistakesLookAlike(t *testing.T) {
 	a := newApp(t, nil, nil)
-	a.client().register("frank")
-	wrongPass := a.client().post("/login", url.Values{"username": {"frank"}, "password": {"not the password"}})
-	wrongUser := a.client().post("/login", url.Values{"username": {"frankie"}, "password": {"correct horse battery"}})
+	a.client().Register("frank")
+	wrongPass := a.client().Post("/login", url.Values{"username": {"frank"}, "password": {"not the password"}})
+	wrongUser := a.client().Post("/login", url.Values{"username": {"frankie"}, "password": {"correct horse battery"}})
 	if wrongPass.Status != 422 || wrongUser.Status != 422 {
 		t.Fatalf("statuses %d and %d, want 422", wrongPass.Status, wrongUser.Status)
 	}
@@ -103,16 +104,16 @@ func TestLoginMistakesLookAlike(t *testing.T) {
 		t.Errorf("messages differ: %q vs %q", p, u)
 	}
 	// Both paths run bcrypt at the same cost (see store TestPasswords).
-	res := a.client().post("/login", url.Values{"username": {"frank"}, "password": {""}})
+	res := a.client().Post("/login", url.Values{"username": {"frank"}, "password": {""}})
 	if res.Status != 422 {
 		t.Errorf("empty password: %d", res.Status)
 	}
 	c := a.client()
-	res = c.post("/login", url.Values{"username": {"frank"}, "password": {"correct horse battery"}, "next": {"/items/4"}})
+	res = c.Post("/login", url.Values{"username": {"frank"}, "password": {"correct horse battery"}, "next": {"/items/4"}})
 	if res.Status != 303 || res.Header.Get("Location") != "/items/4" {
 		t.Errorf("login with next: %d %q", res.Status, res.Header.Get("Location"))
 	}
-	res = c.post("/login", url.Values{"username": {"frank"}, "password": {"correct horse battery"}, "next": {"//evil.example/"}})
+	res = c.Post("/login", url.Values{"username": {"frank"}, "password": {"correct horse battery"}, "next": {"//evil.example/"}})
 	if res.Header.Get("Location") != "/" {
 		t.Errorf("open redirect: %q", res.Header.Get("Location"))
 	}
@@ -120,52 +121,101 @@ func TestLoginMistakesLookAlike(t *testing.T) {
 
 func TestLoginRateLimits(t *testing.T) {
 	rate := func(c *handlers.Config) {
-		c.Rates.Login = handlers.Rate{N: 2, Per: time.Second}
+		c.Rates.Login = handlers.Rate{{N: 2, Per: time.Second}}
+		c.Rates.LoginAddr = handlers.Rate{{N: 3, Per: time.Second}}
 		c.TrustedProxies = cidrs(t, "127.0.0.0/8")
 	}
 	a := newApp(t, nil, rate)
-	a.client().register("grace")
-	try := func(ip, user string) response {
+	a.client().Register("grace")
+	try := func(ip, user string) apptest.Response {
 		t.Helper()
-		return a.client().post("/login", url.Values{"username": {user}, "password": {"wrong password"}}, "X-Forwarded-For", ip)
+		return a.client().Post("/login", url.Values{"username": {user}, "password": {"wrong password"}}, "X-Forwarded-For", ip)
 	}
-	// Per address: the third attempt from one address, whatever the name.
+	// Per address: the fourth failure from one address, whatever the name.
 	try("203.0.113.1", "a1")
 	try("203.0.113.1", "a2")
-	res := try("203.0.113.1", "a3")
-	if res.Status != 429 || res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "Too many sign-in attempts") {
-		t.Fatalf("third attempt from one address: %d %q", res.Status, res.Header.Get("Retry-After"))
+	try("203.0.113.1", "a3")
+	res := try("203.0.113.1", "a4")
+	if res.Status != 429 || res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "Too many failed sign-ins from your address") {
+		t.Fatalf("fourth failure from one address: %d %q", res.Status, res.Header.Get("Retry-After"))
 	}
 	if res := try("203.0.113.2", "a3"); res.Status != 422 {
 		t.Errorf("another address: %d, want 422", res.Status)
 	}
-	// Per account: the third attempt on one name, from any address.
+	// Per account and address: the third failure on one name from one address.
 	try("198.51.100.1", "Grace")
-	try("198.51.100.2", "grace")
-	res = try("198.51.100.3", "GRACE")
+	try("198.51.100.1", "grace")
+	res = try("198.51.100.1", "GRACE")
 	if res.Status != 429 || !strings.Contains(res.Body, "for this account") {
-		t.Fatalf("third attempt on one account: %d", res.Status)
-	}
-	// Even the right password waits.
-	c := a.client()
-	res = c.post("/login", url.Values{"username": {"grace"}, "password": {"correct horse battery"}}, "X-Forwarded-For", "198.51.100.4")
-	if res.Status != 429 || c.cookie("sid") != "" {
-		t.Fatalf("right password over the limit: %d", res.Status)
+		t.Fatalf("third failure on one account from one address: %d", res.Status)
 	}
 	storetest.Wait(t, 1100*time.Millisecond)
-	res = c.post("/login", url.Values{"username": {"grace"}, "password": {"correct horse battery"}}, "X-Forwarded-For", "198.51.100.4")
-	if res.Status != 303 {
-		t.Fatalf("after the window: %d, want 303", res.Status)
-	}
-	if res := try("203.0.113.1", "a4"); res.Status != 422 {
+	if res := try("203.0.113.1", "a5"); res.Status != 422 {
 		t.Errorf("address after the window: %d, want 422", res.Status)
 	}
 }
 
+// TestLoginLockoutIsNotADenialOfService: failures from other addresses
+// never keep the owner out, and successes never count.
+func TestLoginLockoutIsNotADenialOfService(t *testing.T) {
+	a := newApp(t, nil, func(c *handlers.Config) {
+		c.Rates.Login = handlers.Rate{{N: 5, Per: time.Minute}}
+		c.Rates.LoginAddr = handlers.Rate{{N: 20, Per: time.Minute}}
+		c.TrustedProxies = cidrs(t, "127.0.0.0/8")
+	})
+	a.client().Register("heidi")
+	// An attacker fails 5 times from each of 5 addresses.
+	for i := 1; i <= 5; i++ {
+		ip := fmt.Sprintf("203.0.113.%d", i)
+		for range 5 {
+			a.client().Post("/login", url.Values{"username": {"heidi"}, "password": {"wrong password"}}, "X-Forwarded-For", ip)
+		}
+		res := a.client().Post("/login", url.Values{"username": {"heidi"}, "password": {"wrong password"}}, "X-Forwarded-For", ip)
+		if res.Status != 429 {
+			t.Fatalf("sixth failure from %s: %d, want 429", ip, res.Status)
+		}
+	}
+	// The admin account too: failures from elsewhere do not lock it.
+	for i := 1; i <= 5; i++ {
+		for range 6 {
+			a.client().Post("/login", url.Values{"username": {"admin"}, "password": {"wrong password"}}, "X-Forwarded-For", fmt.Sprintf("203.0.113.%d", 100+i))
+		}
+	}
+	if res := a.client().Post("/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}}, "X-Forwarded-For", "198.51.100.10"); res.Status != 303 {
+		t.Fatalf("admin sign-in while attacked: %d, want 303", res.Status)
+	}
+	// The owner, from a sixth address, signs in ten times in a row.
+	for i := range 10 {
+		c := a.client()
+		res := c.Post("/login", url.Values{"username": {"heidi"}, "password": {"correct horse battery"}}, "X-Forwarded-For", "198.51.100.9")
+		if res.Status != 303 || c.Cookie("sid") == "" {
+			t.Fatalf("owner sign-in %d: %d, want 303", i, res.Status)
+		}
+	}
+	// Even from an attacked address, successes leave the count alone: the
+	// owner at 203.0.113.1's neighbour fails 4 times, succeeds, and still
+	// has one failure left.
+	ip := "203.0.113.77"
+	for range 4 {
+		a.client().Post("/login", url.Values{"username": {"heidi"}, "password": {"wrong password"}}, "X-Forwarded-For", ip)
+	}
+	for range 3 {
+		if res := a.client().Post("/login", url.Values{"username": {"heidi"}, "password": {"correct horse battery"}}, "X-Forwarded-For", ip); res.Status != 303 {
+			t.Fatalf("right password after 4 failures: %d", res.Status)
+		}
+	}
+	if res := a.client().Post("/login", url.Values{"username": {"heidi"}, "password": {"wrong password"}}, "X-Forwarded-For", ip); res.Status != 422 {
+		t.Fatalf("fifth failure: %d, want 422", res.Status)
+	}
+	if res := a.client().Post("/login", url.Values{"username": {"heidi"}, "password": {"wrong password"}}, "X-Forwarded-For", ip); res.Status != 429 {
+		t.Fatalf("sixth failure: %d, want 429", res.Status)
+	}
+}
+
 func TestRegisterRateLimitAndClientAddress(t *testing.T) {
-	one := func(c *handlers.Config) { c.Rates.Register = handlers.Rate{N: 1, Per: time.Second} }
+	one := func(c *handlers.Config) { c.Rates.Register = handlers.Rate{{N: 1, Per: time.Second}} }
 	reg := func(a *app, name string, headers ...string) int {
-		return a.client().post("/register", url.Values{"username": {name}, "password": {"correct horse battery"}}, headers...).Status
+		return a.client().Post("/register", url.Values{"username": {name}, "password": {"correct horse battery"}}, headers...).Status
 	}
 	n := 0
 	name := func() string { n++; return fmt.Sprint("user_", n) }
@@ -214,12 +264,12 @@ func TestRegisterRateLimitAndClientAddress(t *testing.T) {
 func TestCookieAttacksEndAnonymous(t *testing.T) {
 	a := newApp(t, nil, nil)
 	alice, bob := a.client(), a.client()
-	alice.register("alice")
-	bob.register("bob")
+	alice.Register("alice")
+	bob.Register("bob")
 	alice.view(2)
-	a.putCart(alice.cookie("sid"), 2, 1)
-	aliceSid, aliceUser := alice.cookie("sid"), alice.cookie("user")
-	bobUser := bob.cookie("user")
+	a.putCart(alice, 2, 1)
+	aliceSid, aliceUser := alice.Cookie("sid"), alice.Cookie("user")
+	bobUser := bob.Cookie("user")
 	key := testHashKey(t)
 	otherKey := []byte(strings.Repeat("k", 64))
 	u, _ := a.store.UserByName(t.Context(), "alice")
@@ -229,8 +279,8 @@ func TestCookieAttacksEndAnonymous(t *testing.T) {
 	// Sanity: cookies forged with the right key and date are accepted, so
 	// the failures below are the checks at work, not a bad forgery.
 	ok := a.client()
-	ok.setCookie("sid", aliceSid)
-	ok.setCookie("user", forgeUser(key, time.Now(), u.ID, "alice", aliceSid))
+	ok.SetCookie("sid", aliceSid)
+	ok.SetCookie("user", forgeUser(key, time.Now(), u.ID, "alice", aliceSid))
 	if got := signedInAs(ok.home().Body); got != "alice" {
 		t.Fatalf("a correctly forged cookie was refused (%q): the forgery helper is wrong", got)
 	}
@@ -238,16 +288,16 @@ func TestCookieAttacksEndAnonymous(t *testing.T) {
 	tests := []struct {
 		name      string
 		sid, user string
-		cart      string // the header's cart count: the session survives a bad `user` cookie
+		cart      string // the header's cart count: an account's cart only shows to a verified sign-in
 	}{
-		{"tampered user", aliceSid, flip(aliceUser), "1"},
+		{"tampered user", aliceSid, flip(aliceUser), "0"},
 		{"tampered sid", flip(aliceSid), aliceUser, "0"},
-		{"user cookie of another account", aliceSid, bobUser, "1"},
+		{"user cookie of another account", aliceSid, bobUser, "0"},
 		{"user cookie without its session", stray, forgeUser(key, time.Now(), u.ID, "alice", stray), "0"},
-		{"user cookie claiming admin on alice's session", aliceSid, forgeUser(key, time.Now(), admin.ID, "admin", aliceSid), "1"},
-		{"expired", aliceSid, forgeUser(key, time.Now().Add(-31*24*time.Hour), u.ID, "alice", aliceSid), "1"},
+		{"user cookie claiming admin on alice's session", aliceSid, forgeUser(key, time.Now(), admin.ID, "admin", aliceSid), "0"},
+		{"expired", aliceSid, forgeUser(key, time.Now().Add(-31*24*time.Hour), u.ID, "alice", aliceSid), "0"},
 		{"old key", forgeToken(otherKey, "x"), forgeUser(otherKey, time.Now(), u.ID, "alice", forgeToken(otherKey, "x")), "0"},
-		{"old key on a live sid", aliceSid, forgeUser(otherKey, time.Now(), u.ID, "alice", aliceSid), "1"},
+		{"old key on a live sid", aliceSid, forgeUser(otherKey, time.Now(), u.ID, "alice", aliceSid), "0"},
 		{"garbage", "garbage", "%%%not|base64", "0"},
 		{"empty", "", "", "0"},
 		{"oversized", strings.Repeat("a", 4000), strings.Repeat("b", 4000), "0"},
@@ -257,10 +307,10 @@ func TestCookieAttacksEndAnonymous(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			before := a.sessions()
 			c := a.client()
-			c.setCookie("sid", tc.sid)
-			c.setCookie("user", tc.user)
+			c.SetCookie("sid", tc.sid)
+			c.SetCookie("user", tc.user)
 			for _, p := range []string{"/", "/items", "/login"} {
-				res := c.get(p)
+				res := c.Get(p)
 				if res.Status != 200 {
 					t.Fatalf("GET %s: %d", p, res.Status)
 				}
@@ -275,6 +325,10 @@ func TestCookieAttacksEndAnonymous(t *testing.T) {
 				t.Error("a bad cookie created server state")
 			}
 		})
+	}
+	// Alice's own session survived every bad `user` cookie, cart included.
+	if res := alice.home(); signedInAs(res.Body) != "alice" || cartCount(res.Body) != "1" {
+		t.Errorf("alice afterwards: %q with %q in the cart", signedInAs(res.Body), cartCount(res.Body))
 	}
 }
 
@@ -292,7 +346,7 @@ func TestCookieKeyRotation(t *testing.T) {
 	}
 	old := newApp(t, nil, nil)
 	c := old.client()
-	c.register("heidi")
+	c.Register("heidi")
 	c.view(3)
 
 	// K2 signs now, K1 still verifies: heidi stays signed in.
@@ -318,10 +372,10 @@ func TestCookieKeyRotation(t *testing.T) {
 	enc := old.sharing(withKeys(k2 + "," + block + "," + k1))
 	e := enc.client()
 	e.login("heidi")
-	if claimReadable(e.cookie("user"), "heidi") {
+	if claimReadable(e.Cookie("user"), "heidi") {
 		t.Error("the claim is readable despite a block key")
 	}
-	if !claimReadable(c.cookie("user"), "heidi") {
+	if !claimReadable(c.Cookie("user"), "heidi") {
 		t.Error("claimReadable cannot read a plain claim")
 	}
 	if got := signedInAs(e.home().Body); got != "heidi" {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -28,36 +27,6 @@ type adminStore interface {
 	PurgeAllPages(ctx context.Context) (int, error)
 	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
 	Rescale(ctx context.Context) error
-}
-
-// requireAdmin guards /admin: an anonymous visitor is sent to sign in,
-// another account gets 403. The session says IsAdmin only when the signed
-// cookie and `login:` agree on the user; the account's admin flag is then
-// checked in the database too, so a revoked admin loses access at once.
-func (h *Handler) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		s := session(c)
-		if !s.SignedIn() {
-			back := "/admin"
-			if c.Request().Method == http.MethodGet {
-				back = localPath(c.Request().URL.RequestURI(), "/admin")
-			}
-			return redirect(c, "/login?next="+url.QueryEscape(back))
-		}
-		forbidden := echo.NewHTTPError(http.StatusForbidden, "This page is for the shop's administrators.")
-		if !s.IsAdmin {
-			return forbidden
-		}
-		u, err := h.store.UserByID(c.Request().Context(), s.UserID)
-		if errors.Is(err, store.ErrNotFound) || (err == nil && !u.IsAdmin) {
-			return forbidden
-		}
-		if err != nil {
-			return err
-		}
-		noStore(c)
-		return next(c)
-	}
 }
 
 // audit logs an admin action: who, what, when, and on what (target).
@@ -172,10 +141,22 @@ func (h *Handler) AdminItemForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminItemPage(h.chrome(c, "Edit "+it.Name), views.ItemForm{
-		ID: it.ID, Name: it.Name, Price: moneyInput(it.PriceCents),
-		Stock: strconv.FormatInt(it.Stock, 10), Description: it.Description,
-	}))
+	f := itemForm(it)
+	if err := h.withCategories(c.Request().Context(), &f); err != nil {
+		return err
+	}
+	if err := h.withItemPictures(c, &f); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.AdminItemPage(h.chrome(c, "Edit "+it.Name), f))
+}
+
+// itemForm is the edit form filled with an item's current values.
+func itemForm(it store.Item) views.ItemForm {
+	return views.ItemForm{
+		ID: it.ID, Name: it.Name, Price: moneyInput(it.PriceCents), Stock: strconv.FormatInt(it.Stock, 10),
+		Category: it.Category, Description: it.Description, Archived: it.Archived(),
+	}
 }
 
 // AdminUpdateItem is POST /admin/items/:id: validate, save, purge the
@@ -185,21 +166,24 @@ func (h *Handler) AdminUpdateItem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := views.ItemForm{ID: id, Name: strings.TrimSpace(c.FormValue("name")), Price: strings.TrimSpace(c.FormValue("price")),
-		Stock: strings.TrimSpace(c.FormValue("stock")), Description: strings.TrimSpace(c.FormValue("description"))}
+	f := readItemForm(c, id)
+	if params, _ := c.FormParams(); !params.Has("category") {
+		// A form without the field (older clients) keeps the category.
+		it, err := h.store.Item(c.Request().Context(), id)
+		if err != nil {
+			return err
+		}
+		f.Category = it.Category
+	}
 	edit, errs := validateItemForm(f)
 	if len(errs) > 0 {
-		if wantsJSON(c) {
-			return c.JSON(http.StatusUnprocessableEntity, map[string]any{"errors": errs})
-		}
-		f.Errors = errs
-		return render(c, http.StatusUnprocessableEntity, views.AdminItemPage(h.chrome(c, "Edit item"), f))
+		return h.itemFormError(c, f, errs)
 	}
 	it, err := h.store.UpdateItem(c.Request().Context(), id, edit)
 	if err != nil {
 		return err
 	}
-	h.audit(c, "edit item", "item "+itoa(id), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock)
+	h.audit(c, "edit item", "item "+itoa(id), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock, "category", it.Category)
 	return h.adminDone(c, fmt.Sprintf("Saved item %d. Its cached pages were purged.", id), "/admin/items/"+itoa(id))
 }
 
@@ -208,7 +192,7 @@ var priceRE = regexp.MustCompile(`^[0-9]{1,7}(\.[0-9]{1,2})?$`)
 // validateItemForm checks an edit and returns it with any field errors.
 func validateItemForm(f views.ItemForm) (store.ItemEdit, map[string]string) {
 	errs := map[string]string{}
-	e := store.ItemEdit{Name: f.Name, Description: f.Description}
+	e := store.ItemEdit{Name: f.Name, Description: f.Description, Category: f.Category}
 	if n := utf8.RuneCountInString(f.Name); n < 1 || n > 200 || strings.IndexFunc(f.Name, unicode.IsControl) >= 0 {
 		errs["name"] = "Use 1 to 200 characters, on one line."
 	}
@@ -221,6 +205,9 @@ func validateItemForm(f views.ItemForm) (store.ItemEdit, map[string]string) {
 		e.Stock = n
 	} else {
 		errs["stock"] = "Use a whole number from 0 to 1,000,000,000."
+	}
+	if !validCategory(f.Category) {
+		errs["category"] = "Use 1 to 50 characters, on one line."
 	}
 	if utf8.RuneCountInString(f.Description) > 2000 || !utf8.ValidString(f.Description) {
 		errs["description"] = "Use at most 2,000 characters."

@@ -1,17 +1,15 @@
 package handlers_test
 
 import (
-	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
-	"net/url"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"storefront/handlers"
+	"storefront/handlers/apptest"
 	"storefront/store"
 	"storefront/store/storetest"
 )
@@ -27,6 +25,7 @@ type app struct {
 	store *store.Store
 	h     *handlers.Handler
 	srv   *httptest.Server
+	shift time.Duration // how far tests moved the store's clock
 }
 
 // testConfig is the HTTP config tests start from.
@@ -41,9 +40,8 @@ func testConfig(t testing.TB) handlers.Config {
 		ArticlesPage:     25,
 		MaxLineQty:       99,
 		ViewedPerSession: 25,
-		PageCacheTTL:     300 * time.Second,
-		PageCacheTop:     10_000,
 		RequestTimeout:   5 * time.Second,
+		MetricsToken:     testMetricsToken,
 	}
 }
 
@@ -69,81 +67,16 @@ func newApp(t *testing.T, editStore func(*store.Options), editCfg func(*handlers
 	return &app{t: t, store: st, h: h, srv: srv}
 }
 
-// client is a browser: it keeps cookies and does not follow redirects.
+// client is the tests' one HTTP client (apptest.Client: cookies, no
+// redirects, same-origin forms) speaking to this app, with helpers that
+// know the app's store.
 type client struct {
-	a   *app
-	hc  *http.Client
-	jar *cookiejar.Jar
+	*apptest.Client
+	a *app
 }
 
 func (a *app) client() *client {
-	jar, _ := cookiejar.New(nil)
-	return &client{a: a, jar: jar, hc: &http.Client{
-		Jar:           jar,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		Timeout:       20 * time.Second,
-	}}
-}
-
-// response is a finished request: status, headers and body.
-type response struct {
-	Status int
-	Header http.Header
-	Body   string
-}
-
-func (c *client) do(req *http.Request) response {
-	c.a.t.Helper()
-	res, err := c.hc.Do(req)
-	if err != nil {
-		c.a.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return response{Status: res.StatusCode, Header: res.Header, Body: string(b)}
-}
-
-func (c *client) get(path string) response {
-	c.a.t.Helper()
-	req, _ := http.NewRequest("GET", c.a.srv.URL+path, nil)
-	return c.do(req)
-}
-
-// post sends a same-origin form, as a browser would.
-func (c *client) post(path string, form url.Values, headers ...string) response {
-	c.a.t.Helper()
-	req, _ := http.NewRequest("POST", c.a.srv.URL+path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", c.a.srv.URL)
-	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	return c.do(req)
-}
-
-func (c *client) cookie(name string) string {
-	u, _ := url.Parse(c.a.srv.URL)
-	for _, ck := range c.jar.Cookies(u) {
-		if ck.Name == name {
-			return ck.Value
-		}
-	}
-	return ""
-}
-
-func (c *client) setCookie(name, value string) {
-	u, _ := url.Parse(c.a.srv.URL)
-	c.jar.SetCookies(u, []*http.Cookie{{Name: name, Value: value, Path: "/"}})
-}
-
-// register creates an account and signs this client in.
-func (c *client) register(name string) {
-	c.a.t.Helper()
-	res := c.post("/register", url.Values{"username": {name}, "password": {"correct horse battery"}})
-	if res.Status != http.StatusSeeOther {
-		c.a.t.Fatalf("register %s: status %d: %s", name, res.Status, res.Body)
-	}
+	return &client{Client: apptest.NewClient(a.t, a.srv.URL), a: a}
 }
 
 func mustContain(t *testing.T, body string, want ...string) {
@@ -164,6 +97,21 @@ func newBenchApp(b *testing.B) *app {
 		b.Fatal(err)
 	}
 	return &app{store: st, h: h}
+}
+
+// testMetricsToken is the bearer token tests scrape /metrics with.
+const testMetricsToken = "metrics-token-for-tests"
+
+// scrape reads /metrics as Prometheus would, with the bearer token.
+func (a *app) scrape(t testing.TB) string {
+	t.Helper()
+	req, _ := http.NewRequest("GET", a.srv.URL+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+testMetricsToken)
+	res := a.client().Do(req)
+	if res.Status != http.StatusOK {
+		t.Fatalf("/metrics with the token: %d", res.Status)
+	}
+	return res.Body
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,8 +1,10 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -28,16 +30,27 @@ func (h *Handler) renderArticle(c echo.Context, id int64, status int, form views
 	if err != nil {
 		return articleNotFound(err)
 	}
+	// A hidden article is gone for everyone but its poster and admins.
+	if a.Hidden && !s.IsAdmin && (s.UserID == 0 || s.UserID != a.PosterID) {
+		return notFound("There is no article with that number.")
+	}
 	now := time.Now()
 	d := views.ArticleData{
-		Row: articleRow(a, now), Next: views.ArticleURL(id), SignedIn: s.SignedIn(), Form: form,
+		Row: articleRow(a, now), Next: views.ArticleURL(id), SignedIn: s.SignedIn() && !a.Hidden, Form: form,
 		LoginURL: "/login?next=" + url.QueryEscape(views.ArticleURL(id)+"#comments"),
+		Hidden:   a.Hidden, Moderator: s.IsAdmin,
+		CanEditGroups: !a.Hidden && s.SignedIn() && (s.UserID == a.PosterID || s.IsAdmin),
+		SiteGroups:    store.ArticleGroups,
 	}
 	for _, cm := range comments {
+		// A hidden comment stays only for its author and admins, marked.
+		if cm.Hidden && !s.IsAdmin && (s.UserID == 0 || s.UserID != cm.UserID) {
+			continue
+		}
 		d.Comments = append(d.Comments, views.CommentView{
-			ID: cm.ID, User: cm.User, Body: cm.Body, Age: ageText(now.Sub(cm.Posted)), PostedAt: cm.Posted.UTC().Format(time.RFC3339)})
+			ID: cm.ID, Ref: store.CommentRef(id, cm.ID), User: cm.User, Body: cm.Body, Hidden: cm.Hidden,
+			Age: ageText(now.Sub(cm.Posted)), PostedAt: cm.Posted.UTC().Format(time.RFC3339)})
 	}
-	noStore(c)
 	return render(c, status, views.ArticlePage(h.chrome(c, a.Title), d))
 }
 
@@ -65,9 +78,6 @@ func (h *Handler) VoteArticle(c echo.Context) error {
 	}
 	back := returnPath(c, views.ArticleURL(id))
 	s := session(c)
-	if !s.SignedIn() {
-		return h.needSignIn(c, back, "Sign in to vote.")
-	}
 	if err := h.limit(c, "vote", itoa(s.UserID), h.cfg.Rates.Vote, "You are voting very quickly."); err != nil {
 		return err
 	}
@@ -88,19 +98,6 @@ func (h *Handler) VoteArticle(c echo.Context) error {
 	return redirect(c, back)
 }
 
-// returnPath is where a form goes back to: its next field, else the
-// Referer when it is a page of this site, else fallback.
-func returnPath(c echo.Context, fallback string) string {
-	if p := localPath(c.FormValue("next"), ""); p != "" {
-		return p
-	}
-	ref, err := url.Parse(c.Request().Referer())
-	if err == nil && ref.Host == c.Request().Host && (ref.Scheme == "http" || ref.Scheme == "https") {
-		return localPath(ref.RequestURI(), fallback)
-	}
-	return fallback
-}
-
 // CommentArticle adds a comment (1 to 2,000 characters) for a signed-in
 // reader, at most COMMENT_RATE per reader.
 func (h *Handler) CommentArticle(c echo.Context) error {
@@ -109,9 +106,6 @@ func (h *Handler) CommentArticle(c echo.Context) error {
 		return err
 	}
 	s := session(c)
-	if !s.SignedIn() {
-		return h.needSignIn(c, views.ArticleURL(id)+"#comments", "Sign in to comment.")
-	}
 	body := strings.TrimSpace(strings.ReplaceAll(c.FormValue("body"), "\r\n", "\n"))
 	if msg := checkComment(body); msg != "" {
 		if wantsJSON(c) {
@@ -120,7 +114,14 @@ func (h *Handler) CommentArticle(c echo.Context) error {
 		return h.renderArticle(c, id, http.StatusUnprocessableEntity, views.CommentForm{Body: body, Error: msg})
 	}
 	if err := h.limit(c, "comment", itoa(s.UserID), h.cfg.Rates.Comment, "You are commenting faster than we allow."); err != nil {
-		return err
+		// A form post over the limit gets the article back with the text
+		// as typed and the wait by the box, not a bare error page.
+		var rl *rateLimited
+		if wantsJSON(c) || !errors.As(err, &rl) {
+			return err
+		}
+		c.Response().Header().Set("Retry-After", strconv.Itoa(rl.retryAfter))
+		return h.renderArticle(c, id, http.StatusTooManyRequests, views.CommentForm{Body: body, Error: rl.msg})
 	}
 	cm, err := h.store.AddComment(c.Request().Context(), id, s.UserID, s.UserName, body)
 	if err != nil {

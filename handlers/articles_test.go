@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"storefront/handlers"
+	"storefront/handlers/apptest"
 	"storefront/store"
 	"storefront/store/storetest"
 )
@@ -29,7 +30,7 @@ type voteAnswer struct {
 // postArticle posts through the form and returns the new article's id.
 func (c *client) postArticle(title, link string, groups ...string) int64 {
 	c.a.t.Helper()
-	res := c.post("/articles", url.Values{"title": {title}, "link": {link}, "groups": groups})
+	res := c.Post("/articles", url.Values{"title": {title}, "link": {link}, "groups": groups})
 	loc := res.Header.Get("Location")
 	if res.Status != http.StatusSeeOther || !strings.HasPrefix(loc, "/articles/") {
 		c.a.t.Fatalf("post article: %d %s", res.Status, loc)
@@ -44,7 +45,7 @@ func (c *client) postArticle(title, link string, groups ...string) int64 {
 // vote votes with Accept: application/json and decodes the answer.
 func (c *client) vote(id int64, dir string) (int, voteAnswer) {
 	c.a.t.Helper()
-	res := c.post(fmt.Sprintf("/articles/%d/vote", id), url.Values{"dir": {dir}}, "Accept", "application/json")
+	res := c.Post(fmt.Sprintf("/articles/%d/vote", id), url.Values{"dir": {dir}}, "Accept", "application/json")
 	var v voteAnswer
 	if res.Status == http.StatusOK {
 		if err := json.Unmarshal([]byte(res.Body), &v); err != nil {
@@ -83,11 +84,11 @@ func scoreOf(t *testing.T, st *store.Store, id int64) float64 {
 func TestArticleVotingOverHTTP(t *testing.T) {
 	a := newApp(t, nil, nil)
 	alice, bob, carol := a.client(), a.client(), a.client()
-	alice.register("alice")
-	bob.register("bob")
-	carol.register("carol")
+	alice.Register("alice")
+	bob.Register("bob")
+	carol.Register("carol")
 	id := alice.postArticle("Sorted sets", "https://redis.io/docs/sorted-sets", "redis")
-	page := alice.get(fmt.Sprintf("/articles/%d", id))
+	page := alice.Get(fmt.Sprintf("/articles/%d", id))
 	if page.Status != 200 {
 		t.Fatalf("article page: %d", page.Status)
 	}
@@ -126,7 +127,7 @@ func TestArticleVotingOverHTTP(t *testing.T) {
 	// The page shows each reader's own vote.
 	bob.vote(id, "down")
 	for who, want := range map[*client]string{alice: "up", bob: "down", carol: "none", a.client(): "none"} {
-		if got := articleAttrs(t, who.get("/articles").Body)["data-my-vote"]; got != want {
+		if got := articleAttrs(t, who.Get("/articles").Body)["data-my-vote"]; got != want {
 			t.Errorf("listing shows my vote %q, want %q", got, want)
 		}
 	}
@@ -137,7 +138,7 @@ func TestArticleVotingOverHTTP(t *testing.T) {
 func TestVoteWithoutJavaScript(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	c.register("alice")
+	c.Register("alice")
 	id := c.postArticle("x", "https://example.com/")
 	path := fmt.Sprintf("/articles/%d/vote", id)
 	tests := []struct {
@@ -156,12 +157,12 @@ func TestVoteWithoutJavaScript(t *testing.T) {
 		if tc.referer != "" {
 			h = []string{"Referer", tc.referer}
 		}
-		res := c.post(path, tc.form, h...)
+		res := c.Post(path, tc.form, h...)
 		if res.Status != http.StatusSeeOther || res.Header.Get("Location") != tc.want {
 			t.Errorf("%s: %d to %q, want 303 to %q", tc.name, res.Status, res.Header.Get("Location"), tc.want)
 		}
 	}
-	if got := articleAttrs(t, c.get("/articles/"+idStr(id)).Body); got["data-my-vote"] != "up" || got["data-up"] != "1" {
+	if got := articleAttrs(t, c.Get("/articles/"+idStr(id)).Body); got["data-my-vote"] != "up" || got["data-up"] != "1" {
 		t.Errorf("after the votes: %v", got)
 	}
 }
@@ -173,7 +174,7 @@ func idStr(n int64) string { return strconv.FormatInt(n, 10) }
 func TestVoteBadRequests(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	c.register("alice")
+	c.Register("alice")
 	id := c.postArticle("x", "https://example.com/")
 	before := scoreOf(t, a.store, id)
 	guest := a.client()
@@ -199,7 +200,7 @@ func TestVoteBadRequests(t *testing.T) {
 		if tc.json {
 			h = []string{"Accept", "application/json"}
 		}
-		res := tc.who.post(tc.path, url.Values{"dir": {tc.dir}}, h...)
+		res := tc.who.Post(tc.path, url.Values{"dir": {tc.dir}}, h...)
 		if res.Status != tc.status || (tc.loc != "" && res.Header.Get("Location") != tc.loc) {
 			t.Errorf("%s: %d %q, want %d %q", tc.name, res.Status, res.Header.Get("Location"), tc.status, tc.loc)
 		}
@@ -212,33 +213,37 @@ func TestVoteBadRequests(t *testing.T) {
 	}
 }
 
-// TestVoteWindowCloses: with VOTE_WINDOW=2s, three seconds later votes
+// TestVoteWindowCloses: with VOTE_WINDOW=2s, once the window has closed votes
 // change nothing and the page says voting has closed.
 func TestVoteWindowCloses(t *testing.T) {
 	a := newApp(t, func(o *store.Options) { o.VoteWindow = 2 * time.Second }, nil)
 	alice, bob := a.client(), a.client()
-	alice.register("alice")
-	bob.register("bob")
+	alice.Register("alice")
+	bob.Register("bob")
 	id := alice.postArticle("x", "https://example.com/")
-	if body := alice.get("/articles/" + idStr(id)).Body; strings.Contains(body, `data-testid="vote-closed"`) {
+	if body := alice.Get("/articles/" + idStr(id)).Body; strings.Contains(body, `data-testid="vote-closed"`) {
 		t.Fatal("a new article shows as closed")
 	}
 	before := scoreOf(t, a.store, id)
-	time.Sleep(3 * time.Second)
+	// Wait for the window to close as the page reports it (polling: a
+	// busy machine makes this slower, never red).
+	apptest.Eventually(t, "the article shows voting closed", func() bool {
+		return strings.Contains(alice.Get("/articles/"+idStr(id)).Body, `data-testid="vote-closed"`)
+	})
 	status, v := bob.vote(id, "up")
 	if status != 200 || v.Open || v.Up != 1 || v.MyVote != "none" || v.Score != before {
 		t.Fatalf("vote after the window: %d %+v", status, v)
 	}
-	res := bob.post("/articles/"+idStr(id)+"/vote", url.Values{"dir": {"down"}})
+	res := bob.Post("/articles/"+idStr(id)+"/vote", url.Values{"dir": {"down"}})
 	if res.Status != http.StatusSeeOther {
 		t.Fatalf("form vote after the window: %d", res.Status)
 	}
-	page := bob.get("/articles/" + idStr(id))
+	page := bob.Get("/articles/" + idStr(id))
 	mustContain(t, page.Body, `data-testid="vote-closed"`, "Voting on this article has closed", "disabled")
 	if got := scoreOf(t, a.store, id); got != before {
 		t.Errorf("score moved after the window")
 	}
-	if n := len(testids(bob.get("/articles").Body, "vote-closed", "")); n != 1 {
+	if n := len(testids(bob.Get("/articles").Body, "vote-closed", "")); n != 1 {
 		t.Errorf("listing shows %d closed marks, want 1", n)
 	}
 }
@@ -248,11 +253,11 @@ func TestVoteWindowCloses(t *testing.T) {
 func TestConcurrentVotesOverHTTP(t *testing.T) {
 	a := newApp(t, nil, nil)
 	poster := a.client()
-	poster.register("poster")
+	poster.Register("poster")
 	id := poster.postArticle("hot", "https://example.com/hot")
 	before := scoreOf(t, a.store, id)
 	one := a.client()
-	one.register("one")
+	one.Register("one")
 	hammer := func(voter func(i int) *client) {
 		var wg sync.WaitGroup
 		for i := range 100 {
@@ -261,7 +266,7 @@ func TestConcurrentVotesOverHTTP(t *testing.T) {
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 				req.Header.Set("Accept", "application/json")
 				req.Header.Set("Sec-Fetch-Site", "same-origin")
-				res, err := voter(i).hc.Do(req)
+				res, err := voter(i).HTTP().Do(req)
 				if err != nil {
 					t.Error(err)
 					return
@@ -282,7 +287,7 @@ func TestConcurrentVotesOverHTTP(t *testing.T) {
 	voters := make([]*client, 100)
 	for i := range voters {
 		voters[i] = a.client()
-		voters[i].register(fmt.Sprintf("voter%d", i))
+		voters[i].Register(fmt.Sprintf("voter%d", i))
 	}
 	hammer(func(i int) *client { return voters[i] })
 	if got := scoreOf(t, a.store, id) - before; got != 100*432 {
@@ -297,7 +302,7 @@ func TestConcurrentVotesOverHTTP(t *testing.T) {
 func TestPostArticleInput(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	c.register("alice")
+	c.Register("alice")
 	tests := []struct {
 		name, title, link string
 		groups            []string
@@ -317,7 +322,7 @@ func TestPostArticleInput(t *testing.T) {
 		{"unknown group", "x", "https://example.com/", []string{"go", "<b>evil</b>"}, "Pick groups from the list"},
 	}
 	for _, tc := range tests {
-		res := c.post("/articles", url.Values{"title": {tc.title}, "link": {tc.link}, "groups": tc.groups})
+		res := c.Post("/articles", url.Values{"title": {tc.title}, "link": {tc.link}, "groups": tc.groups})
 		if res.Status != http.StatusUnprocessableEntity {
 			t.Errorf("%s: status %d, want 422", tc.name, res.Status)
 			continue
@@ -335,18 +340,18 @@ func TestPostArticleInput(t *testing.T) {
 	// A script in a title is shown as text, here and in listings.
 	id := c.postArticle(`<script>alert("t")</script>`, "HTTPS://Example.com/a?b=<c>", "go", "go", "web")
 	for _, path := range []string{"/articles/" + idStr(id), "/articles", "/groups/go", "/"} {
-		body := c.get(path).Body
+		body := c.Get(path).Body
 		if strings.Contains(body, `<script>alert`) || !strings.Contains(body, "&lt;script&gt;alert(") {
 			t.Errorf("%s: title not escaped", path)
 		}
-		mustContain(t, body, `rel="noopener noreferrer nofollow"`, "(example.com)", `href="/users/alice"`)
+		mustContain(t, body, `rel="noopener noreferrer nofollow"`, `data-testid="article-link">example.com <span aria-hidden="true">↗</span><span class="visually-hidden">, external link</span>`, `href="/users/alice"`)
 	}
 	if g := a.store.Redis().SMembers(t.Context(), "{a}group:go").Val(); len(g) != 1 {
 		t.Errorf("group:go holds %v", g)
 	}
 	// Guests are sent to sign in and nothing is stored.
 	guest := a.client()
-	for _, res := range []response{guest.get("/articles/new"), guest.post("/articles", url.Values{"title": {"x"}, "link": {"https://x.org"}})} {
+	for _, res := range []apptest.Response{guest.Get("/articles/new"), guest.Post("/articles", url.Values{"title": {"x"}, "link": {"https://x.org"}})} {
 		if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/login?next=%2Farticles%2Fnew" {
 			t.Errorf("guest: %d %s", res.Status, res.Header.Get("Location"))
 		}
@@ -354,18 +359,18 @@ func TestPostArticleInput(t *testing.T) {
 	if got := a.store.Redis().Get(t.Context(), "{a}article:").Val(); got != idStr(id) {
 		t.Errorf("article counter %s", got)
 	}
-	if res := c.get("/articles/new"); res.Status != 200 || !strings.Contains(res.Body, `name="groups" value="offtopic"`) {
+	if res := c.Get("/articles/new"); res.Status != 200 || !strings.Contains(res.Body, `name="groups" value="offtopic"`) {
 		t.Errorf("form: %d", res.Status)
 	}
 }
 
 // TestPostRate: POST_RATE limits posts per reader.
 func TestPostRate(t *testing.T) {
-	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Post = handlers.Rate{N: 1, Per: time.Hour} })
+	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Post = handlers.Rate{{N: 1, Per: time.Hour}} })
 	c := a.client()
-	c.register("alice")
+	c.Register("alice")
 	c.postArticle("one", "https://example.com/1")
-	res := c.post("/articles", url.Values{"title": {"two"}, "link": {"https://example.com/2"}})
+	res := c.Post("/articles", url.Values{"title": {"two"}, "link": {"https://example.com/2"}})
 	if res.Status != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
 		t.Fatalf("second post: %d", res.Status)
 	}
@@ -374,7 +379,7 @@ func TestPostRate(t *testing.T) {
 func TestArticleListings(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	c.register("alice")
+	c.Register("alice")
 	u, err := a.store.UserByName(t.Context(), "alice")
 	if err != nil {
 		t.Fatal(err)
@@ -412,7 +417,7 @@ func TestArticleListings(t *testing.T) {
 		{"/groups/%3Cscript%3E", 404, 0, 0, nil},
 	}
 	for _, tc := range tests {
-		res := c.get(tc.path)
+		res := c.Get(tc.path)
 		if res.Status != tc.status {
 			t.Errorf("%s: status %d, want %d", tc.path, res.Status, tc.status)
 			continue
@@ -427,12 +432,12 @@ func TestArticleListings(t *testing.T) {
 		}
 	}
 	// A vote lifts the oldest article to the top of the board and the home page.
-	c.register("bob")
+	c.Register("bob")
 	c.vote(ids[0], "up")
-	if rows := testids(c.get("/articles?sort=top").Body, "article", "data-article-id"); rows[0] != idStr(ids[0]) {
+	if rows := testids(c.Get("/articles?sort=top").Body, "article", "data-article-id"); rows[0] != idStr(ids[0]) {
 		t.Errorf("top: first %s, want %d", rows[0], ids[0])
 	}
-	home := c.get("/")
+	home := c.Get("/")
 	mustContain(t, home.Body, "Top articles")
 	if rows := testids(home.Body, "article", "data-my-vote"); len(rows) != 5 || rows[0] != "up" {
 		t.Errorf("home: %v", rows)
@@ -444,15 +449,15 @@ func TestArticleListings(t *testing.T) {
 func TestGroupListingCatchesUp(t *testing.T) {
 	a := newApp(t, func(o *store.Options) { o.GroupCacheTTL = time.Second }, nil)
 	c := a.client()
-	c.register("alice")
+	c.Register("alice")
 	first := c.postArticle("one", "https://example.com/1", "redis")
-	if rows := testids(c.get("/groups/redis?sort=new").Body, "article", "data-article-id"); len(rows) != 1 {
+	if rows := testids(c.Get("/groups/redis?sort=new").Body, "article", "data-article-id"); len(rows) != 1 {
 		t.Fatalf("redis: %v", rows)
 	}
 	second := c.postArticle("two", "https://example.com/2", "redis")
 	c.postArticle("three", "https://example.com/3", "web")
 	storetest.Wait(t, 1100*time.Millisecond)
-	rows := testids(c.get("/groups/redis?sort=new").Body, "article", "data-article-id")
+	rows := testids(c.Get("/groups/redis?sort=new").Body, "article", "data-article-id")
 	if len(rows) != 2 || rows[0] != idStr(second) || rows[1] != idStr(first) {
 		t.Fatalf("after GROUP_CACHE_TTL: %v, want [%d %d]", rows, second, first)
 	}
@@ -461,26 +466,35 @@ func TestGroupListingCatchesUp(t *testing.T) {
 // TestComments: escaped, limited to COMMENT_RATE per reader (429 with
 // Retry-After, nothing stored), and open again after the window.
 func TestComments(t *testing.T) {
-	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Comment = handlers.Rate{N: 2, Per: time.Minute} })
+	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Comment = handlers.Rate{{N: 2, Per: time.Minute}} })
 	c := a.client()
-	c.register("alice")
+	c.Register("alice")
 	id := c.postArticle("x", "https://example.com/")
 	path := "/articles/" + idStr(id) + "/comments"
-	comment := func(body string) response { return c.post(path, url.Values{"body": {body}}) }
+	comment := func(body string) apptest.Response { return c.Post(path, url.Values{"body": {body}}) }
 	for i, body := range []string{"<script>alert(1)</script>", "second\nline"} {
 		res := comment(body)
 		if res.Status != http.StatusSeeOther || res.Header.Get("Location") != fmt.Sprintf("/articles/%d#comment-%d", id, i+1) {
 			t.Fatalf("comment %d: %d %s", i+1, res.Status, res.Header.Get("Location"))
 		}
 	}
-	res := comment("third")
+	res := comment("third <i>as typed</i>\nwith a second line")
 	if res.Status != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "commenting faster") {
 		t.Fatalf("third comment: %d retry-after %q", res.Status, res.Header.Get("Retry-After"))
+	}
+	// The article again, the comment box holding the text as typed, the
+	// message by the box, not a bare error page.
+	if got := textOf(res.Body, "field-error"); !strings.Contains(got, "commenting faster") || !strings.Contains(got, "Try again in") {
+		t.Errorf("message by the box: %q", got)
+	}
+	mustContain(t, res.Body, ">third &lt;i&gt;as typed&lt;/i&gt;\nwith a second line</textarea>", `data-testid="article"`, "&lt;script&gt;alert(1)")
+	if res.Header.Get("Cache-Control") != "private, no-store" {
+		t.Errorf("Cache-Control %q", res.Header.Get("Cache-Control"))
 	}
 	if n := a.store.Redis().LLen(t.Context(), "{a}comments:"+idStr(id)).Val(); n != 2 {
 		t.Fatalf("%d comments stored, want 2", n)
 	}
-	page := c.get("/articles/" + idStr(id))
+	page := c.Get("/articles/" + idStr(id))
 	if n := len(testids(page.Body, "comment", "")); n != 2 {
 		t.Errorf("%d comments shown", n)
 	}
@@ -500,13 +514,13 @@ func TestComments(t *testing.T) {
 			t.Errorf("bad comment of %d chars: %d", len(body), res.Status)
 		}
 	}
-	if res := a.client().post(path, url.Values{"body": {"hi"}}); res.Status != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/login?next=") {
+	if res := a.client().Post(path, url.Values{"body": {"hi"}}); res.Status != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/login?next=") {
 		t.Errorf("guest comment: %d %s", res.Status, res.Header.Get("Location"))
 	}
-	if res := c.post("/articles/99999/comments", url.Values{"body": {"hi"}}); res.Status != 404 {
+	if res := c.Post("/articles/99999/comments", url.Values{"body": {"hi"}}); res.Status != 404 {
 		t.Errorf("comment on a missing article: %d", res.Status)
 	}
-	if res := c.get("/articles/99999"); res.Status != 404 {
+	if res := c.Get("/articles/99999"); res.Status != 404 {
 		t.Errorf("missing article page: %d", res.Status)
 	}
 }
@@ -514,11 +528,11 @@ func TestComments(t *testing.T) {
 func TestVoteMetrics(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	c.register("alice")
+	c.Register("alice")
 	id := c.postArticle("x", "https://example.com/")
 	c.vote(id, "down")
 	c.vote(id, "none")
-	body := c.get("/metrics").Body
+	body := a.scrape(t)
 	mustContain(t, body, `storefront_votes_total{dir="down"} 1`, `storefront_votes_total{dir="none"} 1`)
 }
 
@@ -527,13 +541,13 @@ func TestVoteMetrics(t *testing.T) {
 func TestArticleJSONAnswers(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	c.register("alice")
+	c.Register("alice")
 	js := []string{"Accept", "application/json"}
-	res := c.post("/articles", url.Values{"title": {"x"}, "link": {"data:text/html,hi"}}, js...)
+	res := c.Post("/articles", url.Values{"title": {"x"}, "link": {"data:text/html,hi"}}, js...)
 	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, `"link":"Only http://`) {
 		t.Fatalf("bad post: %d %s", res.Status, res.Body)
 	}
-	res = c.post("/articles", url.Values{"title": {"x"}, "link": {"https://example.com/"}}, js...)
+	res = c.Post("/articles", url.Values{"title": {"x"}, "link": {"https://example.com/"}}, js...)
 	var posted struct {
 		ID  int64  `json:"id"`
 		URL string `json:"url"`
@@ -541,11 +555,11 @@ func TestArticleJSONAnswers(t *testing.T) {
 	if res.Status != http.StatusCreated || json.Unmarshal([]byte(res.Body), &posted) != nil || posted.URL != "/articles/"+idStr(posted.ID) {
 		t.Fatalf("post: %d %s", res.Status, res.Body)
 	}
-	res = c.post("/articles/"+idStr(posted.ID)+"/comments", url.Values{"body": {"  "}}, js...)
+	res = c.Post("/articles/"+idStr(posted.ID)+"/comments", url.Values{"body": {"  "}}, js...)
 	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, `"error"`) {
 		t.Fatalf("empty comment: %d %s", res.Status, res.Body)
 	}
-	res = c.post("/articles/"+idStr(posted.ID)+"/comments", url.Values{"body": {"<i>hi</i>"}}, js...)
+	res = c.Post("/articles/"+idStr(posted.ID)+"/comments", url.Values{"body": {"<i>hi</i>"}}, js...)
 	if res.Status != http.StatusCreated || !strings.Contains(res.Body, `"id":1`) {
 		t.Fatalf("comment: %d %s", res.Status, res.Body)
 	}

@@ -46,7 +46,7 @@ func benchServer(b *testing.B, st *store.Store) (*httptest.Server, string) {
 	for _, p := range []string{"/items/9", "/items/8", "/items/7", "/items/7"} {
 		fetch(b, http.DefaultClient, srv.URL+p, cookie)
 	}
-	if st.Redis().HSet(b.Context(), "cart:"+strings.TrimPrefix(cookies[0], "sid="), "8", 1).Err() != nil {
+	if st.Redis().HSet(b.Context(), store.KeysOfSession(strings.TrimPrefix(cookies[0], "sid=")).Cart, "8", 1).Err() != nil {
 		b.Fatal("cart")
 	}
 	return srv, cookie
@@ -158,10 +158,11 @@ func BenchmarkItemPageSlowRedis(b *testing.B) {
 	rdb := redis.NewClient(&redis.Options{Addr: delayProxy(b, addr, time.Millisecond), DB: db})
 	b.Cleanup(func() { rdb.Close() })
 	st := store.New(rdb, storetest.DB(b), storetest.Options(), storetest.Logger(b))
+	b.Cleanup(st.Close)
 	if err := st.Migrate(b.Context()); err != nil {
 		b.Fatal(err)
 	}
-	if err := st.SeedDemo(b.Context(), storetest.AdminPassword); err != nil {
+	if _, err := st.SeedDemo(b.Context(), storetest.AdminPassword); err != nil {
 		b.Fatal(err)
 	}
 	srv, cookie := benchServer(b, st)

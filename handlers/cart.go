@@ -18,30 +18,34 @@ import (
 // cartStore is the part of the store that the cart uses.
 type cartStore interface {
 	CatalogRows(ctx context.Context, ids []int64) (map[int64]store.Item, error)
-	Cart(ctx context.Context, token string) (store.Cart, error)
-	SetCartLine(ctx context.Context, token string, itemID, qty int64) (store.Cart, error)
+	Cart(ctx context.Context, owner store.CartOwner) (store.Cart, error)
+	SetCartLine(ctx context.Context, owner store.CartOwner, itemID, qty int64) (store.Cart, error)
+}
+
+// cartOwner is whose cart the visitor sees: the account's when signed in,
+// else the guest session's.
+func cartOwner(s *Session) store.CartOwner {
+	return store.CartOwner{UserID: s.UserID, Token: s.Token}
 }
 
 // ShowCart is the cart page: the lines at current prices and the subtotal.
 func (h *Handler) ShowCart(c echo.Context) error {
-	return h.renderCart(c, http.StatusOK, "", nil, -1)
+	return h.renderCart(c, http.StatusOK, "")
 }
 
-// renderCart renders the cart page with an optional message and per-line
-// problems. checkoutTotal < 0 means "the subtotal shown".
-func (h *Handler) renderCart(c echo.Context, status int, msg string, problems map[int64]string, checkoutTotal int64) error {
+// renderCart renders the cart page with an optional message.
+func (h *Handler) renderCart(c echo.Context, status int, msg string) error {
 	cart, rows, err := h.loadCart(c)
 	if err != nil {
 		return err
 	}
 	s := session(c)
 	s.CartCount = cart.Count // the header agrees with the page
-	d := h.cartView(cart, rows, problems)
-	d.Error, d.SignedIn = msg, s.SignedIn()
-	if checkoutTotal >= 0 {
-		d.CheckoutTotal = checkoutTotal
+	d := h.cartView(cart, rows, nil)
+	d.Error = msg
+	if err := h.pictureLines(c.Request().Context(), d.Lines); err != nil {
+		return err
 	}
-	noStore(c)
 	return render(c, status, views.CartPage(h.chrome(c, "Your cart"), d))
 }
 
@@ -52,7 +56,7 @@ func (h *Handler) loadCart(c echo.Context) (store.Cart, map[int64]store.Item, er
 		return store.Cart{}, nil, nil
 	}
 	ctx := c.Request().Context()
-	cart, err := h.store.Cart(ctx, s.Token)
+	cart, err := h.store.Cart(ctx, cartOwner(s))
 	if err != nil {
 		return store.Cart{}, nil, err
 	}
@@ -86,8 +90,23 @@ func (h *Handler) cartView(cart store.Cart, rows map[int64]store.Item, problems 
 		d.Lines = append(d.Lines, line)
 		d.SubtotalCents += line.TotalCents()
 	}
-	d.CheckoutTotal = d.SubtotalCents
 	return d
+}
+
+// pictureLines sets the main picture of each cart line, with one query.
+func (h *Handler) pictureLines(ctx context.Context, lines []views.CartLine) error {
+	ids := make([]int64, len(lines))
+	for i, l := range lines {
+		ids[i] = l.ItemID
+	}
+	pics, err := h.linePictures(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range lines {
+		lines[i].Picture = pics[lines[i].ItemID]
+	}
+	return nil
 }
 
 // qtyRE is an optionally signed whole number, as typed in a number field.
@@ -116,22 +135,6 @@ func readCartForm(c echo.Context) (int64, string, error) {
 	}
 	id, _ := strconv.ParseInt(items[0], 10, 64)
 	return id, qtys[0], nil
-}
-
-// postForm parses the request body (urlencoded or multipart) and returns
-// only its fields, never the query string's.
-func postForm(c echo.Context) (map[string][]string, error) {
-	r := c.Request()
-	var err error
-	if strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEMultipartForm) {
-		err = r.ParseMultipartForm(64 << 10)
-	} else {
-		err = r.ParseForm()
-	}
-	if err != nil {
-		return nil, badRequest("The form could not be read.")
-	}
-	return r.PostForm, nil
 }
 
 // parseQty reads a typed quantity: a whole number, where 0 or less means
@@ -188,7 +191,7 @@ func (h *Handler) SetCart(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		cart, err = h.store.SetCartLine(ctx, s.Token, itemID, qty)
+		cart, err = h.store.SetCartLine(ctx, cartOwner(s), itemID, qty)
 		if errors.Is(err, store.ErrCartFull) {
 			return h.cartError(c, itemID, fmt.Sprintf("Your cart holds at most %d different items. Remove one to add another.", store.MaxCartLines))
 		}
@@ -213,6 +216,8 @@ func stockProblem(it store.Item, ok bool, qty int64) string {
 	switch {
 	case !ok:
 		return "That item is not in the catalog."
+	case it.Archived():
+		return it.Name + " is no longer sold."
 	case it.Stock <= 0:
 		return it.Name + " is sold out."
 	case qty > it.Stock:
@@ -225,7 +230,7 @@ func stockProblem(it store.Item, ok bool, qty int64) string {
 // JSON with the message and the line as it still is.
 func (h *Handler) cartError(c echo.Context, itemID int64, msg string) error {
 	if !wantsJSON(c) {
-		return h.renderCart(c, http.StatusUnprocessableEntity, msg, nil, -1)
+		return h.renderCart(c, http.StatusUnprocessableEntity, msg)
 	}
 	cart, _, err := h.loadCart(c)
 	if err != nil {

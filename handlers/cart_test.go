@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"storefront/handlers/apptest"
+	"storefront/store"
 	"storefront/views"
 )
 
@@ -38,23 +40,33 @@ func (a *app) priceOf(id int64) int64 {
 	return n
 }
 
-// cartHash is the Redis cart of a client's session, as stored.
+// cartKey is the Redis key of the cart the client sees: its account's
+// when its session is signed in, else its guest session's.
+func (c *client) cartKey() string {
+	c.a.t.Helper()
+	keys := store.KeysOfSession(c.Cookie("sid"))
+	if id, err := c.a.store.Redis().HGet(c.a.t.Context(), "login:", keys.ID).Result(); err == nil && c.Cookie("sid") != "" {
+		return "{user:" + id + "}:cart"
+	}
+	return keys.Cart
+}
+
+// cartHash is the Redis cart the client sees, as stored.
 func (c *client) cartHash() map[string]string {
 	c.a.t.Helper()
-	tok := c.cookie("sid")
-	if tok == "" {
+	if c.Cookie("sid") == "" {
 		return map[string]string{}
 	}
-	m, err := c.a.store.Redis().HGetAll(c.a.t.Context(), "cart:"+tok).Result()
+	m, err := c.a.store.Redis().HGetAll(c.a.t.Context(), c.cartKey()).Result()
 	if err != nil {
 		c.a.t.Fatal(err)
 	}
 	return m
 }
 
-func (c *client) setQty(item, qty string, headers ...string) response {
+func (c *client) setQty(item, qty string, headers ...string) apptest.Response {
 	c.a.t.Helper()
-	return c.post("/cart", url.Values{"item": {item}, "qty": {qty}}, headers...)
+	return c.Post("/cart", url.Values{"item": {item}, "qty": {qty}}, headers...)
 }
 
 // cartLines reads the cart page's lines as item id -> quantity.
@@ -90,10 +102,10 @@ func TestCartSetReplaceRemove(t *testing.T) {
 	if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/cart" {
 		t.Fatalf("add: status %d location %q", res.Status, res.Header.Get("Location"))
 	}
-	if c.cookie("sid") == "" {
+	if c.Cookie("sid") == "" {
 		t.Fatal("a cart write gave the guest no session")
 	}
-	page := c.get("/cart")
+	page := c.Get("/cart")
 	if page.Status != 200 || !sameMap(cartLines(page.Body), map[string]string{"7": "2"}) {
 		t.Fatalf("cart page %d lines %v", page.Status, cartLines(page.Body))
 	}
@@ -104,14 +116,14 @@ func TestCartSetReplaceRemove(t *testing.T) {
 
 	c.setQty("7", "5") // replaces
 	c.setQty("8", "1")
-	page = c.get("/cart")
+	page = c.Get("/cart")
 	if !sameMap(cartLines(page.Body), map[string]string{"7": "5", "8": "1"}) {
 		t.Fatalf("lines %v", cartLines(page.Body))
 	}
 	if got := textOf(page.Body, "cart-count"); got != "6" {
 		t.Errorf("header cart-count %q, want 6 (total quantity)", got)
 	}
-	if got := textOf(c.get("/items").Body, "cart-count"); got != "6" {
+	if got := textOf(c.Get("/items").Body, "cart-count"); got != "6" {
 		t.Errorf("cart-count on another page %q, want 6", got)
 	}
 	want := views.Money(5*a.priceOf(7) + a.priceOf(8))
@@ -129,7 +141,7 @@ func TestCartSetReplaceRemove(t *testing.T) {
 		}
 	}
 	c.setQty("8", "0")
-	page = c.get("/cart")
+	page = c.Get("/cart")
 	if len(cartLines(page.Body)) != 0 || textOf(page.Body, "cart-count") != "0" {
 		t.Errorf("emptied cart shows %v", cartLines(page.Body))
 	}
@@ -142,13 +154,13 @@ func TestCartsArePerSession(t *testing.T) {
 	one, two := a.client(), a.client()
 	one.setQty("7", "3")
 	two.setQty("7", "1")
-	if got := cartLines(one.get("/cart").Body); got["7"] != "3" {
+	if got := cartLines(one.Get("/cart").Body); got["7"] != "3" {
 		t.Errorf("first cart %v", got)
 	}
-	if got := cartLines(two.get("/cart").Body); got["7"] != "1" {
+	if got := cartLines(two.Get("/cart").Body); got["7"] != "1" {
 		t.Errorf("second cart %v", got)
 	}
-	if got := cartLines(a.client().get("/cart").Body); len(got) != 0 {
+	if got := cartLines(a.client().Get("/cart").Body); len(got) != 0 {
 		t.Errorf("a new visitor sees %v", got)
 	}
 }
@@ -210,7 +222,7 @@ func TestCartValidation(t *testing.T) {
 				if asJSON {
 					req.Header.Set("Accept", "application/json")
 				}
-				res := c.do(req)
+				res := c.Do(req)
 				if res.Status != tc.status {
 					t.Fatalf("status %d, want %d: %.300s", res.Status, tc.status, res.Body)
 				}
@@ -236,18 +248,18 @@ func TestCartValidation(t *testing.T) {
 	}
 	// A visitor without a session gets the same answers and no session.
 	c := a.client()
-	if res := c.setQty("9", "1"); res.Status != 422 || c.cookie("sid") != "" {
-		t.Errorf("guest, sold out item: status %d, sid %q", res.Status, c.cookie("sid"))
+	if res := c.setQty("9", "1"); res.Status != 422 || c.Cookie("sid") != "" {
+		t.Errorf("guest, sold out item: status %d, sid %q", res.Status, c.Cookie("sid"))
 	}
-	if res := c.setQty("7", "0"); res.Status != http.StatusSeeOther || c.cookie("sid") != "" {
-		t.Errorf("guest removing from no cart: status %d, sid %q", res.Status, c.cookie("sid"))
+	if res := c.setQty("7", "0"); res.Status != http.StatusSeeOther || c.Cookie("sid") != "" {
+		t.Errorf("guest removing from no cart: status %d, sid %q", res.Status, c.Cookie("sid"))
 	}
 }
 
 func TestCartQueryStringIsNotTheForm(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	if res := c.post("/cart?item=7&qty=1", nil); res.Status != 400 {
+	if res := c.Post("/cart?item=7&qty=1", nil); res.Status != 400 {
 		t.Errorf("status %d, want 400", res.Status)
 	}
 }
@@ -290,7 +302,7 @@ func TestCartJSON(t *testing.T) {
 		t.Errorf("answer %+v", got)
 	}
 	// The header's count agrees with the JSON answer's.
-	if h := textOf(c.get("/").Body, "cart-count"); h != strconv.FormatInt(got.CartCount, 10) {
+	if h := textOf(c.Get("/").Body, "cart-count"); h != strconv.FormatInt(got.CartCount, 10) {
 		t.Errorf("header %q, JSON cart_count %d", h, got.CartCount)
 	}
 	send("8", "0")
@@ -308,12 +320,12 @@ func TestCartPageShowsProblems(t *testing.T) {
 	c.setQty("8", "2")
 	a.setStock(7, 2)
 	a.setStock(8, 0)
-	page := c.get("/cart")
+	page := c.Get("/cart")
 	mustContain(t, page.Body, "Only 2 left", "Sold out", `data-testid="line-problem"`)
 	if len(cartLines(page.Body)) != 2 {
 		t.Errorf("lines %v", cartLines(page.Body))
 	}
-	mustContain(t, c.get("/items/7").Body, "js/cart.")
+	mustContain(t, c.Get("/items/7").Body, "js/cart.")
 }
 
 // TestCartReadsThroughRowCache: the cart page's prices come through the
@@ -321,7 +333,7 @@ func TestCartPageShowsProblems(t *testing.T) {
 func TestCartReadsThroughRowCache(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	if res := c.post("/cart", url.Values{"item": {"2"}, "qty": {"1"}}); res.Status != http.StatusSeeOther {
+	if res := c.Post("/cart", url.Values{"item": {"2"}, "qty": {"1"}}); res.Status != http.StatusSeeOther {
 		t.Fatalf("add: %d", res.Status)
 	}
 	it, err := a.store.Item(t.Context(), 2)
@@ -334,5 +346,5 @@ func TestCartReadsThroughRowCache(t *testing.T) {
 	if err := a.store.Redis().Set(t.Context(), "inv:2", row, time.Minute).Err(); err != nil {
 		t.Fatal(err)
 	}
-	mustContain(t, c.get("/cart").Body, "$42.42")
+	mustContain(t, c.Get("/cart").Body, "$42.42")
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -16,67 +15,97 @@ import (
 
 // orderStore is the part of the store that checkout and orders use.
 type orderStore interface {
-	Checkout(ctx context.Context, token string, userID, expectTotal int64) (store.Order, error)
+	Checkout(ctx context.Context, req store.CheckoutRequest) (store.Order, error)
+	Shipping() store.ShippingRates
+	LastAddress(ctx context.Context, userID int64) (store.Address, bool, error)
 	Orders(ctx context.Context, userID int64, limit, offset int) ([]store.Order, int, error)
 	Order(ctx context.Context, userID, id int64) (store.Order, error)
+	GuestOrder(ctx context.Context, id int64) (store.Order, error)
 }
 
-// Checkout places an order for the cart (POST /checkout, optional total:
-// the total the shopper saw). Guests are sent to sign in and come back to
-// the cart, which sign-in keeps. A line that cannot be filled, or a total
-// that changed, re-renders the cart (422) saying which line and why.
-func (h *Handler) Checkout(c echo.Context) error {
+// ShowCheckout is the checkout page (GET /checkout): the review of the
+// cart at current prices and the form. A signed-in shopper's last address
+// is filled in.
+func (h *Handler) ShowCheckout(c echo.Context) error {
 	s := session(c)
-	if !s.SignedIn() {
-		h.setFlash(c, "Please sign in to check out. Your cart is kept.")
-		return redirect(c, "/login?next=/cart")
+	f := checkoutForm{Shipping: store.ShippingStandard, Payment: store.PaymentMethods()[0].Code()}
+	fromLast := false
+	if s.SignedIn() {
+		a, ok, err := h.store.LastAddress(c.Request().Context(), s.UserID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			f.setAddress(a)
+			fromLast = true
+		}
 	}
-	expect, err := readCheckoutForm(c)
+	return h.renderCheckout(c, http.StatusOK, f, nil, "", func(d *views.CheckoutData) { d.AddressFromLastOrder = fromLast })
+}
+
+// PlaceOrder places the order (POST /checkout). A missing or bad field
+// re-renders the form as typed with the field's message (422); a line the
+// stock cannot fill, or a total other than the one the shopper saw, shows
+// the new review (422). Nothing changes unless the order is placed. A
+// guest is sent to the order's signed link, a signed-in shopper to the
+// order's page.
+func (h *Handler) PlaceOrder(c echo.Context) error {
+	f, err := readCheckoutForm(c)
 	if err != nil {
 		return err
 	}
-	o, err := h.store.Checkout(c.Request().Context(), s.Token, s.UserID, expect)
+	s := session(c)
+	errs := f.validate(!s.SignedIn())
+	if len(errs) > 0 {
+		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, errs, "Please correct the marked fields.", nil)
+	}
+	pay, _ := store.PaymentByCode(f.Payment)
+	expect, _ := store.ParseMoney(f.Total)
+	req := store.CheckoutRequest{Cart: cartOwner(s), Address: f.address(), Shipping: f.Shipping, Payment: pay.Code(), ExpectTotal: expect}
+	if !s.SignedIn() {
+		req.Email = f.Email
+	}
+	o, err := h.placeOrder(c, s, req)
 	var ce *store.CheckoutError
 	switch {
+	case errors.As(err, &ce) && ce.PriceChanged:
+		msg := fmt.Sprintf("Prices or delivery changed since you saw the total: it is now %s. Check the order and place it again.", views.Money(ce.Total))
+		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, nil, msg, nil)
 	case errors.As(err, &ce):
-		return h.checkoutRefused(c, ce)
+		return h.checkoutRefused(c, f, ce)
 	case errors.Is(err, store.ErrEmptyCart):
-		return h.renderCart(c, http.StatusUnprocessableEntity, "Your cart is empty: add something before checking out.", nil, -1)
+		h.setFlash(c, "Your cart is empty: add something before checking out.")
+		return redirect(c, "/cart")
 	case errors.Is(err, store.ErrCheckoutBusy):
 		return echo.NewHTTPError(http.StatusConflict, "Your order is already being placed. See your orders in a moment.")
 	case err != nil:
 		return err
 	}
-	h.setFlash(c, fmt.Sprintf("Thank you! Order #%d is placed.", o.ID))
-	return redirect(c, "/orders/"+itoa(o.ID))
-}
-
-// readCheckoutForm reads the optional total (cents); -1 when absent.
-func readCheckoutForm(c echo.Context) (int64, error) {
-	form, err := postForm(c)
+	s.CartCount = 0
+	next, err := pay.Begin(c.Request().Context(), o)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	totals := form["total"]
-	switch {
-	case len(totals) == 0:
-		return -1, nil
-	case len(totals) > 1:
-		return 0, badRequest("Send the total once.")
+	if next == "" && s.SignedIn() {
+		next = "/orders/" + itoa(o.ID)
+	} else if next == "" {
+		next = h.guestOrderURL(o.ID)
 	}
-	n, err := strconv.ParseInt(totals[0], 10, 64)
-	if err != nil || n < 0 {
-		return 0, badRequest("The total is not valid.")
-	}
-	return n, nil
+	h.setFlash(c, fmt.Sprintf("Thank you! Order #%d is placed.", o.ID))
+	return redirect(c, next)
 }
 
-// checkoutRefused re-renders the cart with what stopped the order.
-func (h *Handler) checkoutRefused(c echo.Context, ce *store.CheckoutError) error {
-	if ce.PriceChanged {
-		msg := fmt.Sprintf("Prices changed since you opened your cart: the total is now %s. Check out again to confirm.", views.Money(ce.Total))
-		return h.renderCart(c, http.StatusUnprocessableEntity, msg, nil, ce.Total)
+// placeOrder runs the checkout for a cart that has a session (a guest with
+// no session has an empty cart).
+func (h *Handler) placeOrder(c echo.Context, s *Session, req store.CheckoutRequest) (store.Order, error) {
+	if s.Token == "" {
+		return store.Order{}, store.ErrEmptyCart
 	}
+	return h.store.Checkout(c.Request().Context(), req)
+}
+
+// checkoutRefused shows the review with the lines that stopped the order.
+func (h *Handler) checkoutRefused(c echo.Context, f checkoutForm, ce *store.CheckoutError) error {
 	problems := make(map[int64]string, len(ce.Problems))
 	msgs := make([]string, 0, len(ce.Problems))
 	for _, p := range ce.Problems {
@@ -84,7 +113,67 @@ func (h *Handler) checkoutRefused(c echo.Context, ce *store.CheckoutError) error
 		problems[p.ItemID] = m
 		msgs = append(msgs, m)
 	}
-	return h.renderCart(c, http.StatusUnprocessableEntity, "Your order was not placed. "+strings.Join(msgs, " "), problems, -1)
+	return h.renderCheckout(c, http.StatusUnprocessableEntity, f, nil, "Your order was not placed. "+strings.Join(msgs, " "),
+		func(d *views.CheckoutData) {
+			for i, l := range d.Lines {
+				if p, ok := problems[l.ItemID]; ok {
+					d.Lines[i].Problem = p
+				}
+			}
+		})
+}
+
+// renderCheckout renders the checkout page: the review of the cart at
+// current prices with the delivery the form picked, and the form as typed.
+// An empty cart sends the shopper back to it. edit adjusts the page model.
+func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, errs map[string]string, msg string, edit func(*views.CheckoutData)) error {
+	cart, rows, err := h.loadCart(c)
+	if err != nil {
+		return err
+	}
+	if len(cart.Lines) == 0 {
+		h.setFlash(c, "Your cart is empty: add something before checking out.")
+		return redirect(c, "/cart")
+	}
+	s := session(c)
+	s.CartCount = cart.Count
+	cv := h.cartView(cart, rows, nil)
+	if err := h.pictureLines(c.Request().Context(), cv.Lines); err != nil {
+		return err
+	}
+	d := views.CheckoutData{Guest: !s.SignedIn(), Lines: cv.Lines, Count: cv.Count, SubtotalCents: cv.SubtotalCents, Error: msg,
+		Form: f.view(errs), Payments: paymentOptions(), Countries: countryOptions()}
+	rates := h.store.Shipping()
+	method := f.Shipping
+	if !store.ValidShipping(method) {
+		method = store.ShippingStandard
+	}
+	for _, m := range []struct{ code, label string }{{store.ShippingStandard, "Standard (3-5 working days)"}, {store.ShippingExpress, "Express (next working day)"}} {
+		cost := rates.Cost(m.code, d.SubtotalCents)
+		d.Shipping = append(d.Shipping, views.ShippingOption{Code: m.code, Label: m.label, CostCents: cost, TotalCents: d.SubtotalCents + cost})
+	}
+	d.ShippingCents = rates.Cost(method, d.SubtotalCents)
+	d.TotalCents = d.SubtotalCents + d.ShippingCents
+	if edit != nil {
+		edit(&d)
+	}
+	return render(c, status, views.CheckoutPage(h.chrome(c, "Checkout"), d))
+}
+
+func paymentOptions() []views.PaymentOption {
+	var out []views.PaymentOption
+	for _, p := range store.PaymentMethods() {
+		out = append(out, views.PaymentOption{Code: p.Code(), Label: p.Label(), Instructions: p.Instructions()})
+	}
+	return out
+}
+
+func countryOptions() []views.CountryOption {
+	out := make([]views.CountryOption, len(store.Countries))
+	for i, c := range store.Countries {
+		out[i] = views.CountryOption{Code: c.Code, Name: c.Name}
+	}
+	return out
 }
 
 // problemText says, for the shopper, why a line could not be ordered.

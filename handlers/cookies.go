@@ -15,7 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// Cookie names (DESIGN §8).
+// Cookie names.
 const (
 	tokenCookie = "sid"
 	userCookie  = "user"
@@ -120,6 +120,19 @@ func (h *Handler) validToken(t string) bool {
 	if len(t) != tokenLen {
 		return false
 	}
+	now := time.Now()
+	if _, ok := h.tokens.get(t, now); ok {
+		return true
+	}
+	if !h.checkTokenMAC(t) {
+		return false
+	}
+	h.tokens.put(t, userClaim{}, now)
+	return true
+}
+
+// checkTokenMAC verifies a token's MAC against every key in force.
+func (h *Handler) checkTokenMAC(t string) bool {
 	r, _, ok := strings.Cut(t, ".")
 	if !ok {
 		return false
@@ -162,6 +175,11 @@ func (h *Handler) decodeUser(value, token string) (userClaim, bool) {
 	if value == "" || token == "" || len(value) > maxCookieLen {
 		return userClaim{}, false
 	}
+	now := time.Now()
+	key := token + "\x00" + value
+	if c, ok := h.users.get(key, now); ok {
+		return c, true
+	}
 	var c userClaim
 	if err := securecookie.DecodeMulti(userCookie, value, &c, h.codecs...); err != nil {
 		return userClaim{}, false
@@ -169,6 +187,7 @@ func (h *Handler) decodeUser(value, token string) (userClaim, bool) {
 	if c.ID <= 0 || c.Token != tokenBinding(token) {
 		return userClaim{}, false
 	}
+	h.users.put(key, c, now)
 	return c, true
 }
 

@@ -71,10 +71,11 @@ func (h *Handler) dashboardData(c echo.Context) (views.DashboardData, error) {
 		Redis:     f.redis(d.Redis),
 		DB:        views.DashDB{Kind: dbName(d.DBKind), Size: views.Bytes(d.DBSize)},
 	}
+	out.Cache.Top = h.store.Options().PageCacheTop // the page cache decides which pages are cached
 	for _, w := range d.Workers {
 		out.Workers = append(out.Workers, f.worker(w, opt))
 	}
-	out.HitChart, out.SessionChart, out.History = f.charts(d.History, statsEvery(opt))
+	out.HitChart, out.SessionChart, out.History = f.charts(d.History, opt.StatsInterval)
 	return out, nil
 }
 
@@ -102,7 +103,7 @@ func (f dashFormat) when(t time.Time) string {
 func (f dashFormat) cache(p store.PageCacheReport, opt store.Options, name func(int64) string) views.DashCache {
 	c := views.DashCache{Hits: p.Hits, Misses: p.Misses, Stale: p.Stale, Bypass: p.Bypass, Renders: p.Renders,
 		Ratio: "–", RatioOf: "no lookups yet", Pages: p.Keyspace.Pages, PageBytes: p.Keyspace.PageBytes,
-		TTL: shortDuration(opt.PageCacheTTL), Top: opt.PageCacheTop}
+		TTL: shortDuration(opt.PageCacheTTL)}
 	if n := p.Lookups(); n > 0 {
 		c.Ratio = percent(float64(p.Hits) / float64(n))
 		c.RatioOf = views.Count(p.Hits) + " of " + views.Count(n) + " lookups"

@@ -14,14 +14,6 @@ const chartSpan = time.Hour
 // chartRowEvery spaces the rows of the charts' numbers table.
 const chartRowEvery = 5 * time.Minute
 
-// statsEvery is the stats worker's sampling interval in force.
-func statsEvery(opt store.Options) time.Duration {
-	if opt.StatsInterval > 0 {
-		return opt.StatsInterval
-	}
-	return 10 * time.Second
-}
-
 // charts draws the hit ratio and the sessions over the last hour from the
 // stats worker's samples (oldest first), and lists their numbers as text.
 func (f dashFormat) charts(samples []store.StatsSample, every time.Duration) (hit, sessions views.Chart, rows []views.DashSample) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/handlers/apptest"
 	"storefront/store"
 )
 
@@ -35,7 +36,7 @@ func TestDashboardWorkload(t *testing.T) {
 	shopper := a.client()
 	view := func(c *client, id, want string) {
 		t.Helper()
-		res := c.get("/items/" + id)
+		res := c.Get("/items/" + id)
 		if res.Status != http.StatusOK {
 			t.Fatalf("item %s: %d", id, res.Status)
 		}
@@ -49,6 +50,9 @@ func TestDashboardWorkload(t *testing.T) {
 	for _, id := range []string{"11", "12", "13", "11", "12"} {
 		view(shopper.on(b), id, "HIT")
 	}
+	if err := b.store.FlushWrites(ctx); err != nil { // hits are counted behind
+		t.Fatal(err)
+	}
 	if _, err := b.store.SampleStats(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +60,7 @@ func TestDashboardWorkload(t *testing.T) {
 	admin := a.client()
 	admin.signInAdmin()
 	for _, x := range []*app{a, b} {
-		res := admin.on(x).get("/admin")
+		res := admin.on(x).Get("/admin")
 		if res.Status != http.StatusOK {
 			t.Fatalf("dashboard on %s: %d", x.srv.URL, res.Status)
 		}
@@ -77,7 +81,7 @@ func TestDashboardWorkload(t *testing.T) {
 		// The chart drew the interval of the workload.
 		mustContain(t, res.Body, "latest 62.5%")
 
-		m := admin.on(x).get("/metrics").Body
+		m := admin.on(x).Get("/metrics").Body
 		for series, want := range map[string]string{
 			`storefront_shared_page_cache_requests_total{result="hit"}`:  "5",
 			`storefront_shared_page_cache_requests_total{result="miss"}`: "3",
@@ -91,7 +95,7 @@ func TestDashboardWorkload(t *testing.T) {
 	}
 	// Each instance counts what it served.
 	for x, want := range map[*app][2]string{a: {"0", "3"}, b: {"5", "0"}} {
-		m := x.client().get("/metrics").Body
+		m := x.scrape(t)
 		hit := metricValue(m, `storefront_page_cache_requests_total{result="hit"}`)
 		miss := metricValue(m, `storefront_page_cache_requests_total{result="miss"}`)
 		if hit != want[0] || miss != want[1] {
@@ -125,7 +129,7 @@ func TestDashboardCharts(t *testing.T) {
 	a.store.SetClock(time.Now)
 	admin := a.client()
 	admin.signInAdmin()
-	res := admin.get("/admin")
+	res := admin.Get("/admin")
 	if res.Status != http.StatusOK {
 		t.Fatalf("dashboard: %d", res.Status)
 	}
@@ -170,13 +174,15 @@ func TestAdminMetrics(t *testing.T) {
 			go func() { defer close(done); w.Run(ctx) }()
 		}
 	}
-	deadline := time.Now().Add(20 * time.Second) // a bound, not a timing assertion
-	for a.store.Redis().Exists(t.Context(), "worker:stats").Val() == 0 && time.Now().Before(deadline) {
+	deadline := time.Now().Add(apptest.PollDeadline) // a bound, not a timing assertion
+	// Wait for the worker's report and its keyspace scan (the page and
+	// cart series come from the scan).
+	for a.store.Redis().Exists(t.Context(), "worker:stats", "stats:keyspace").Val() < 2 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	stop()
 	<-done
-	m := a.client().get("/metrics").Body
+	m := a.scrape(t)
 	if v := metricValue(m, `storefront_worker_runs_total{result="ok",worker="stats"}`); v == "" || v == "0" {
 		t.Errorf("worker runs: %q", v)
 	}
@@ -213,11 +219,11 @@ func TestDashboardSessions(t *testing.T) {
 		}
 	}
 	rdb := a.store.Redis()
-	deadline := time.Now().Add(20 * time.Second) // a bound, not a timing assertion
+	deadline := time.Now().Add(apptest.PollDeadline) // a bound, not a timing assertion
 	for rdb.HGet(t.Context(), "worker:cleanup", "total:evicted").Val() != "3" && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	res := admin.get("/admin") // before the worker stops: it holds the lease
+	res := admin.Get("/admin") // before the worker stops: it holds the lease
 	stop()
 	<-done
 	if res.Status != http.StatusOK {
@@ -234,7 +240,7 @@ func TestDashboardSessions(t *testing.T) {
 	row := res.Body[strings.Index(res.Body, `data-worker="cleanup"`):]
 	row = row[:strings.Index(row, "</tr>")]
 	mustContain(t, row, a.store.Instance(), "evicted")
-	m := a.client().get("/metrics").Body
+	m := a.scrape(t)
 	for series, want := range map[string]string{"storefront_sessions": "3", "storefront_sessions_evicted_total": "3",
 		`storefront_worker_runs_total{result="error",worker="cleanup"}`: ""} {
 		if got := metricValue(m, series); got != want {

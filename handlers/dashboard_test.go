@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers"
+	"storefront/handlers/apptest"
 	"storefront/store"
 	"storefront/store/storetest"
 )
@@ -22,20 +23,20 @@ import (
 // signInAdmin signs this client in as the admin account.
 func (c *client) signInAdmin() {
 	c.a.t.Helper()
-	res := c.post("/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}})
+	res := c.Post("/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}})
 	if res.Status != http.StatusSeeOther {
 		c.a.t.Fatalf("admin sign-in: status %d: %s", res.Status, res.Body)
 	}
 }
 
 // crossPost sends a form as another site would.
-func (c *client) crossPost(path string, form url.Values) response {
+func (c *client) crossPost(path string, form url.Values) apptest.Response {
 	c.a.t.Helper()
 	req, _ := http.NewRequest("POST", c.a.srv.URL+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", "https://evil.example")
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	return c.do(req)
+	return c.Do(req)
 }
 
 // stat returns the text of the <dd data-stat="name"> inside the element
@@ -58,24 +59,24 @@ func TestAdminAccess(t *testing.T) {
 	admin := a.client()
 	admin.signInAdmin()
 	shopper := a.client()
-	shopper.register("shopper1")
+	shopper.Register("shopper1")
 
 	tampered := a.client()
 	tampered.signInAdmin()
-	ck := tampered.cookie("user")
-	tampered.setCookie("user", flip(ck))
+	ck := tampered.Cookie("user")
+	tampered.SetCookie("user", flip(ck))
 
 	// The admin's signed `user` cookie on the shopper's token: the cookie is
 	// bound to the admin's token, so here it counts for nothing: the visitor
 	// is anonymous (not even the shopper), and anonymous goes to sign in.
 	swapped := a.client()
-	swapped.register("shopper2")
-	swapped.setCookie("user", admin.cookie("user"))
+	swapped.Register("shopper2")
+	swapped.SetCookie("user", admin.Cookie("user"))
 
 	// An admin whose token the server ended (signed out elsewhere, evicted).
 	ended := a.client()
 	ended.signInAdmin()
-	if err := a.store.EndSession(t.Context(), ended.cookie("sid")); err != nil {
+	if err := a.store.EndSession(t.Context(), ended.Cookie("sid")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -102,14 +103,14 @@ func TestAdminAccess(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var res response
+			var res apptest.Response
 			switch {
 			case tc.cross:
 				res = tc.c.crossPost(tc.path, url.Values{"all": {"1"}})
 			case tc.method == "POST":
-				res = tc.c.post(tc.path, url.Values{"all": {"1"}})
+				res = tc.c.Post(tc.path, url.Values{"all": {"1"}})
 			default:
-				res = tc.c.get(tc.path)
+				res = tc.c.Get(tc.path)
 			}
 			if res.Status != tc.status {
 				t.Fatalf("status %d, want %d: %.300s", res.Status, tc.status, res.Body)
@@ -130,7 +131,7 @@ func TestAdminAccess(t *testing.T) {
 		})
 	}
 	// The cross-origin posts changed nothing; the admin is still signed in.
-	if res := admin.get("/admin"); res.Status != http.StatusOK {
+	if res := admin.Get("/admin"); res.Status != http.StatusOK {
 		t.Fatalf("admin after the refused posts: %d", res.Status)
 	}
 }
@@ -139,14 +140,14 @@ func TestAdminRevoked(t *testing.T) {
 	a := newApp(t, nil, nil)
 	admin := a.client()
 	admin.signInAdmin()
-	if res := admin.get("/admin"); res.Status != http.StatusOK {
+	if res := admin.Get("/admin"); res.Status != http.StatusOK {
 		t.Fatalf("admin: %d", res.Status)
 	}
 	// The signed cookie still says admin; the database no longer does.
 	if _, err := a.store.DB().ExecContext(t.Context(), `UPDATE users SET is_admin = $1 WHERE username_key = $2`, false, "admin"); err != nil {
 		t.Fatal(err)
 	}
-	if res := admin.get("/admin"); res.Status != http.StatusForbidden {
+	if res := admin.Get("/admin"); res.Status != http.StatusForbidden {
 		t.Fatalf("revoked admin: %d, want 403", res.Status)
 	}
 }
@@ -168,6 +169,7 @@ func metricValue(body, series string) string {
 func (a *app) second(t *testing.T) *app {
 	t.Helper()
 	st := store.New(a.store.Redis(), a.store.DB(), a.store.Options(), storetest.Logger(t))
+	t.Cleanup(st.Close)
 	h, err := handlers.New(testConfig(t), st, storetest.Logger(t))
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +226,7 @@ func TestAdminControls(t *testing.T) {
 	a, logs := newLoggedApp(t)
 	admin := a.client()
 	admin.signInAdmin()
-	admin.get("/admin") // the sign-in flash goes
+	admin.Get("/admin") // the sign-in flash goes
 	ctx := t.Context()
 	rdb := a.store.Redis()
 	rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -10, Member: "21"}, redis.Z{Score: -4, Member: "22"})
@@ -244,11 +246,11 @@ func TestAdminControls(t *testing.T) {
 		{"unschedule the row", url.Values{"row": {"7"}, "delay": {"0"}}, "/admin/rowcache", "Row 7 is no longer cached.", "unschedule row", "row 7"},
 	}
 	for i, st := range steps {
-		res := admin.post(st.path, st.form)
+		res := admin.Post(st.path, st.form)
 		if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/admin" {
 			t.Fatalf("%s: %d to %q", st.name, res.Status, res.Header.Get("Location"))
 		}
-		page := admin.get("/admin")
+		page := admin.Get("/admin")
 		if got := textOf(page.Body, "flash"); got != st.flash {
 			t.Errorf("%s: flash %q, want %q", st.name, got, st.flash)
 		}
@@ -276,7 +278,7 @@ func TestAdminControls(t *testing.T) {
 		}
 	}
 	// Links to edit items sit beside the popular items.
-	page := admin.get("/admin")
+	page := admin.Get("/admin")
 	if got := listItems(t, page.Body, "top-items"); strings.Join(got, ",") != "21,22" {
 		t.Errorf("top items %v", got)
 	}
@@ -291,7 +293,7 @@ func TestAdminControls(t *testing.T) {
 		{"/admin/rowcache", url.Values{"row": {"7"}, "delay": {"soon"}}},
 		{"/admin/cache/purge", url.Values{"item": {"-3"}}},
 	} {
-		res := admin.post(bad.path, bad.form)
+		res := admin.Post(bad.path, bad.form)
 		if res.Status != http.StatusUnprocessableEntity || textOf(res.Body, "flash") == "" || len(testids(res.Body, "cache-stats", "")) != 1 {
 			t.Errorf("%s %v: %d, want 422 on the dashboard with a message", bad.path, bad.form, res.Status)
 		}

@@ -19,6 +19,7 @@ var errorPage = map[int]views.ErrorData{
 	http.StatusForbidden:             {Title: "Not allowed", Message: "You do not have access to this page."},
 	http.StatusNotFound:              {Title: "Page not found", Message: "We could not find what you were looking for. It may have moved or never existed."},
 	http.StatusMethodNotAllowed:      {Title: "Not allowed", Message: "That action is not supported here."},
+	http.StatusGone:                  {Title: "No longer sold", Message: "This item has been taken off sale. Past orders still show it."},
 	http.StatusRequestEntityTooLarge: {Title: "Too much data", Message: "The form you sent was too large."},
 	http.StatusUnprocessableEntity:   {Title: "Please check the form", Message: "Some fields need another look."},
 	http.StatusTooManyRequests:       {Title: "Slow down a little", Message: "You have done that too often. Please wait a moment and try again."},
@@ -44,6 +45,11 @@ func (h *Handler) ErrorHandler(err error, c echo.Context) {
 	status, msg := http.StatusInternalServerError, ""
 	var he *echo.HTTPError
 	var rl *rateLimited
+	var tooMany *store.TooManySessionsError
+	if errors.As(err, &tooMany) {
+		rl = newRateLimited(tooMany.RetryAfter, "Too many new visitors from your address.")
+		err = rl
+	}
 	switch {
 	case errors.As(err, &rl):
 		status, msg = http.StatusTooManyRequests, rl.msg
@@ -55,6 +61,10 @@ func (h *Handler) ErrorHandler(err error, c echo.Context) {
 		}
 	case errors.Is(err, store.ErrNotFound):
 		status = http.StatusNotFound
+	case errors.Is(err, store.ErrGone):
+		status = http.StatusGone
+	case errors.Is(err, store.ErrBanned):
+		status, msg = http.StatusForbidden, bannedMessage
 	case store.IsUnavailable(err):
 		status = http.StatusServiceUnavailable
 	}
@@ -84,6 +94,7 @@ func (h *Handler) ErrorHandler(err error, c echo.Context) {
 	}
 	// The request's context may be past its deadline (that may be why we
 	// are here); the error page must still render.
+	h.sessionForErrorPage(c)
 	c.SetRequest(c.Request().WithContext(context.WithoutCancel(c.Request().Context())))
 	if rerr := render(c, status, views.ErrorPage(h.chrome(c, data.Title), data)); rerr != nil {
 		h.log.Error("render error page", "err", rerr)

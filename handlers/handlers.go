@@ -9,13 +9,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strconv"
-	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/securecookie"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"storefront/store"
 )
 
 // Config is what the HTTP layer needs from the environment.
@@ -29,38 +30,31 @@ type Config struct {
 	// ViewedPerSession is how many recently viewed items a session keeps.
 	ViewedPerSession int
 	Rates            Rates
-	PageCacheTTL     time.Duration
-	PageCacheTop     int64
 	RequestTimeout   time.Duration
+	// MaxImageBytes is the largest picture upload accepted.
+	MaxImageBytes int64
+	// MetricsToken, when set, lets a scraper read /metrics with
+	// "Authorization: Bearer <token>"; without it only the admin can.
+	MetricsToken string
+	// Health, when set, says whether the app can still heal what it runs
+	// (GET /healthz fails when it cannot).
+	Health func() error
 }
 
-// Rates are the sliding-window limits of DESIGN §4.
+// Rates are the sliding-window limits, each one or more windows that must
+// all allow (store.ParseRate reads the knobs).
 type Rates struct {
-	Login, Register, Post, Vote, Comment Rate
+	// Login counts failed sign-ins per (account, client address) and
+	// LoginAddr per client address; successful sign-ins are not counted.
+	Login, LoginAddr                            Rate
+	Register, Post, Vote, Comment, Follow, Like Rate
+	// Review limits posting and editing reviews, Password the password
+	// changes, per account.
+	Review, Password Rate
 }
 
-// Rate is N events per window; N = 0 turns the limit off.
-type Rate struct {
-	N   int
-	Per time.Duration
-}
-
-// ParseRate reads "N/duration" (such as 5/1m); "0" turns a limit off.
-func ParseRate(s string) (Rate, error) {
-	if s == "0" {
-		return Rate{}, nil
-	}
-	n, per, ok := strings.Cut(s, "/")
-	count, err := strconv.Atoi(n)
-	if !ok || err != nil || count < 0 {
-		return Rate{}, fmt.Errorf("want N/duration such as 5/1m, got %q", s)
-	}
-	d, err := time.ParseDuration(per)
-	if err != nil || d <= 0 {
-		return Rate{}, fmt.Errorf("want N/duration such as 5/1m, got %q", s)
-	}
-	return Rate{N: count, Per: d}, nil
-}
+// Rate is a store rate: windows that must all allow.
+type Rate = store.Rate
 
 // SecureMode says when cookies get the Secure flag.
 type SecureMode int
@@ -80,6 +74,12 @@ type Handler struct {
 	codecs  []securecookie.Codec
 	metrics *metrics
 	cop     *http.CrossOriginProtection
+	// tokens and users are the `sid` and `user` cookies verified lately.
+	tokens, users cookieMemo
+	// holes are per-visitor parts of cached pages rendered lately.
+	holes holeMemo
+	// draining is set on shutdown: /readyz answers 503 from then on.
+	draining atomic.Bool
 }
 
 // New builds the handlers over a store.
@@ -89,6 +89,9 @@ func New(cfg Config, st Store, log *slog.Logger) (*Handler, error) {
 	}
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = 10 * time.Second
+	}
+	if cfg.MaxImageBytes == 0 {
+		cfg.MaxImageBytes = store.DefaultMaxImageBytes
 	}
 	h := &Handler{
 		cfg:     cfg,
@@ -122,7 +125,14 @@ type Store interface {
 	pageStore
 	rowStore
 	adminStore
+	adminCatalogStore
+	orderFlowStore
+	moderationStore
+	passwordStore
+	articleGroupStore
+	reviewStore
 	dashboardStore
+	mediaStore
 	Collectors() []prometheus.Collector
 }
 

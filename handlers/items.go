@@ -3,10 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"net/url"
-	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,19 +15,22 @@ import (
 type catalogStore interface {
 	Item(ctx context.Context, id int64) (store.Item, error)
 	Items(ctx context.Context, ids []int64) (map[int64]store.Item, error)
-	ListItems(ctx context.Context, q store.ItemQuery) (store.ItemPage, error)
+	Search(ctx context.Context, q store.SearchQuery) (store.SearchResult, error)
+	CategoryExists(ctx context.Context, name string) (bool, error)
 	Categories(ctx context.Context) ([]store.Category, error)
 	PopularItems(ctx context.Context, n int64) ([]store.ItemViews, error)
 }
 
 const (
-	maxQueryLen = 200
-	maxPage     = 1_000_000
 	homePopular = 10
 )
 
-// featuredIDs are the home page's picks: one from each department.
-var featuredIDs = []int64{1, 2, 3, 4, 5, 6, 7, 8}
+// featuredCandidates are the home page's picks, in order; the first
+// featuredCount in stock are shown (a multiple of the grid's four and two
+// columns, so that no row is ragged).
+var featuredCandidates = []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+
+const featuredCount = 8
 
 // Home shows popular items, the visitor's recently viewed items and picks.
 func (h *Handler) Home(c echo.Context) error {
@@ -50,7 +50,7 @@ func (h *Handler) Home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ids := append(append(append([]int64{}, featuredIDs...), recent...), recentlyLiked...)
+	ids := append(append(append([]int64{}, featuredCandidates...), recent...), recentlyLiked...)
 	for _, p := range popular {
 		ids = append(ids, p.ItemID)
 	}
@@ -58,6 +58,10 @@ func (h *Handler) Home(c echo.Context) error {
 		ids = append(ids, l.ItemID)
 	}
 	rows, err := h.store.Items(ctx, ids)
+	if err != nil {
+		return err
+	}
+	ratings, err := h.store.Ratings(ctx, ids)
 	if err != nil {
 		return err
 	}
@@ -69,131 +73,65 @@ func (h *Handler) Home(c echo.Context) error {
 	for i, p := range popular {
 		popIDs[i] = p.ItemID
 	}
+	picks := rated(featured(rows), ratings)
+	if err := h.withPictures(ctx, picks); err != nil {
+		return err
+	}
 	noStore(c)
 	return render(c, http.StatusOK, views.HomePage(h.chrome(c, "Home"), views.HomeData{
-		Popular:       cards(rows, popIDs),
-		Recent:        cards(rows, recent),
-		Featured:      cards(rows, featuredIDs),
+		Popular:       rated(cards(rows, popIDs), ratings),
+		Recent:        rated(cards(rows, recent), ratings),
+		Featured:      picks,
 		MostLiked:     likedCards(rows, mostLiked),
-		RecentlyLiked: cards(rows, recentlyLiked),
+		RecentlyLiked: rated(cards(rows, recentlyLiked), ratings),
 		Articles:      articleRows(top.Articles, time.Now()),
 	}))
-}
-
-// ListItems is the catalog with search (q), category filter and pages.
-func (h *Handler) ListItems(c echo.Context) error {
-	page, err := pageParam(c)
-	if err != nil {
-		return err
-	}
-	q := c.QueryParam("q")
-	if utf8.RuneCountInString(q) > maxQueryLen {
-		return badRequest("Searches can be at most 200 characters long.")
-	}
-	category := c.QueryParam("category")
-	if len(category) > 64 {
-		return badRequest("That department does not exist.")
-	}
-	ctx := c.Request().Context()
-	res := store.ItemPage{}
-	if page <= maxPage {
-		if res, err = h.store.ListItems(ctx, store.ItemQuery{Q: q, Category: category, Page: page, PerPage: h.cfg.ItemsPerPage}); err != nil {
-			return err
-		}
-	}
-	cats, err := h.store.Categories(ctx)
-	if err != nil {
-		return err
-	}
-	d := views.ItemsData{Category: category, Query: q, Total: res.Total, AllURL: listURL(q, "", 1)}
-	for _, it := range res.Items {
-		d.Items = append(d.Items, card(it))
-	}
-	for _, cat := range cats {
-		d.Categories = append(d.Categories, views.CategoryLink{Name: cat.Name, Count: cat.Count, URL: listURL(q, cat.Name, 1), Current: cat.Name == category})
-	}
-	d.Pager = pagerFor(page, h.cfg.ItemsPerPage, res.Total, func(p int) string { return listURL(q, category, p) })
-	ch := h.chrome(c, "Shop")
-	ch.Query = q
-	return render(c, http.StatusOK, views.ItemsPage(ch, d))
-}
-
-func listURL(q, category string, page int) string {
-	v := url.Values{}
-	if q != "" {
-		v.Set("q", q)
-	}
-	if category != "" {
-		v.Set("category", category)
-	}
-	if page > 1 {
-		v.Set("page", strconv.Itoa(page))
-	}
-	if len(v) == 0 {
-		return "/items"
-	}
-	return "/items?" + v.Encode()
-}
-
-// pageParam reads ?page=: absent is 1; 0, negative or not a number is a 400.
-func pageParam(c echo.Context) (int, error) {
-	v := c.QueryParam("page")
-	if v == "" {
-		return 1, nil
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 1 {
-		return 0, badRequest("The page number must be a whole number of 1 or more.")
-	}
-	if n > maxPage {
-		n = maxPage + 1 // far past the end: an empty page
-	}
-	return int(n), nil
-}
-
-func pagerFor(page, perPage, total int, urlFor func(int) string) views.Pager {
-	pages := max(1, (total+perPage-1)/perPage)
-	p := views.Pager{Page: page, Summary: "Page " + strconv.Itoa(page) + " of " + strconv.Itoa(pages)}
-	if page > 1 {
-		p.PrevURL = urlFor(min(page-1, pages))
-	}
-	if page < pages {
-		p.NextURL = urlFor(page + 1)
-	}
-	return p
-}
-
-// itemIDParam reads :id; anything but a positive number names no item.
-func itemIDParam(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
-		return 0, notFound("There is no item with that number.")
-	}
-	return id, nil
 }
 
 func card(it store.Item) views.ItemCard {
 	return views.ItemCard{ID: it.ID, Name: it.Name, Category: it.Category, PriceCents: it.PriceCents, Stock: it.Stock}
 }
 
-// likedCards is the leaderboard's items that still exist, in order.
+// likedCards is the leaderboard's items that are still on sale, in order.
 func likedCards(rows map[int64]store.Item, liked []store.ItemLikes) []views.LikedItem {
 	out := make([]views.LikedItem, 0, len(liked))
 	for _, l := range liked {
-		if it, ok := rows[l.ItemID]; ok {
+		if it, ok := rows[l.ItemID]; ok && !it.Archived() {
 			out = append(out, views.LikedItem{Item: card(it), Likes: l.Likes})
 		}
 	}
 	return out
 }
 
-// cards returns the rows for ids, in the order of ids, skipping missing ones.
+// rated adds the items' review averages to their cards.
+func rated(cs []views.ItemCard, ratings map[int64]store.Rating) []views.ItemCard {
+	for i := range cs {
+		if r, ok := ratings[cs[i].ID]; ok {
+			cs[i].RatingCount, cs[i].RatingAverage = r.Count, r.Average
+		}
+	}
+	return cs
+}
+
+// cards returns the rows for ids, in the order of ids, skipping missing
+// and archived ones (they are off sale).
 func cards(rows map[int64]store.Item, ids []int64) []views.ItemCard {
 	out := make([]views.ItemCard, 0, len(ids))
 	for _, id := range ids {
-		if it, ok := rows[id]; ok {
+		if it, ok := rows[id]; ok && !it.Archived() {
 			out = append(out, card(it))
 		}
 	}
 	return out
+}
+
+// featured picks the first featuredCount candidates that are in stock.
+func featured(rows map[int64]store.Item) []views.ItemCard {
+	var in []int64
+	for _, id := range featuredCandidates {
+		if it, ok := rows[id]; ok && it.Stock > 0 && len(in) < featuredCount {
+			in = append(in, id)
+		}
+	}
+	return cards(rows, in)
 }

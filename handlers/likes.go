@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -37,9 +36,6 @@ func (h *Handler) LikeItem(c echo.Context) error {
 		return err
 	}
 	s := session(c)
-	if !s.SignedIn() {
-		return signInFirst(c, views.ItemURL(id), "Sign in to like items.")
-	}
 	mode := c.FormValue("dir")
 	switch mode {
 	case "like", "unlike":
@@ -50,6 +46,9 @@ func (h *Handler) LikeItem(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if _, err := h.store.Item(ctx, id); err != nil {
+		return err
+	}
+	if err := h.limit(c, "like", itoa(s.UserID), h.cfg.Rates.Like, "You are liking very quickly."); err != nil {
 		return err
 	}
 	res, err := h.store.SetLike(ctx, id, s.UserID, mode)
@@ -71,14 +70,4 @@ func (h *Handler) likeState(c echo.Context, itemID int64) (views.LikeState, int6
 		return views.LikeState{}, 0, err
 	}
 	return views.LikeState{ItemID: itemID, Count: counts.Likes, Liked: liked, SignedIn: s.SignedIn()}, counts.Views, nil
-}
-
-// signInFirst answers a guest who tried something that needs an account:
-// JSON clients get 401 with msg, browsers go to sign in and come back to
-// next.
-func signInFirst(c echo.Context, next, msg string) error {
-	if wantsJSON(c) {
-		return echo.NewHTTPError(http.StatusUnauthorized, msg)
-	}
-	return redirect(c, "/login?next="+url.QueryEscape(next))
 }

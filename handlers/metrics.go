@@ -1,7 +1,10 @@
 package handlers
 
 import (
+	"crypto/subtle"
+	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -37,13 +40,59 @@ func newMetrics() *metrics {
 	return m
 }
 
+// metricsViewer reads who is signed in for /metrics, an operations route:
+// like the session middleware, but it leaves the flash and every cookie
+// alone.
+func (h *Handler) metricsViewer(c echo.Context) (*Session, error) {
+	s := &Session{}
+	if ck, err := c.Cookie(tokenCookie); err == nil && h.validToken(ck.Value) {
+		s.Token = ck.Value
+	}
+	if ck, err := c.Cookie(userCookie); err == nil && s.Token != "" {
+		s.claim, s.hasClaim = h.decodeUser(ck.Value, s.Token)
+	}
+	if !s.hasClaim {
+		return s, nil
+	}
+	st, err := h.store.LoadSession(c.Request().Context(), s.Token, s.claimedID())
+	if err != nil {
+		return nil, err
+	}
+	if st.Known && st.UserID == s.claim.ID {
+		s.UserID, s.UserName, s.IsAdmin = s.claim.ID, s.claim.Name, s.claim.Admin
+	}
+	return s, nil
+}
+
+// metricsBearer reports whether the request carries the metrics token.
+func (h *Handler) metricsBearer(c echo.Context) bool {
+	tok, ok := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer ")
+	return ok && h.cfg.MetricsToken != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(h.cfg.MetricsToken)) == 1
+}
+
 func (m *metrics) observe(route, method string, status int, d time.Duration) {
 	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 	m.latency.WithLabelValues(route).Observe(d.Seconds())
 }
 
-// Metrics serves /metrics.
+// Metrics serves /metrics to the admin session or to a scraper with the
+// bearer METRICS_TOKEN: the series count sessions, carts, checkouts and
+// orders, which are the shop's business only.
 func (h *Handler) Metrics(c echo.Context) error {
+	if !h.metricsBearer(c) {
+		s, err := h.metricsViewer(c)
+		if err != nil {
+			return err
+		}
+		if !s.SignedIn() {
+			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			return echo.NewHTTPError(http.StatusUnauthorized, "Metrics need the admin session or the metrics token.")
+		}
+		if err := h.checkAdmin(c, s); err != nil {
+			return err
+		}
+	}
+	noStore(c)
 	promhttp.HandlerFor(h.metrics.reg, promhttp.HandlerOpts{}).ServeHTTP(c.Response(), c.Request())
 	return nil
 }

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -14,31 +15,52 @@ import (
 // notifyStore is the part of the store that notifications use.
 type notifyStore interface {
 	Notifications(ctx context.Context, userID int64) ([]store.Note, map[string]int64, error)
+	MarkNotificationsRead(ctx context.Context, userID int64, seen map[string]int64) error
 }
 
 // ShowNotifications is GET /notifications: the recent notifications, the
-// new ones marked, after which they count as read.
+// new ones marked. Showing changes nothing (a GET, or a link from another
+// site, must not); the page's button posts to MarkNotificationsRead.
 func (h *Handler) ShowNotifications(c echo.Context) error {
 	s := session(c)
-	if !s.SignedIn() {
-		return signInFirst(c, "/notifications", "Sign in to see your notifications.")
-	}
 	notes, counts, err := h.store.Notifications(c.Request().Context(), s.UserID)
 	if err != nil {
 		return err
 	}
-	s.Unread = 0 // read just now: the header says so on this very page
 	d := views.NotificationsData{
 		Votes:    counts[store.NoteVote],
 		Comments: counts[store.NoteComment],
 		Follows:  counts[store.NoteFollower],
+		Orders:   counts[store.NoteOrder],
 	}
 	for _, n := range notes {
 		d.Notes = append(d.Notes, views.NoteView{
-			Kind: n.Kind, Actor: n.Actor, ArticleID: n.ArticleID, Title: n.Title, Dir: n.Dir,
-			At: time.UnixMicro(int64(n.At * 1e6)), Unread: n.Unread,
+			Kind: n.Kind, Actor: n.Actor, ArticleID: n.ArticleID, Title: n.Title, Dir: n.Dir, OrderID: n.OrderID, Status: n.Status,
+			At: time.UnixMicro(int64(n.At * 1e6)), Age: ageText(time.Since(time.UnixMicro(int64(n.At * 1e6)))), Unread: n.Unread,
 		})
 	}
-	noStore(c)
 	return render(c, http.StatusOK, views.NotificationsPage(h.chrome(c, "Notifications"), d))
+}
+
+// MarkNotificationsRead is POST /notifications/read: it clears the unread
+// counts the page showed (its hidden fields), so that a notification that
+// arrived since stays new.
+func (h *Handler) MarkNotificationsRead(c echo.Context) error {
+	s := session(c)
+	seen := map[string]int64{}
+	for _, kind := range store.NoteKinds {
+		v := c.FormValue(kind)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return badRequest("The counts to mark read must be whole numbers.")
+		}
+		seen[kind] = n
+	}
+	if err := h.store.MarkNotificationsRead(c.Request().Context(), s.UserID, seen); err != nil {
+		return err
+	}
+	return redirect(c, "/notifications")
 }

@@ -1,8 +1,12 @@
 package handlers
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -17,9 +21,6 @@ const ordersPerPage = 20
 // ListOrders is the signed-in shopper's orders, newest first.
 func (h *Handler) ListOrders(c echo.Context) error {
 	s := session(c)
-	if !s.SignedIn() {
-		return redirect(c, "/login?next=/orders")
-	}
 	page, err := pageParam(c)
 	if err != nil {
 		return err
@@ -36,30 +37,175 @@ func (h *Handler) ListOrders(c echo.Context) error {
 	for _, o := range orders {
 		d.Orders = append(d.Orders, views.OrderSummary{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: when(o.CreatedAt)})
 	}
-	noStore(c)
 	return render(c, http.StatusOK, views.OrdersPage(h.chrome(c, "Your orders"), d))
 }
 
-// ShowOrder is one of the shopper's orders; anyone else's is a 404.
+// ShowOrder is one of the shopper's orders; anyone else's is a 404,
+// except for an admin, who may open any order.
 func (h *Handler) ShowOrder(c echo.Context) error {
 	s := session(c)
-	if !s.SignedIn() {
-		return redirect(c, "/login?next="+c.Request().URL.Path)
+	id, err := orderIDParam(c)
+	if err != nil {
+		return err
 	}
+	ctx := c.Request().Context()
+	o, err := h.store.Order(ctx, s.UserID, id)
+	adminView := false
+	if errors.Is(err, store.ErrNotFound) && s.IsAdmin {
+		if u, uerr := h.store.UserByID(ctx, s.UserID); uerr == nil && u.IsAdmin {
+			o, err = h.store.OrderAny(ctx, id)
+			adminView = err == nil
+		}
+	}
+	if err != nil {
+		return err
+	}
+	d := orderView(o, adminView)
+	if err := h.pictureOrder(ctx, &d); err != nil {
+		return err
+	}
+	d.CanCancel = !adminView && store.CanMoveOrder(o.Status, store.OrderCancelled)
+	if adminView && o.UserID != store.GuestUserID {
+		if u, err := h.store.UserByID(ctx, o.UserID); err == nil {
+			d.Shopper = u.Username
+		}
+	}
+	return render(c, http.StatusOK, views.OrderPage(h.chrome(c, "Order #"+itoa(o.ID)), d))
+}
+
+// ShowGuestOrder is a guest's order, reachable only through the signed
+// link the confirmation gives (GET /guest-orders/:id?key=). A missing or
+// wrong key is a 404, like an order that does not exist.
+func (h *Handler) ShowGuestOrder(c echo.Context) error {
+	id, err := orderIDParam(c)
+	if err != nil {
+		return err
+	}
+	if !h.validOrderKey(id, c.QueryParam("key")) {
+		return notFound("There is no order with that link. Use the link from your order confirmation.")
+	}
+	o, err := h.store.GuestOrder(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	d := orderView(o, false)
+	if err := h.pictureOrder(c.Request().Context(), &d); err != nil {
+		return err
+	}
+	d.Link = h.guestOrderURL(o.ID)
+	c.Response().Header().Set("Referrer-Policy", "no-referrer") // the key is in the URL
+	return render(c, http.StatusOK, views.OrderPage(h.chrome(c, "Order #"+itoa(o.ID)), d))
+}
+
+func orderIDParam(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id < 1 {
+		return 0, notFound("There is no order with that number.")
+	}
+	return id, nil
+}
+
+// pictureOrder sets the main picture of each order line (the item's
+// picture today: orders keep the name and price they were sold at).
+func (h *Handler) pictureOrder(ctx context.Context, d *views.OrderData) error {
+	ids := make([]int64, len(d.Lines))
+	for i, l := range d.Lines {
+		ids[i] = l.ItemID
+	}
+	pics, err := h.linePictures(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range d.Lines {
+		d.Lines[i].Picture = pics[d.Lines[i].ItemID]
+	}
+	return nil
+}
+
+// orderView is an order's page model, with its timeline as the shopper
+// (or, with adminView, an admin) reads it.
+func orderView(o store.Order, adminView bool) views.OrderData {
+	d := views.OrderData{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, SubtotalCents: o.SubtotalCents, ShippingCents: o.ShippingCents,
+		ItemCount: o.ItemCount, Placed: when(o.CreatedAt), Processed: when(o.ProcessedAt), Email: o.Email, Guest: o.UserID == store.GuestUserID,
+		Shipping: shippingLabel(o.Shipping), AdminView: adminView}
+	if o.Address.Line1 != "" {
+		a := o.Address
+		d.Address = []string{a.Name, a.Line1}
+		if a.Line2 != "" {
+			d.Address = append(d.Address, a.Line2)
+		}
+		d.Address = append(d.Address, a.Postcode+" "+a.City, store.CountryName(a.Country))
+	}
+	if p, ok := store.PaymentByCode(o.Payment); ok {
+		d.Payment, d.PaymentNote = p.Label(), p.Instructions()
+	}
+	for _, l := range o.Lines {
+		d.Lines = append(d.Lines, views.OrderLine{ItemID: l.ItemID, Name: l.Name, PriceCents: l.PriceCents, Qty: l.Qty})
+	}
+	d.Timeline = append(d.Timeline, views.OrderEventView{Status: store.OrderPending, By: actorText(store.ActorShopper, adminView), At: when(o.CreatedAt)})
+	for _, e := range o.Events {
+		d.Timeline = append(d.Timeline, views.OrderEventView{Status: e.Status, By: actorText(e.Actor, adminView), At: when(e.At)})
+	}
+	return d
+}
+
+// shippingLabel names a delivery method on order pages.
+func shippingLabel(method string) string {
+	switch method {
+	case store.ShippingStandard:
+		return "Standard delivery"
+	case store.ShippingExpress:
+		return "Express delivery"
+	}
+	return ""
+}
+
+// actorText says who made an order change, as the timeline shows it: to
+// the shopper, "you" and "the shop"; to an admin, the shopper and the
+// admin by name.
+func actorText(actor string, adminView bool) string {
+	switch {
+	case actor == store.ActorShopper && adminView:
+		return "the shopper"
+	case actor == store.ActorShopper:
+		return "you"
+	case actor == store.ActorFulfilment:
+		return "the warehouse"
+	case strings.HasPrefix(actor, "admin:") && adminView:
+		return strings.TrimPrefix(actor, "admin:")
+	case strings.HasPrefix(actor, "admin:"):
+		return "the shop"
+	}
+	return actor
+}
+
+// CancelOrder is POST /orders/:id/cancel (signed in only): the shopper
+// cancels their own
+// order until it ships; the stock goes back in the same transaction.
+// After shipping (or a second cancel) it is a 422 and nothing changes.
+func (h *Handler) CancelOrder(c echo.Context) error {
+	s := session(c)
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id < 1 {
 		return notFound("There is no order with that number.")
 	}
-	o, err := h.store.Order(c.Request().Context(), s.UserID, id)
+	_, err = h.store.MoveOrder(c.Request().Context(), id, s.UserID, store.OrderCancelled, store.ActorShopper)
+	var me *store.MoveError
+	if errors.As(err, &me) {
+		msg := fmt.Sprintf("Order %d is %s and can no longer be cancelled.", id, strings.ToLower(views.StatusText(me.From)))
+		if wantsJSON(c) {
+			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
+		}
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
+	}
 	if err != nil {
 		return err
 	}
-	d := views.OrderData{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: when(o.CreatedAt), Processed: when(o.ProcessedAt)}
-	for _, l := range o.Lines {
-		d.Lines = append(d.Lines, views.OrderLine{ItemID: l.ItemID, Name: l.Name, PriceCents: l.PriceCents, Qty: l.Qty})
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, map[string]string{"message": "Order cancelled.", "status": store.OrderCancelled})
 	}
-	noStore(c)
-	return render(c, http.StatusOK, views.OrderPage(h.chrome(c, "Order #"+itoa(o.ID)), d))
+	h.setFlash(c, fmt.Sprintf("Order %d is cancelled.", id))
+	return redirect(c, "/orders/"+itoa(id))
 }
 
 // when formats a time for order pages; the zero time is "".

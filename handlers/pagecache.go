@@ -19,7 +19,8 @@ var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return 
 // stored for clients that accept it (nearly all), plain otherwise; a strong
 // ETag over the page and the fragments, and 304 when it matches. The
 // response is private: it carries the visitor's own header.
-func (h *Handler) servePage(c echo.Context, page *store.CachedPage, pv *pageVisit, result string) error {
+func (h *Handler) servePage(c echo.Context, pv *pageVisit) error {
+	page, result := pv.view.Page, pv.view.Result
 	fills, err := h.renderFragments(c.Request().Context(), page, pv)
 	if err != nil {
 		return err
@@ -35,7 +36,7 @@ func (h *Handler) servePage(c echo.Context, page *store.CachedPage, pv *pageVisi
 	hdr.Set("Cache-Control", "private, no-cache")
 	hdr.Add("Vary", "Accept-Encoding, Cookie")
 	hdr.Set("X-Cache", strings.ToUpper(result))
-	hdr.Set("Cache-Status", cacheStatus(result, pv.visit))
+	hdr.Set("Cache-Status", cacheStatus(result, pv.view))
 	if etagMatches(req.Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
@@ -55,7 +56,7 @@ func (h *Handler) servePage(c echo.Context, page *store.CachedPage, pv *pageVisi
 }
 
 // cacheStatus is the RFC 9211 Cache-Status header.
-func cacheStatus(result string, v *store.Visit) string {
+func cacheStatus(result string, v *store.ItemView) string {
 	const name = "storefront"
 	switch result {
 	case store.PageHit, store.PageStale:

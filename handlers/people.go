@@ -80,13 +80,14 @@ func (h *Handler) ShowUser(c echo.Context) error {
 		SignedIn:  s.SignedIn(),
 		Self:      s.UserID == u.ID,
 		Following: p.ViewerFollows,
+		Moderator: s.IsAdmin && s.UserID != u.ID && !u.IsAdmin,
+		Banned:    u.Banned && s.IsAdmin,
 	}
 	if s.SignedIn() && !d.Self {
 		if d.Common, err = h.commonFollows(ctx, s.UserID, u.ID); err != nil {
 			return err
 		}
 	}
-	noStore(c)
 	return render(c, http.StatusOK, views.UserPage(h.chrome(c, u.Username), d))
 }
 
@@ -113,9 +114,6 @@ func (h *Handler) commonFollows(ctx context.Context, a, b int64) ([]string, erro
 // notifies the followed user.
 func (h *Handler) FollowUser(c echo.Context) error {
 	s := session(c)
-	if !s.SignedIn() {
-		return signInFirst(c, views.UserURL(c.Param("name")), "Sign in to follow people.")
-	}
 	u, err := h.userParam(c)
 	if err != nil {
 		return err
@@ -126,6 +124,9 @@ func (h *Handler) FollowUser(c echo.Context) error {
 	}
 	if u.ID == s.UserID {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "You cannot follow yourself.")
+	}
+	if err := h.limit(c, "follow", itoa(s.UserID), h.cfg.Rates.Follow, "You are following and unfollowing very quickly."); err != nil {
+		return err
 	}
 	ctx := c.Request().Context()
 	res, err := h.store.Follow(ctx, s.UserID, u.ID, dir == "follow")
@@ -191,6 +192,7 @@ func feedArticles(entries []store.FeedEntry) []views.FeedArticle {
 			Link:     e.Link,
 			Author:   e.AuthorName,
 			PostedAt: time.UnixMicro(int64(e.PostedAt * 1e6)),
+			Age:      ageText(time.Since(time.UnixMicro(int64(e.PostedAt * 1e6)))),
 		})
 	}
 	return out

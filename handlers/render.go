@@ -21,8 +21,12 @@ func render(c echo.Context, status int, t templ.Component) error {
 	return c.HTMLBlob(status, buf.Bytes())
 }
 
-// chrome builds the layout's per-request data.
+// chrome builds the layout's per-request data. The layout shows who is
+// signed in (name, cart and unread counts), so every page built with it is
+// private and never stored: the header is set here, once, rather than by
+// each handler.
 func (h *Handler) chrome(c echo.Context, title string) views.Chrome {
+	noStore(c)
 	s := session(c)
 	return views.Chrome{
 		Title:   title,
@@ -50,13 +54,4 @@ func wantsJSON(c echo.Context) bool {
 // redirect answers a form post with 303 See Other (post/redirect/get).
 func redirect(c echo.Context, to string) error {
 	return c.Redirect(http.StatusSeeOther, to)
-}
-
-// localPath returns p if it is a path on this site, else fallback: it
-// stops open redirects through ?next= and Referer.
-func localPath(p, fallback string) string {
-	if p == "" || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.ContainsAny(p, "\r\n") || len(p) > 512 {
-		return fallback
-	}
-	return p
 }

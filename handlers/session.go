@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/labstack/echo/v4"
 
@@ -9,7 +10,7 @@ import (
 )
 
 // Session is what one request knows of its visitor, read once by the
-// session middleware and kept in the request context.
+// session middleware of the route's group and kept in the request context.
 type Session struct {
 	// Token is the live server-side session, or "" for a visitor without one.
 	Token string
@@ -48,12 +49,13 @@ const sessionCtxKey = "storefront.session"
 // sessionStore is the part of the store that sessions use.
 type sessionStore interface {
 	LoadSession(ctx context.Context, token string, claimedUserID int64) (store.SessionState, error)
+	ViewSession(ctx context.Context, token string, claimedUserID int64) (store.SessionState, error)
 	CreateSession(ctx context.Context, token string, userID int64) error
 	UpdateToken(ctx context.Context, token string, guest bool, itemID int64) error
 	RecentlyViewed(ctx context.Context, token string) ([]int64, error)
 	SessionWithRecent(ctx context.Context, token string, claimedUserID int64) (store.SessionState, []int64, error)
 	NewSessionView(ctx context.Context, token string, itemID int64) error
-	SignIn(ctx context.Context, oldToken, newToken string, userID int64) error
+	SignIn(ctx context.Context, oldToken, newToken string, userID int64) (int64, error)
 	EndSession(ctx context.Context, token string) error
 }
 
@@ -65,20 +67,31 @@ func session(c echo.Context) *Session {
 	return &Session{}
 }
 
-// sessionMiddleware reads the `sid` and `user` cookies into a Session. The
-// cookies are verified locally; the server-side state is then read in one
-// round trip, unless the route loads it itself (item pages share that
-// round trip with their own Redis work).
-func (h *Handler) sessionMiddleware(next echo.HandlerFunc) echo.HandlerFunc {
+// loadSession is the session middleware of page routes: it reads the `sid`
+// and `user` cookies into a Session (verified locally) and then the
+// server-side state. A page read (GET, HEAD) takes it from the store's
+// client-side cache where it can, with the session's touch written behind;
+// anything that changes data reads it from Redis in one round trip.
+func (h *Handler) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return h.sessionMiddleware(next, false)
+}
+
+// checkSession is loadSession that always reads the server-side session
+// from Redis (the admin pages).
+func (h *Handler) checkSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return h.sessionMiddleware(next, true)
+}
+
+func (h *Handler) sessionMiddleware(next echo.HandlerFunc, always bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if sessionless(c) {
-			c.Set(sessionCtxKey, &Session{})
-			return next(c)
-		}
 		s := h.readCookies(c)
 		c.Set(sessionCtxKey, s)
-		if s.Token != "" && !selfLoading(c) {
-			st, err := h.store.LoadSession(c.Request().Context(), s.Token, s.claimedID())
+		if s.Token != "" {
+			load := h.store.LoadSession
+			if m := c.Request().Method; !always && (m == http.MethodGet || m == http.MethodHead) {
+				load = h.store.ViewSession
+			}
+			st, err := load(c.Request().Context(), s.Token, s.claimedID())
 			if err != nil {
 				return err
 			}
@@ -88,20 +101,32 @@ func (h *Handler) sessionMiddleware(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// sessionless routes serve the same thing to everyone and skip the
-// session entirely.
-func sessionless(c echo.Context) bool {
-	switch c.Path() {
-	case "/static/*", "/healthz", "/readyz", "/metrics", "/api/items/:id":
-		return true
+// noSession is the session middleware of operations routes: an empty
+// Session, and no cookie is read or written.
+func noSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Set(sessionCtxKey, &Session{})
+		return next(c)
 	}
-	return false
 }
 
-// selfLoading routes read the session state themselves, pipelined with
-// their own Redis commands.
-func selfLoading(c echo.Context) bool {
-	return c.Request().Method == "GET" && c.Path() == "/items/:id"
+// sessionForErrorPage reads the session of a request that matched no
+// route (a 404 or 405), so that its error page still shows who is signed
+// in. A failure leaves the visitor anonymous: the page must render.
+func (h *Handler) sessionForErrorPage(c echo.Context) {
+	if c.Get(sessionCtxKey) == nil {
+		_ = h.loadSession(func(echo.Context) error { return nil })(c)
+	}
+}
+
+// cookieSession is the session middleware of a route that reads the
+// server-side state itself, pipelined with its own Redis commands (the item
+// page): only the cookies are read here.
+func (h *Handler) cookieSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Set(sessionCtxKey, h.readCookies(c))
+		return next(c)
+	}
 }
 
 // readCookies verifies the cookies without touching Redis. A forged token

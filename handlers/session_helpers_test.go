@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -16,6 +15,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers"
+	"storefront/handlers/apptest"
+	"storefront/store"
 	"storefront/store/storetest"
 )
 
@@ -38,40 +39,30 @@ func (a *app) sharing(editCfg func(*handlers.Config)) *app {
 
 // on returns the same browser (same cookies) talking to another app. The
 // jar ignores ports, so both servers see the same cookies.
-func (c *client) on(a *app) *client { return &client{a: a, hc: c.hc, jar: c.jar} }
+func (c *client) on(a *app) *client { return &client{Client: c.At(a.srv.URL), a: a} }
 
 func (a *app) rdb() redis.UniversalClient { return a.store.Redis() }
-
-// getWith sends a GET with extra headers (name, value pairs).
-func (c *client) getWith(path string, headers ...string) response {
-	c.a.t.Helper()
-	req, _ := http.NewRequest("GET", c.a.srv.URL+path, nil)
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	return c.do(req)
-}
 
 // view opens item pages, failing on anything but 200.
 func (c *client) view(ids ...int) {
 	c.a.t.Helper()
 	for _, id := range ids {
-		if res := c.get(fmt.Sprint("/items/", id)); res.Status != 200 {
+		if res := c.Get(fmt.Sprint("/items/", id)); res.Status != 200 {
 			c.a.t.Fatalf("GET /items/%d: %d", id, res.Status)
 		}
 	}
 }
 
 // login signs in with the password register uses.
-func (c *client) login(name string) response {
+func (c *client) login(name string) apptest.Response {
 	c.a.t.Helper()
-	return c.post("/login", url.Values{"username": {name}, "password": {"correct horse battery"}})
+	return c.Post("/login", url.Values{"username": {name}, "password": {"correct horse battery"}})
 }
 
 // home fetches / and checks the status.
-func (c *client) home() response {
+func (c *client) home() apptest.Response {
 	c.a.t.Helper()
-	res := c.get("/")
+	res := c.Get("/")
 	if res.Status != 200 {
 		c.a.t.Fatalf("GET /: %d", res.Status)
 	}
@@ -84,10 +75,10 @@ func signedInAs(body string) string { return textOf(body, "user-name") }
 // cartCount is the header's cart count.
 func cartCount(body string) string { return textOf(body, "cart-count") }
 
-// putCart writes a cart line straight into Redis.
-func (a *app) putCart(token string, item, qty int) {
+// putCart writes a line straight into the cart the client sees.
+func (a *app) putCart(c *client, item, qty int) {
 	a.t.Helper()
-	if err := a.rdb().HSet(a.t.Context(), "cart:"+token, fmt.Sprint(item), qty).Err(); err != nil {
+	if err := a.rdb().HSet(a.t.Context(), c.cartKey(), fmt.Sprint(item), qty).Err(); err != nil {
 		a.t.Fatal(err)
 	}
 }
@@ -95,7 +86,7 @@ func (a *app) putCart(token string, item, qty int) {
 // viewedList is a session's viewed:<token>, newest first.
 func (a *app) viewedList(token string) []string {
 	a.t.Helper()
-	v, err := a.rdb().ZRevRange(a.t.Context(), "viewed:"+token, 0, -1).Result()
+	v, err := a.rdb().LRange(a.t.Context(), store.KeysOfSession(token).Viewed, 0, -1).Result()
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -111,7 +102,7 @@ func (a *app) sessions() int64 {
 // known reports whether the token is a live session.
 func (a *app) known(token string) bool {
 	a.t.Helper()
-	return a.rdb().ZScore(a.t.Context(), "recent:", token).Err() == nil
+	return a.rdb().ZScore(a.t.Context(), "recent:", store.KeysOfSession(token).ID).Err() == nil
 }
 
 // testHashKey is the hash key in testKeys.
@@ -156,7 +147,7 @@ func flip(s string) string {
 }
 
 // setCookieFor returns the Set-Cookie header line for name, or "".
-func setCookieFor(res response, name string) string {
+func setCookieFor(res apptest.Response, name string) string {
 	for _, v := range res.Header.Values("Set-Cookie") {
 		if strings.HasPrefix(v, name+"=") {
 			return v

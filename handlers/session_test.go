@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"storefront/handlers"
+	"storefront/handlers/apptest"
 	"storefront/store"
 )
 
@@ -15,32 +16,32 @@ func TestSessionStartsOnFirstItemView(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
 	for _, p := range []string{"/", "/items", "/items?q=tent", "/login", "/register", "/items/999999", "/items/abc"} {
-		res := c.get(p)
+		res := c.Get(p)
 		if res.Status != 200 && res.Status != 404 {
 			t.Fatalf("GET %s: %d", p, res.Status)
 		}
-		if c.cookie("sid") != "" || setCookieFor(res, "sid") != "" || a.sessions() != 0 {
+		if c.Cookie("sid") != "" || setCookieFor(res, "sid") != "" || a.sessions() != 0 {
 			t.Fatalf("GET %s started a session", p)
 		}
 	}
 	c.view(5)
-	tok := c.cookie("sid")
+	tok := c.Cookie("sid")
 	if tok == "" || !a.known(tok) || a.sessions() != 1 {
 		t.Fatalf("first item view: token %q, %d sessions", tok, a.sessions())
 	}
-	ck := setCookieFor(c.get("/items/6"), "sid")
+	ck := setCookieFor(c.Get("/items/6"), "sid")
 	if ck != "" {
 		t.Errorf("a known token is set again: %s", ck)
 	}
 	c.view(7)
-	if c.cookie("sid") != tok || a.sessions() != 1 {
+	if c.Cookie("sid") != tok || a.sessions() != 1 {
 		t.Error("a second view started another session")
 	}
 }
 
 func TestSessionCookieFlags(t *testing.T) {
 	a := newApp(t, nil, nil)
-	res := a.client().get("/items/5")
+	res := a.client().Get("/items/5")
 	ck := setCookieFor(res, "sid")
 	for _, want := range []string{"HttpOnly", "SameSite=Lax", "Path=/", "Max-Age="} {
 		if !strings.Contains(ck, want) {
@@ -52,16 +53,16 @@ func TestSessionCookieFlags(t *testing.T) {
 	}
 	// auto: Secure when a trusted proxy says the request came over HTTPS.
 	trusted := a.sharing(func(c *handlers.Config) { c.TrustedProxies = cidrs(t, "127.0.0.0/8") })
-	res = trusted.client().getWith("/items/5", "X-Forwarded-Proto", "https")
+	res = trusted.client().Get("/items/5", "X-Forwarded-Proto", "https")
 	if ck := setCookieFor(res, "sid"); !strings.Contains(ck, "Secure") {
 		t.Errorf("behind a trusted HTTPS proxy: %q", ck)
 	}
-	res = a.client().getWith("/items/5", "X-Forwarded-Proto", "https")
+	res = a.client().Get("/items/5", "X-Forwarded-Proto", "https")
 	if ck := setCookieFor(res, "sid"); strings.Contains(ck, "Secure") {
 		t.Errorf("X-Forwarded-Proto believed from an untrusted peer: %q", ck)
 	}
 	always := a.sharing(func(c *handlers.Config) { c.CookieSecure = handlers.SecureAlways })
-	if ck := setCookieFor(always.client().get("/items/5"), "sid"); !strings.Contains(ck, "Secure") {
+	if ck := setCookieFor(always.client().Get("/items/5"), "sid"); !strings.Contains(ck, "Secure") {
 		t.Errorf("COOKIE_SECURE=true: %q", ck)
 	}
 }
@@ -79,11 +80,12 @@ func TestRecentlyViewedKeepsNewest25(t *testing.T) {
 	if got := listItems(t, c.home().Body, "recently-viewed"); !slices.Equal(got, want) {
 		t.Fatalf("home recently viewed %v, want %v", got, want)
 	}
-	if got := a.viewedList(c.cookie("sid")); !slices.Equal(got, want) {
+	if got := a.viewedList(c.Cookie("sid")); !slices.Equal(got, want) {
 		t.Fatalf("viewed:<token> %v, want %v", got, want)
 	}
-	// The item page lists the same, with the item itself first.
-	if got := listItems(t, c.get("/items/26").Body, "recently-viewed"); !slices.Equal(got, want) {
+	// The item page lists the others: the visitor is looking at the item
+	// itself (it is still kept first in the list).
+	if got := listItems(t, c.Get("/items/26").Body, "recently-viewed"); !slices.Equal(got, want[1:]) {
 		t.Errorf("item page recently viewed %v, want %v", got, want)
 	}
 }
@@ -96,11 +98,11 @@ func TestViewingAgainMovesToFront(t *testing.T) {
 	if got := listItems(t, c.home().Body, "recently-viewed"); !slices.Equal(got, want) {
 		t.Fatalf("recently viewed %v, want %v", got, want)
 	}
-	if got := a.viewedList(c.cookie("sid")); !slices.Equal(got, want) {
+	if got := a.viewedList(c.Cookie("sid")); !slices.Equal(got, want) {
 		t.Fatalf("viewed:<token> %v, want %v", got, want)
 	}
-	if got := listItems(t, c.get("/items/2").Body, "recently-viewed"); !slices.Equal(got, []string{"2", "1", "3"}) {
-		t.Errorf("item page recently viewed %v", got)
+	if got := listItems(t, c.Get("/items/2").Body, "recently-viewed"); !slices.Equal(got, []string{"1", "3"}) {
+		t.Errorf("item page recently viewed %v (the item itself is not listed)", got)
 	}
 }
 
@@ -109,14 +111,14 @@ func TestNonItemPagesLeaveViewsAlone(t *testing.T) {
 	c := a.client()
 	c.view(4, 5, 6, 5)
 	ctx, rdb := t.Context(), a.rdb()
-	tok := c.cookie("sid")
-	before := rdb.ZRangeWithScores(ctx, "viewed:"+tok, 0, -1).Val()
+	tok := c.Cookie("sid")
+	before := rdb.LRange(ctx, store.KeysOfSession(tok).Viewed, 0, -1).Val()
 	popular := rdb.ZRangeWithScores(ctx, "viewed:", 0, -1).Val()
 	for _, p := range []string{"/", "/items", "/items?page=2", "/items?q=lamp", "/items?category=Books", "/login", "/register",
 		"/items/999999", "/items/0", "/items/abc", "/nowhere", "/healthz", "/metrics"} {
-		c.get(p)
+		c.Get(p)
 	}
-	if after := rdb.ZRangeWithScores(ctx, "viewed:"+tok, 0, -1).Val(); !slices.Equal(after, before) {
+	if after := rdb.LRange(ctx, store.KeysOfSession(tok).Viewed, 0, -1).Val(); !slices.Equal(after, before) {
 		t.Errorf("viewed:<token> changed: %v -> %v", before, after)
 	}
 	if after := rdb.ZRangeWithScores(ctx, "viewed:", 0, -1).Val(); !slices.Equal(after, popular) {
@@ -134,14 +136,14 @@ func TestSessionLimitEvictsLeastRecent(t *testing.T) {
 	B.view(2)
 	C.view(3)
 	for _, c := range []*client{A, B, C} {
-		a.putCart(c.cookie("sid"), 10, 1)
+		a.putCart(c, 10, 1)
 	}
 	A.view(4) // A is back: B is now the least recently seen
-	bTok := B.cookie("sid")
+	bTok := B.Cookie("sid")
 	if n, err := a.store.CleanSessions(t.Context()); n != 1 || err != nil {
 		t.Fatalf("evicted %d, %v; want 1", n, err)
 	}
-	if a.known(bTok) || a.rdb().Exists(t.Context(), "cart:"+bTok, "viewed:"+bTok).Val() != 0 {
+	if a.known(bTok) || a.rdb().Exists(t.Context(), store.KeysOfSession(bTok).Cart, store.KeysOfSession(bTok).Viewed).Val() != 0 {
 		t.Fatal("B's session, cart or viewed list survived")
 	}
 	for name, c := range map[string]*client{"A": A, "C": C} {
@@ -156,7 +158,7 @@ func TestSessionLimitEvictsLeastRecent(t *testing.T) {
 		t.Error("B still sees its evicted session")
 	}
 	B.view(5)
-	if tok := B.cookie("sid"); tok == bTok || !a.known(tok) {
+	if tok := B.Cookie("sid"); tok == bTok || !a.known(tok) {
 		t.Error("B did not get a new session")
 	}
 }
@@ -165,14 +167,14 @@ func TestSignedInShopperSurvivesAFlood(t *testing.T) {
 	const limit = 5
 	a := newApp(t, func(o *store.Options) { o.SessionLimit = limit }, nil)
 	shopper := a.client()
-	shopper.register("shopper")
+	shopper.Register("shopper")
 	shopper.view(11, 12)
-	a.putCart(shopper.cookie("sid"), 11, 1)
-	a.putCart(shopper.cookie("sid"), 12, 1)
+	a.putCart(shopper, 11, 1)
+	a.putCart(shopper, 12, 1)
 	var wg sync.WaitGroup
 	for i := range 10 * limit {
 		wg.Go(func() {
-			if res := a.client().get(fmt.Sprint("/items/", 100+i)); res.Status != 200 {
+			if res := a.client().Get(fmt.Sprint("/items/", 100+i)); res.Status != 200 {
 				t.Errorf("visitor %d: %d", i, res.Status)
 			}
 		})
@@ -197,16 +199,16 @@ func TestSignedInShopperSurvivesAFlood(t *testing.T) {
 
 func TestSignInRotatesTokenAndKeepsSession(t *testing.T) {
 	a := newApp(t, nil, nil)
-	a.client().register("carol")
+	a.client().Register("carol")
 	c := a.client()
 	c.view(3, 4)
-	old := c.cookie("sid")
-	a.putCart(old, 3, 1)
+	old := c.Cookie("sid")
+	a.putCart(c, 3, 1)
 	res := c.login("Carol")
 	if res.Status != 303 {
 		t.Fatalf("login: %d", res.Status)
 	}
-	tok := c.cookie("sid")
+	tok := c.Cookie("sid")
 	if tok == old || tok == "" {
 		t.Fatal("the token was not rotated")
 	}
@@ -217,16 +219,16 @@ func TestSignInRotatesTokenAndKeepsSession(t *testing.T) {
 	if got := listItems(t, home.Body, "recently-viewed"); !slices.Equal(got, []string{"4", "3"}) {
 		t.Errorf("recently viewed after sign-in: %v", got)
 	}
-	if a.known(old) || a.rdb().Exists(t.Context(), "cart:"+old, "viewed:"+old).Val() != 0 {
+	if a.known(old) || a.rdb().Exists(t.Context(), store.KeysOfSession(old).Cart, store.KeysOfSession(old).Viewed).Val() != 0 {
 		t.Error("the old token still has server state")
 	}
 	u, _ := a.store.UserByName(t.Context(), "carol")
-	if id := a.rdb().HGet(t.Context(), "login:", tok).Val(); id != fmt.Sprint(u.ID) {
+	if id := a.rdb().HGet(t.Context(), "login:", store.KeysOfSession(tok).ID).Val(); id != fmt.Sprint(u.ID) {
 		t.Errorf("login: maps the new token to %q, want %d", id, u.ID)
 	}
 	// Replaying the old token gives an anonymous visitor.
 	replay := a.client()
-	replay.setCookie("sid", old)
+	replay.SetCookie("sid", old)
 	res = replay.home()
 	if signedInAs(res.Body) != "" || cartCount(res.Body) != "0" || a.known(old) {
 		t.Error("the old token still works")
@@ -239,11 +241,11 @@ func TestSignInRotatesTokenAndKeepsSession(t *testing.T) {
 func TestSignOutEndsSession(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	c.register("dan")
+	c.Register("dan")
 	c.view(8)
-	tok, user := c.cookie("sid"), c.cookie("user")
-	a.putCart(tok, 8, 1)
-	res := c.post("/logout", nil)
+	tok, user := c.Cookie("sid"), c.Cookie("user")
+	a.putCart(c, 8, 1)
+	res := c.Post("/logout", nil)
 	if res.Status != 303 {
 		t.Fatalf("logout: %d", res.Status)
 	}
@@ -252,7 +254,7 @@ func TestSignOutEndsSession(t *testing.T) {
 			t.Errorf("%s cookie not cleared: %q", name, ck)
 		}
 	}
-	if a.known(tok) || a.rdb().Exists(t.Context(), "cart:"+tok, "viewed:"+tok).Val() != 0 || a.rdb().HExists(t.Context(), "login:", tok).Val() {
+	if a.known(tok) || a.rdb().Exists(t.Context(), store.KeysOfSession(tok).Cart, store.KeysOfSession(tok).Viewed).Val() != 0 || a.rdb().HExists(t.Context(), "login:", store.KeysOfSession(tok).ID).Val() {
 		t.Fatal("the session survived sign-out")
 	}
 	res = c.home()
@@ -261,14 +263,14 @@ func TestSignOutEndsSession(t *testing.T) {
 	}
 	// Replaying both old cookies: an anonymous visitor, no error, nothing created.
 	replay := a.client()
-	replay.setCookie("sid", tok)
-	replay.setCookie("user", user)
+	replay.SetCookie("sid", tok)
+	replay.SetCookie("user", user)
 	before := a.sessions()
 	res = replay.home()
 	if signedInAs(res.Body) != "" || cartCount(res.Body) != "0" || a.sessions() != before || a.known(tok) {
 		t.Error("replayed cookies after sign-out still work")
 	}
-	if res := replay.post("/logout", nil); res.Status != 303 {
+	if res := replay.Post("/logout", nil); res.Status != 303 {
 		t.Errorf("logout with dead cookies: %d", res.Status)
 	}
 }
@@ -280,13 +282,13 @@ func TestConcurrentViewsInOneSession(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 40 {
 		wg.Go(func() {
-			if res := c.get(fmt.Sprint("/items/", 2+i)); res.Status != 200 {
+			if res := c.Get(fmt.Sprint("/items/", 2+i)); res.Status != 200 {
 				t.Errorf("view %d: %d", i, res.Status)
 			}
 		})
 	}
 	wg.Wait()
-	if got := a.viewedList(c.cookie("sid")); len(got) != 25 {
+	if got := a.viewedList(c.Cookie("sid")); len(got) != 25 {
 		t.Errorf("%d items kept, want 25", len(got))
 	}
 	if a.sessions() != 1 {
@@ -308,6 +310,6 @@ func TestSessionMetrics(t *testing.T) {
 	if _, err := a.store.CleanSessions(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	res := a.client().get("/metrics")
+	res := apptest.Response{Body: a.scrape(t)}
 	mustContain(t, res.Body, "\nstorefront_sessions 1\n", "\nstorefront_sessions_evicted_total 1\n")
 }

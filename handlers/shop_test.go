@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"storefront/handlers/apptest"
 )
 
 func TestShopPages(t *testing.T) {
@@ -25,7 +27,7 @@ func TestShopPages(t *testing.T) {
 		{"past the end", "/items?page=51", 200, []string{"No items here"}, 0},
 		{"absurd page", "/items?page=999999999999", 200, []string{"No items here"}, 0},
 		{"category", "/items?category=Books", 200, []string{"120 items", `aria-current="page"`}, 24},
-		{"unknown category", "/items?category=Nope", 200, []string{"0 items"}, 0},
+		{"unknown category", "/items?category=Nope", 404, []string{"department does not exist"}, 0},
 		{"search", "/items?q=pruning+shears", 200, []string{"Results for"}, -1},
 		{"search escapes", "/items?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E", 200, []string{"&lt;script&gt;alert(1)&lt;/script&gt;"}, 0},
 		{"search like chars", "/items?q=%25_", 200, []string{"0 items"}, 0},
@@ -43,7 +45,7 @@ func TestShopPages(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := c.get(tc.path)
+			res := c.Get(tc.path)
 			if res.Status != tc.status {
 				t.Fatalf("GET %s: status %d, want %d", tc.path, res.Status, tc.status)
 			}
@@ -63,11 +65,11 @@ func TestShopPages(t *testing.T) {
 func TestSearchFindsByNameAndCategory(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	res := c.get("/items?q=TENT")
+	res := c.Get("/items?q=TENT")
 	if res.Status != 200 {
 		t.Fatalf("status %d", res.Status)
 	}
-	names := regexp.MustCompile(`<h3><a href="/items/\d+">([^<]+)</a>`).FindAllStringSubmatch(res.Body, -1)
+	names := regexp.MustCompile(`<h2 class="card-title"><a href="/items/\d+">([^<]+)</a>`).FindAllStringSubmatch(res.Body, -1)
 	if len(names) == 0 {
 		t.Fatal("a search for TENT found nothing")
 	}
@@ -76,7 +78,7 @@ func TestSearchFindsByNameAndCategory(t *testing.T) {
 			t.Errorf("%q does not match tent", n[1])
 		}
 	}
-	res = c.get("/items?category=Outdoors&q=tent")
+	res = c.Get("/items?category=Outdoors&q=tent")
 	for _, id := range testids(res.Body, "item-card", "data-item-id") {
 		if id == "" {
 			t.Fatal("card without data-item-id")
@@ -91,7 +93,7 @@ func TestItemPageShowsItem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := a.client().get("/items/12")
+	res := a.client().Get("/items/12")
 	if res.Status != 200 {
 		t.Fatalf("status %d", res.Status)
 	}
@@ -104,30 +106,30 @@ func TestItemPageShowsItem(t *testing.T) {
 func TestOperations(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	if res := c.get("/healthz"); res.Status != 200 {
+	if res := c.Get("/healthz"); res.Status != 200 {
 		t.Errorf("healthz %d", res.Status)
 	}
-	if res := c.get("/readyz"); res.Status != 200 {
+	if res := c.Get("/readyz"); res.Status != 200 {
 		t.Errorf("readyz %d", res.Status)
 	}
-	c.get("/items/3")
-	res := c.get("/metrics")
+	c.Get("/items/3")
+	res := apptest.Response{Body: a.scrape(t)}
 	mustContain(t, res.Body, `storefront_http_requests_total{method="GET",route="/items/:id",status="200"} 1`,
 		"storefront_http_request_duration_seconds_bucket")
 
-	home := c.get("/")
+	home := c.Get("/")
 	css := regexp.MustCompile(`href="(/static/css/app\.[0-9a-f]{12}\.css)"`).FindStringSubmatch(home.Body)
 	if css == nil {
 		t.Fatal("no hashed stylesheet link")
 	}
-	res = c.get(css[1])
+	res = c.Get(css[1])
 	if res.Status != 200 || !strings.Contains(res.Header.Get("Cache-Control"), "immutable") || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/css") {
 		t.Errorf("stylesheet: %d %q %q", res.Status, res.Header.Get("Cache-Control"), res.Header.Get("Content-Type"))
 	}
-	if res := c.get("/static/css/app.000000000000.css"); strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+	if res := c.Get("/static/css/app.000000000000.css"); strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
 		t.Error("a stale hash must not be cached for good")
 	}
-	if res := c.get("/static/nope.js"); res.Status != 404 {
+	if res := c.Get("/static/nope.js"); res.Status != 404 {
 		t.Errorf("missing static file: %d", res.Status)
 	}
 	h := home.Header
@@ -144,24 +146,24 @@ func TestHostileRequests(t *testing.T) {
 	req, _ := http.NewRequest("POST", a.srv.URL+"/login", strings.NewReader("username=a&password=b"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", "https://evil.example")
-	if res := c.do(req); res.Status != 403 {
+	if res := c.Do(req); res.Status != 403 {
 		t.Errorf("cross-origin POST: %d, want 403", res.Status)
 	}
 	req, _ = http.NewRequest("POST", a.srv.URL+"/login", strings.NewReader("username=a&password=b"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	if res := c.do(req); res.Status != 403 {
+	if res := c.Do(req); res.Status != 403 {
 		t.Errorf("cross-site POST: %d, want 403", res.Status)
 	}
 	big := url.Values{"username": {strings.Repeat("x", 100_000)}}
-	if res := c.post("/login", big); res.Status != 413 {
+	if res := c.Post("/login", big); res.Status != 413 {
 		t.Errorf("huge body: %d, want 413", res.Status)
 	}
 	req, _ = http.NewRequest("DELETE", a.srv.URL+"/items/1", nil)
-	if res := c.do(req); res.Status != 405 {
+	if res := c.Do(req); res.Status != 405 {
 		t.Errorf("DELETE: %d, want 405", res.Status)
 	}
-	res := c.get("/items?q=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
+	res := c.Get("/items?q=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
 	if strings.Contains(res.Body, "<img src=x") {
 		t.Error("query reflected unescaped")
 	}

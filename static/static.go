@@ -1,9 +1,11 @@
-// Package static holds the embedded CSS and JavaScript and serves them under
+// Package static holds the embedded CSS, JavaScript and icon and serves them under
 // content-hashed URLs, so that they can be cached for a year and a new
 // deploy is picked up at once.
 package static
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -12,12 +14,15 @@ import (
 	"strings"
 )
 
-//go:embed css js
+//go:embed css js img
 var files embed.FS
 
 // Asset is one embedded file.
 type Asset struct {
-	Body        []byte
+	Body []byte
+	// Gzip is Body compressed once at start-up, so that no request pays
+	// for compressing a file that never changes.
+	Gzip        []byte
 	ContentType string
 	Hash        string
 }
@@ -35,10 +40,19 @@ func loadAssets() map[string]Asset {
 			return err
 		}
 		sum := sha256.Sum256(b)
-		out[p] = Asset{Body: b, ContentType: contentType(p), Hash: hex.EncodeToString(sum[:])[:12]}
+		out[p] = Asset{Body: b, Gzip: gzipped(b), ContentType: contentType(p), Hash: hex.EncodeToString(sum[:])[:12]}
 		return nil
 	})
 	return out
+}
+
+// gzipped compresses b at the best level; the cost is paid once.
+func gzipped(b []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = zw.Write(b)
+	_ = zw.Close()
+	return buf.Bytes()
 }
 
 func contentType(p string) string {
@@ -49,6 +63,8 @@ func contentType(p string) string {
 		return "text/javascript; charset=utf-8"
 	case ".svg":
 		return "image/svg+xml"
+	case ".ico":
+		return "image/x-icon"
 	}
 	return "application/octet-stream"
 }

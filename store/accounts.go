@@ -20,6 +20,8 @@ type User struct {
 	ID       int64
 	Username string
 	IsAdmin  bool
+	// Banned is set once an admin banned the account.
+	Banned bool
 }
 
 // ErrBadCredentials means the username or the password is wrong; callers
@@ -30,7 +32,7 @@ var ErrBadCredentials = errors.New("wrong username or password")
 // exist, at the store's cost, so that a wrong username costs the same time
 // as a wrong password.
 func (s *Store) makeDummyHash() []byte {
-	h, err := bcrypt.GenerateFromPassword(passwordInput("not-a-real-password"), s.passwordCost())
+	h, err := bcrypt.GenerateFromPassword(passwordInput("not-a-real-password"), s.opt.PasswordCost)
 	if err != nil {
 		panic("bcrypt: " + err.Error()) // only for a bad cost, a programming error
 	}
@@ -46,17 +48,10 @@ func passwordInput(password string) []byte {
 	return []byte(base64.StdEncoding.EncodeToString(sum[:]))
 }
 
-func (s *Store) passwordCost() int {
-	if s.opt.PasswordCost > 0 {
-		return s.opt.PasswordCost
-	}
-	return bcrypt.DefaultCost
-}
-
 // CreateUser registers an account. Usernames are unique ignoring case
 // (ErrConflict). Validation of the form is the caller's.
 func (s *Store) CreateUser(ctx context.Context, username, password string) (User, error) {
-	return s.createUser(ctx, username, password, false, s.passwordCost())
+	return s.createUser(ctx, username, password, false, s.opt.PasswordCost)
 }
 
 func (s *Store) createUser(ctx context.Context, username, password string, admin bool, cost int) (User, error) {
@@ -79,7 +74,7 @@ func (s *Store) createUser(ctx context.Context, username, password string, admin
 }
 
 func (s *Store) ensureAdmin(ctx context.Context, password string) (bool, error) {
-	_, err := s.createUser(ctx, AdminUsername, password, true, s.passwordCost())
+	_, err := s.createUser(ctx, AdminUsername, password, true, s.opt.PasswordCost)
 	if errors.Is(err, ErrConflict) {
 		return false, nil
 	}
@@ -91,8 +86,9 @@ func (s *Store) ensureAdmin(ctx context.Context, password string) (bool, error) 
 func (s *Store) Authenticate(ctx context.Context, username, password string) (User, error) {
 	var u User
 	var hash string
-	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, password_hash FROM users WHERE username_key = $1`,
-		strings.ToLower(username)).Scan(&u.ID, &u.Username, &u.IsAdmin, &hash)
+	var banned sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, password_hash, banned_at FROM users WHERE username_key = $1`,
+		strings.ToLower(username)).Scan(&u.ID, &u.Username, &u.IsAdmin, &hash, &banned)
 	if errors.Is(err, sql.ErrNoRows) {
 		_ = bcrypt.CompareHashAndPassword(s.dummyHash(), passwordInput(password))
 		return User{}, ErrBadCredentials
@@ -103,13 +99,20 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (Us
 	if bcrypt.CompareHashAndPassword([]byte(hash), passwordInput(password)) != nil {
 		return User{}, ErrBadCredentials
 	}
+	// Only someone with the password learns that the account is banned.
+	if banned.Valid {
+		u.Banned = true
+		return u, ErrBanned
+	}
 	return u, nil
 }
 
 // UserByID reads an account.
 func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
 	var u User
-	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin FROM users WHERE id = $1`, id).Scan(&u.ID, &u.Username, &u.IsAdmin)
+	var banned sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, banned_at FROM users WHERE id = $1`, id).Scan(&u.ID, &u.Username, &u.IsAdmin, &banned)
+	u.Banned = banned.Valid
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, ErrNotFound
 	}
@@ -122,7 +125,9 @@ func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
 // UserByName reads an account by username, ignoring case.
 func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
 	var u User
-	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin FROM users WHERE username_key = $1`, strings.ToLower(name)).Scan(&u.ID, &u.Username, &u.IsAdmin)
+	var banned sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, banned_at FROM users WHERE username_key = $1`, strings.ToLower(name)).Scan(&u.ID, &u.Username, &u.IsAdmin, &banned)
+	u.Banned = banned.Valid
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, ErrNotFound
 	}
@@ -130,4 +135,36 @@ func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
 		return User{}, fmt.Errorf("user %q: %w", name, err)
 	}
 	return u, nil
+}
+
+// ChangePassword sets a new password after checking the current one
+// (ErrBadCredentials when it is wrong, after the same bcrypt work). Ending
+// the account's other sessions is the caller's next step
+// (EndUserSessions), so that it can keep the session it acts from.
+func (s *Store) ChangePassword(ctx context.Context, userID int64, current, next string) error {
+	var hash string
+	err := s.db.QueryRowContext(ctx, `SELECT password_hash FROM users WHERE id = $1`, userID).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("change password: %w", err)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(hash), passwordInput(current)) != nil {
+		return ErrBadCredentials
+	}
+	nh, err := bcrypt.GenerateFromPassword(passwordInput(next), s.opt.PasswordCost)
+	if err != nil {
+		return fmt.Errorf("change password: %w", err)
+	}
+	// Conditional on the hash we checked: of two changes racing with the
+	// same current password, one applies and the other is refused.
+	res, err := s.db.ExecContext(ctx, `UPDATE users SET password_hash = $1 WHERE id = $2 AND password_hash = $3`, string(nh), userID, hash)
+	if err != nil {
+		return fmt.Errorf("change password: %w", err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return ErrBadCredentials
+	}
+	return nil
 }

@@ -18,7 +18,7 @@ type adminState struct {
 	workerRuns *prometheus.CounterVec
 }
 
-// initAdmin registers the stats worker and the operators' series.
+// initAdmin builds the dashboard's statistics state and series.
 func (s *Store) initAdmin() {
 	s.admin = &adminState{
 		workerRuns: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -26,8 +26,6 @@ func (s *Store) initAdmin() {
 			Help: "Background worker runs on this instance by worker and result (ok, error).",
 		}, []string{"worker", "result"}),
 	}
-	s.workers = append(s.workers, statsWorker{s})
-	s.collectors = append(s.collectors, s.admin.workerRuns, poolCollector{s.rdb}, sharedCollector{s})
 }
 
 // countWorkerRun counts a worker's run in storefront_worker_runs_total.

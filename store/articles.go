@@ -56,6 +56,9 @@ type Article struct {
 	MyVote string
 	// Open reports whether the article can still be voted on.
 	Open bool
+	// Hidden is set when a moderator hid the article: it is gone from
+	// every listing and feed, and only its poster and admins can open it.
+	Hidden bool
 }
 
 // NewArticle is what a reader posts.
@@ -99,7 +102,6 @@ func (s *Store) initArticles() {
 	for _, d := range []string{"up", "down", "none"} { // series from 0, so rate() sees the first vote
 		s.articles.votes.WithLabelValues(d)
 	}
-	s.collectors = append(s.collectors, s.articles.votes)
 	s.seeders = append(s.seeders, s.seedArticles)
 }
 
@@ -159,6 +161,15 @@ func (s *Store) writeArticle(ctx context.Context, a Article, up, down []int64) e
 		pipe.PExpire(ctx, v.key, ttl)
 	}
 	id := strconv.FormatInt(a.ID, 10)
+	if ttl > 0 {
+		for dir, users := range map[string][]int64{VoteUp: up, VoteDown: down} {
+			for _, u := range users {
+				pipe.HSet(ctx, myVotesKey(u), id, dir)
+				pipe.ExpireNX(ctx, myVotesKey(u), ttl) // a new hash
+				pipe.ExpireGT(ctx, myVotesKey(u), ttl) // never shorten it
+			}
+		}
+	}
 	pipe.ZAdd(ctx, keyArticleScore, redis.Z{Score: a.Score, Member: id})
 	pipe.ZAdd(ctx, keyArticleTime, redis.Z{Score: t, Member: id})
 	for _, g := range a.Groups {
@@ -213,10 +224,19 @@ func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, erro
 			ids = append(ids, fmt.Sprint(v))
 		}
 	} else {
-		pipe := s.rdb.Pipeline()
-		page := pipe.ZRevRange(ctx, order, start, stop)
-		n := pipe.ZCard(ctx, order)
-		if _, err := pipe.Exec(ctx); err != nil {
+		// Every home page reads this listing and only votes and posts
+		// change it: read through the client-side cache where there is
+		// one (two lookups), else in one pipelined round trip.
+		var page *redis.StringSliceCmd
+		var n *redis.IntCmd
+		if s.reader() != s.rdb {
+			page, n = s.csc.ZRevRange(ctx, order, start, stop), s.csc.ZCard(ctx, order)
+		} else {
+			pipe := s.rdb.Pipeline()
+			page, n = pipe.ZRevRange(ctx, order, start, stop), pipe.ZCard(ctx, order)
+			_, _ = pipe.Exec(ctx) // the errors are on the commands
+		}
+		if err := errors.Join(page.Err(), n.Err()); err != nil {
 			return ArticlePage{}, fmt.Errorf("articles: %w", err)
 		}
 		ids, total = page.Val(), n.Val()
@@ -229,40 +249,70 @@ func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, erro
 }
 
 // ArticlesByID reads articles in the order of ids, with viewerID's votes,
-// in one round trip (feeds use it too). Missing articles are skipped.
+// in one round trip (feeds use it too): one HGETALL per article (through
+// the client-side cache where there is one) and one HMGET of the viewer's
+// votes for all of them. Missing articles are
+// skipped, and so are hidden ones: a listing read just before a hide may
+// still name them.
 func (s *Store) ArticlesByID(ctx context.Context, ids []int64, viewerID int64) ([]Article, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
 	pipe := s.rdb.Pipeline()
-	reads := make([]articleRead, len(ids))
+	hashes := make([]*redis.MapStringStringCmd, len(ids))
+	fields := make([]string, len(ids))
 	for i, id := range ids {
-		reads[i] = s.addReadArticle(ctx, pipe, id, viewerID)
+		if s.reader() != s.rdb {
+			// Read through the client-side cache: an article changes
+			// far less often than listings are read, and Redis tells
+			// the client when it does.
+			if hashes[i] = s.csc.HGetAll(ctx, articleKey(id)); hashes[i].Err() != nil {
+				return nil, fmt.Errorf("read articles: %w", hashes[i].Err())
+			}
+		} else {
+			hashes[i] = pipe.HGetAll(ctx, articleKey(id))
+		}
+		fields[i] = strconv.FormatInt(id, 10)
 	}
-	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
-		return nil, fmt.Errorf("read articles: %w", err)
+	var mine *redis.SliceCmd
+	if viewerID > 0 {
+		// The viewer's own votes come from Redis itself, so that a vote
+		// shows on the page its form leads to.
+		mine = pipe.HMGet(ctx, myVotesKey(viewerID), fields...)
+	}
+	if pipe.Len() > 0 {
+		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+			return nil, fmt.Errorf("read articles: %w", err)
+		}
 	}
 	out := make([]Article, 0, len(ids))
 	for i, id := range ids {
-		if a, ok := s.articleFrom(id, reads[i]); ok {
-			out = append(out, a)
+		h := hashes[i].Val()
+		if len(h) == 0 || h["hidden"] != "" {
+			continue
 		}
+		vote := VoteNone
+		if mine != nil {
+			if v, ok := mine.Val()[i].(string); ok && (v == VoteUp || v == VoteDown) {
+				vote = v
+			}
+		}
+		out = append(out, s.parseArticle(id, h, vote))
 	}
 	return out, nil
 }
 
-// articleRead is an article's hash and the viewer's membership of its
-// voter sets, queued on a pipeline.
+// articleRead is an article's hash and the viewer's vote on it, queued on
+// a pipeline.
 type articleRead struct {
-	hash     *redis.MapStringStringCmd
-	up, down *redis.BoolCmd
+	hash *redis.MapStringStringCmd
+	mine *redis.StringCmd // nil without a viewer
 }
 
 func (s *Store) addReadArticle(ctx context.Context, pipe redis.Pipeliner, id, viewerID int64) articleRead {
 	r := articleRead{hash: pipe.HGetAll(ctx, articleKey(id))}
 	if viewerID > 0 {
-		r.up = pipe.SIsMember(ctx, votedKey(id), viewerID)
-		r.down = pipe.SIsMember(ctx, downvotedKey(id), viewerID)
+		r.mine = pipe.HGet(ctx, myVotesKey(viewerID), strconv.FormatInt(id, 10))
 	}
 	return r
 }
@@ -272,11 +322,10 @@ func (s *Store) articleFrom(id int64, r articleRead) (Article, bool) {
 		return Article{}, false
 	}
 	mine := VoteNone
-	switch {
-	case r.up != nil && r.up.Val():
-		mine = VoteUp
-	case r.down != nil && r.down.Val():
-		mine = VoteDown
+	if r.mine != nil {
+		if v := r.mine.Val(); v == VoteUp || v == VoteDown {
+			mine = v
+		}
 	}
 	return s.parseArticle(id, r.hash.Val(), mine), true
 }
@@ -290,7 +339,8 @@ func (s *Store) parseArticle(id int64, h map[string]string, myVote string) Artic
 		ID: id, Title: h["title"], Link: h["link"], Poster: h["poster"], PosterID: num("poster_id"),
 		Posted: secondsTime(posted), Score: score, Up: num("up"), Down: num("down"),
 		Comments: num("comments"), MyVote: myVote,
-		Open: s.nowSeconds() < posted+s.opt.VoteWindow.Seconds(),
+		Open:   s.nowSeconds() < posted+s.opt.VoteWindow.Seconds(),
+		Hidden: h["hidden"] != "",
 	}
 	if g := h["groups"]; g != "" {
 		a.Groups = strings.Split(g, ",")

@@ -90,6 +90,15 @@ func TestBookVoting(t *testing.T) {
 			t.Fatalf("a switch moved the score by %v, want -864", got.Score-prev)
 		}
 		prev = got.Score
+		// Listings and the article page read the voter's own record of
+		// votes: it must say what the voter sets say.
+		listed, err := st.ArticlesByID(t.Context(), []int64{a.ID, 999999, a.ID}, s.who.ID)
+		if err != nil || len(listed) != 2 || listed[0].MyVote != s.mine || listed[1].MyVote != s.mine {
+			t.Fatalf("%s: listing %+v, %v; want my vote %s", s.name, listed, err, s.mine)
+		}
+		if one, _, err := st.ArticleWithComments(t.Context(), a.ID, s.who.ID); err != nil || one.MyVote != s.mine {
+			t.Fatalf("%s: article page my vote %q, %v; want %s", s.name, one.MyVote, err, s.mine)
+		}
 		z, err := st.Redis().ZScore(t.Context(), "{a}score:", fmt.Sprint(a.ID)).Result()
 		if err != nil || z != got.Score {
 			t.Fatalf("%s: score: is %v (%v), want %v", s.name, z, err, got.Score)
@@ -321,8 +330,52 @@ func TestSeedArticles(t *testing.T) {
 		t.Fatalf("%d demo articles, want a few dozen", p.Total)
 	}
 	oldest, newest := p.Articles[len(p.Articles)-1].Posted, p.Articles[0].Posted
-	if time.Since(oldest) < 13*24*time.Hour || time.Since(oldest) > 15*24*time.Hour || time.Since(newest) > 24*time.Hour {
-		t.Errorf("demo articles from %v to %v, want the last two weeks", oldest, newest)
+	if time.Since(oldest) < 11*time.Hour || time.Since(oldest) > 13*time.Hour || time.Since(newest) > time.Hour {
+		t.Errorf("demo articles from %v to %v, want the last twelve hours", oldest, newest)
+	}
+	// Top is not New: the votes move articles past their neighbours.
+	top, err := st.Articles(ctx, store.ArticleQuery{Sort: store.SortTop, Page: 1, PerPage: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := 0
+	for i := range top.Articles {
+		if top.Articles[i].ID != p.Articles[i].ID {
+			moved++
+		}
+	}
+	if moved < p.Total/3 {
+		t.Errorf("only %d of %d articles are placed differently in Top and New", moved, p.Total)
+	}
+	// Every author's profile counts and lists their articles, and following
+	// an author fills the follower's feed with them.
+	perAuthor := map[int64]int64{}
+	for _, a := range p.Articles {
+		perAuthor[a.PosterID]++
+	}
+	for id, n := range perAuthor {
+		prof, err := st.Profile(ctx, id, 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prof.Counts.Posts != n || int64(len(prof.PostIDs)) != n {
+			t.Errorf("author %d: profile counts %d posts and lists %d, posted %d", id, prof.Counts.Posts, len(prof.PostIDs), n)
+		}
+	}
+	reader, err := st.CreateUser(ctx, "reader", "correct horse battery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	author := p.Articles[0].PosterID
+	if _, err := st.Follow(ctx, reader.ID, author, true); err != nil {
+		t.Fatal(err)
+	}
+	feed, total, err := st.Feed(ctx, reader.ID, 1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != perAuthor[author] || len(feed) == 0 || feed[0] != p.Articles[0].ID {
+		t.Errorf("after following author %d: feed %v (total %d), want their %d articles, newest %d first", author, feed, total, perAuthor[author], p.Articles[0].ID)
 	}
 	var votes, downs int64
 	for _, a := range p.Articles {
@@ -336,7 +389,7 @@ func TestSeedArticles(t *testing.T) {
 		t.Errorf("%d votes (%d down) on %d articles", votes, downs, p.Total)
 	}
 	// Idempotent: seeding again adds nothing.
-	if err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
+	if _, err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := st.Articles(ctx, store.ArticleQuery{Sort: store.SortNew, Page: 1, PerPage: 100})

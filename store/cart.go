@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -24,8 +26,8 @@ type CartLine struct {
 	Qty    int64
 }
 
-// Cart is a session's cart (the book's `cart:<token>` hash): its lines by
-// item id and the total quantity, which the header shows.
+// Cart is a shopper's cart: its lines by item id and the total quantity,
+// which the header shows.
 type Cart struct {
 	Lines []CartLine
 	Count int64
@@ -50,12 +52,47 @@ func (c Cart) ItemIDs() []int64 {
 	return ids
 }
 
+// CartOwner says whose cart is meant. A signed-in shopper's cart belongs
+// to the account (UserID > 0): one hash shared by every device the shopper
+// uses, kept across sign-out and session eviction and expiring after
+// ACCOUNT_CART_TTL without use. A guest's cart is the book's per-session
+// `cart:<token>`, which ends with the session.
+type CartOwner struct {
+	UserID int64
+	Token  string
+}
+
+// Guest reports whether the cart is a guest session's.
+func (o CartOwner) Guest() bool { return o.UserID <= 0 }
+
+// key is the Redis key of the owner's cart.
+func (o CartOwner) key() string {
+	if o.Guest() {
+		return cartKey(o.Token)
+	}
+	return accountCartKey(o.UserID)
+}
+
+// DefaultAccountCartTTL is how long an account's cart is kept without use.
+const DefaultAccountCartTTL = 2160 * time.Hour
+
+// cartTTL is the idle lifetime of the owner's cart; 0 for a guest cart,
+// which lives as long as its session.
+func (s *Store) cartTTL(o CartOwner) time.Duration {
+	if o.Guest() {
+		return 0
+	}
+	return s.opt.AccountCartTTL
+}
+
 // setCartLine is the book's add_to_cart (HSET, or HDEL for qty <= 0) made
 // atomic with the line cap, returning the whole cart so that the caller
-// can answer with the new count and total in the same round trip. One key,
-// so it runs on Cluster. Reply: {1, field, value, ...} or {0} when full.
+// can answer with the new count and total in the same round trip. An
+// account's cart gets its idle lifetime renewed (ARGV[4] ms, 0 = none).
+// One key, so it runs on Cluster. Reply: {1, field, value, ...} or {0}
+// when full.
 var setCartLine = redis.NewScript(`
-local key, item, qty, maxLines = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local key, item, qty, maxLines, ttl = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 if qty <= 0 then
   redis.call('HDEL', key, item)
 elseif redis.call('HEXISTS', key, item) == 1 or redis.call('HLEN', key) < maxLines then
@@ -63,16 +100,18 @@ elseif redis.call('HEXISTS', key, item) == 1 or redis.call('HLEN', key) < maxLin
 else
   return {0}
 end
+if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
 local out = redis.call('HGETALL', key)
 table.insert(out, 1, 1)
 return out`)
 
-// SetCartLine sets the quantity of one item in the session's cart (it
+// SetCartLine sets the quantity of one item in the owner's cart (it
 // replaces, not adds); qty <= 0 removes the line. It returns the cart as
 // it is after the write, or ErrCartFull. Validating the item and the
 // quantity against the catalog is the caller's job.
-func (s *Store) SetCartLine(ctx context.Context, token string, itemID, qty int64) (Cart, error) {
-	res, err := setCartLine.Run(ctx, s.rdb, []string{cartKey(token)}, itemID, qty, MaxCartLines).Slice()
+func (s *Store) SetCartLine(ctx context.Context, owner CartOwner, itemID, qty int64) (Cart, error) {
+	ttl := s.cartTTL(owner).Milliseconds()
+	res, err := setCartLine.Run(ctx, s.rdb, []string{owner.key()}, itemID, qty, MaxCartLines, ttl).Slice()
 	if err != nil {
 		return Cart{}, fmt.Errorf("set cart line: %w", err)
 	}
@@ -88,23 +127,106 @@ func (s *Store) SetCartLine(ctx context.Context, token string, itemID, qty int64
 	return parseCart(fields), nil
 }
 
-// Cart reads the session's cart.
-func (s *Store) Cart(ctx context.Context, token string) (Cart, error) {
-	m, err := s.rdb.HGetAll(ctx, cartKey(token)).Result()
-	if err != nil {
+// Cart reads the owner's cart. Reading an account's cart (the cart and
+// checkout pages) counts as using it and renews its idle lifetime.
+func (s *Store) Cart(ctx context.Context, owner CartOwner) (Cart, error) {
+	pipe := s.rdb.Pipeline()
+	all := pipe.HGetAll(ctx, owner.key())
+	if ttl := s.cartTTL(owner); ttl > 0 {
+		pipe.PExpire(ctx, owner.key(), ttl)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
 		return Cart{}, fmt.Errorf("cart: %w", err)
 	}
-	return parseCart(m), nil
+	return parseCart(all.Val()), nil
 }
 
-// CartCount is the total quantity in the session's cart. Pages get it from
+// CartCount is the total quantity in the owner's cart. Pages get it from
 // LoadSession for free; this is for callers without a session read.
-func (s *Store) CartCount(ctx context.Context, token string) (int64, error) {
-	vals, err := s.rdb.HVals(ctx, cartKey(token)).Result()
+func (s *Store) CartCount(ctx context.Context, owner CartOwner) (int64, error) {
+	vals, err := s.rdb.HVals(ctx, owner.key()).Result()
 	if err != nil {
 		return 0, fmt.Errorf("cart count: %w", err)
 	}
 	return sumQuantities(vals), nil
+}
+
+// cartCountRead is a queued read of the header's cart count.
+type cartCountRead struct {
+	guest   *redis.StringSliceCmd
+	account *redis.StringSliceCmd // nil when no user is claimed
+	claimed int64
+}
+
+// addCartCount queues the read of the header's count on a session's
+// pipeline: the token's guest cart and, when the signed cookie claims a
+// user, that account's cart; count picks the one the cart page will show.
+// The quantities come back with HVALS (carts are capped at MaxCartLines
+// lines, so the reply stays small).
+func addCartCount(ctx context.Context, pipe redis.Pipeliner, sid string, claimedUserID int64) cartCountRead {
+	r := cartCountRead{guest: pipe.HVals(ctx, cartKeyOf(sid)), claimed: claimedUserID}
+	if claimedUserID > 0 {
+		r.account = pipe.HVals(ctx, accountCartKey(claimedUserID))
+	}
+	return r
+}
+
+// count is the header's count once the pipeline ran, given who `login:`
+// says is signed in on the token: the account's cart when that is the
+// claimed user, else the guest cart.
+func (r cartCountRead) count(loginUserID int64) int64 {
+	if r.account != nil && loginUserID == r.claimed {
+		return sumQuantities(r.account.Val())
+	}
+	return sumQuantities(r.guest.Val())
+}
+
+// addGuestCartRead queues the read of a guest session's cart hash, which
+// sign-in merges into the account's cart.
+func addGuestCartRead(ctx context.Context, pipe redis.Pipeliner, token string) *redis.MapStringStringCmd {
+	return pipe.HGetAll(ctx, cartKey(token))
+}
+
+// isCartKey reports whether a key found by a keyspace scan is a cart, a
+// guest's or an account's.
+func isCartKey(k string) bool {
+	return strings.HasPrefix(k, "cart:") || strings.HasPrefix(k, "{user:") && strings.HasSuffix(k, "}:cart")
+}
+
+// mergeCart adds a guest's lines to an account's cart at sign-in, in one
+// step on the account's key (so a write from the shopper's other device
+// lands before or after it, never in between): the guest's quantity wins
+// for an item in both, the line cap holds (lines that do not fit are
+// dropped and counted), and the idle lifetime is renewed. Replaying it
+// gives the same cart. One key, so it runs on Cluster.
+// ARGV: max lines, ttl ms, then item, qty pairs. Reply: lines dropped.
+var mergeCart = redis.NewScript(`
+local key, maxLines, ttl = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
+local dropped = 0
+for i = 3, #ARGV, 2 do
+  if redis.call('HEXISTS', key, ARGV[i]) == 1 or redis.call('HLEN', key) < maxLines then
+    redis.call('HSET', key, ARGV[i], ARGV[i + 1])
+  else
+    dropped = dropped + 1
+  end
+end
+if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+return dropped`)
+
+// addMergeCart queues mergeCart of guest (a cart hash as read) into
+// userID's account cart. Nothing is queued for an empty guest cart.
+func (s *Store) addMergeCart(ctx context.Context, pipe redis.Pipeliner, userID int64, guest map[string]string) *redis.Cmd {
+	lines := parseCart(guest).Lines
+	if len(lines) == 0 {
+		return nil
+	}
+	owner := CartOwner{UserID: userID}
+	args := make([]any, 0, 2+2*len(lines))
+	args = append(args, MaxCartLines, s.cartTTL(owner).Milliseconds())
+	for _, l := range lines {
+		args = append(args, l.ItemID, l.Qty)
+	}
+	return mergeCart.Eval(ctx, pipe, []string{owner.key()}, args...)
 }
 
 // parseCart turns the hash into lines sorted by item id. Fields or values

@@ -3,14 +3,18 @@ package store_test
 import (
 	"context"
 	"errors"
+	"strconv"
+	"sync"
 	"testing"
+	"time"
 
 	"storefront/store"
 	"storefront/store/storetest"
 )
 
-// shopper creates an account and a signed-in session for it.
-func shopper(t *testing.T, st *store.Store, name string) (string, int64) {
+// shopper creates an account and a signed-in session for it, and returns
+// the account's cart.
+func shopper(t *testing.T, st *store.Store, name string) (store.CartOwner, int64) {
 	t.Helper()
 	ctx := t.Context()
 	u, err := st.CreateUser(ctx, name, "password for "+name)
@@ -21,7 +25,14 @@ func shopper(t *testing.T, st *store.Store, name string) (string, int64) {
 	if err := st.CreateSession(ctx, token, u.ID); err != nil {
 		t.Fatalf("create session: %v", err)
 	}
-	return token, u.ID
+	return store.CartOwner{UserID: u.ID, Token: token}, u.ID
+}
+
+// buy is a checkout request for owner's cart at the expected total
+// (negative: unchecked) with a valid address and methods.
+func buy(owner store.CartOwner, total int64) store.CheckoutRequest {
+	return store.CheckoutRequest{Cart: owner, ExpectTotal: total, Shipping: store.ShippingStandard, Payment: store.PayInvoice,
+		Address: store.Address{Name: "Ada Lovelace", Line1: "1 Main St", City: "London", Postcode: "N1 1AA", Country: "GB"}}
 }
 
 func setStock(t *testing.T, st *store.Store, id, stock int64) {
@@ -40,9 +51,9 @@ func stockOf(t *testing.T, st *store.Store, id int64) int64 {
 	return n
 }
 
-func setLine(t *testing.T, st *store.Store, token string, item, qty int64) store.Cart {
+func setLine(t *testing.T, st *store.Store, owner store.CartOwner, item, qty int64) store.Cart {
 	t.Helper()
-	c, err := st.SetCartLine(t.Context(), token, item, qty)
+	c, err := st.SetCartLine(t.Context(), owner, item, qty)
 	if err != nil {
 		t.Fatalf("set cart line %d=%d: %v", item, qty, err)
 	}
@@ -65,17 +76,26 @@ func wantCart(t *testing.T, got store.Cart, want ...store.CartLine) {
 	}
 }
 
+// guestCart creates a guest session and returns its cart.
+func guestCart(t *testing.T, st *store.Store, token string) store.CartOwner {
+	t.Helper()
+	if err := st.CreateSession(t.Context(), token, 0); err != nil {
+		t.Fatal(err)
+	}
+	return store.CartOwner{Token: token}
+}
+
 func TestCartSetReplaceRemove(t *testing.T) {
 	st := storetest.Store(t)
 	ctx := t.Context()
-	tok, _ := shopper(t, st, "alice")
+	tok := guestCart(t, st, "guest-token")
 
 	wantCart(t, setLine(t, st, tok, 7, 2), store.CartLine{ItemID: 7, Qty: 2})
 	wantCart(t, setLine(t, st, tok, 7, 5), store.CartLine{ItemID: 7, Qty: 5}) // sets, not adds
 	wantCart(t, setLine(t, st, tok, 3, 1), store.CartLine{ItemID: 3, Qty: 1}, store.CartLine{ItemID: 7, Qty: 5})
 
 	// The header count comes from the session read: the total quantity.
-	state, err := st.LoadSession(ctx, tok, 0)
+	state, err := st.LoadSession(ctx, tok.Token, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +109,7 @@ func TestCartSetReplaceRemove(t *testing.T) {
 	wantCart(t, setLine(t, st, tok, 7, 0), store.CartLine{ItemID: 3, Qty: 1}) // 0 removes
 	wantCart(t, setLine(t, st, tok, 3, -4))                                   // negative removes
 	wantCart(t, setLine(t, st, tok, 9, 0))                                    // removing what is not there
-	if n, _ := st.Redis().Exists(ctx, "cart:"+tok).Result(); n != 0 {
+	if n, _ := st.Redis().Exists(ctx, store.KeysOfSession(tok.Token).Cart).Result(); n != 0 {
 		t.Error("an empty cart leaves no key behind")
 	}
 }
@@ -121,47 +141,137 @@ func TestCartIsCappedInLines(t *testing.T) {
 	}
 }
 
-func TestCartEndsWithItsSession(t *testing.T) {
+func TestGuestCartEndsWithItsSession(t *testing.T) {
 	st := storetest.Store(t)
 	ctx := t.Context()
-	tok, _ := shopper(t, st, "alice")
+	tok := guestCart(t, st, "guest-token")
 	setLine(t, st, tok, 4, 2)
 	// EndSession runs the same deletion as the cleanup worker's eviction
 	// (addDeleteSession), which removes cart:<token> with the session.
-	if err := st.EndSession(ctx, tok); err != nil {
+	if err := st.EndSession(ctx, tok.Token); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := st.Redis().Exists(ctx, "cart:"+tok).Result(); n != 0 {
-		t.Error("the cart outlived its session")
+	if n, _ := st.Redis().Exists(ctx, store.KeysOfSession(tok.Token).Cart).Result(); n != 0 {
+		t.Error("the guest cart outlived its session")
 	}
 }
 
-func TestSignInKeepsTheCart(t *testing.T) {
+// An account's cart is the account's: every session of the account sees
+// it, the header count of each session shows it, and it outlives sign-out
+// with its idle lifetime renewed on use.
+func TestAccountCartOutlivesSessions(t *testing.T) {
+	st := storetest.Store(t, func(o *store.Options) { o.AccountCartTTL = time.Hour })
+	ctx := t.Context()
+	phone, uid := shopper(t, st, "alice")
+	laptop := store.CartOwner{UserID: uid, Token: "token-laptop"}
+	if err := st.CreateSession(ctx, laptop.Token, uid); err != nil {
+		t.Fatal(err)
+	}
+	setLine(t, st, phone, 4, 2)
+	c, err := st.Cart(ctx, laptop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCart(t, c, store.CartLine{ItemID: 4, Qty: 2})
+	if s, _ := st.LoadSession(ctx, laptop.Token, uid); s.CartCount != 2 || s.UserID != uid {
+		t.Errorf("laptop session %+v, want count 2", s)
+	}
+	// A cookie that claims another user reads no account's cart.
+	if s, _ := st.LoadSession(ctx, laptop.Token, uid+1); s.CartCount != 0 {
+		t.Errorf("a false claim saw count %d", s.CartCount)
+	}
+	key := "{user:" + strconv.FormatInt(uid, 10) + "}:cart"
+	if ttl := st.Redis().PTTL(ctx, key).Val(); ttl <= 0 || ttl > time.Hour {
+		t.Errorf("account cart TTL %v, want (0, 1h]", ttl)
+	}
+	for _, tok := range []string{phone.Token, laptop.Token} {
+		if err := st.EndSession(ctx, tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ = st.Cart(ctx, store.CartOwner{UserID: uid, Token: "token-next-week"})
+	wantCart(t, c, store.CartLine{ItemID: 4, Qty: 2})
+}
+
+// At sign-in the guest cart merges into the account's: the guest's
+// quantity wins for an item in both, the account's other lines stay, the
+// guest cart is gone with the old token.
+func TestSignInMergesTheGuestCart(t *testing.T) {
 	st := storetest.Store(t)
 	ctx := t.Context()
-	guest := "guest-token"
-	if err := st.CreateSession(ctx, guest, 0); err != nil {
-		t.Fatal(err)
+	acct, uid := shopper(t, st, "carol")
+	setLine(t, st, acct, 11, 5)
+	setLine(t, st, acct, 13, 1)
+	g := guestCart(t, st, "guest-token")
+	setLine(t, st, g, 11, 2)
+	setLine(t, st, g, 12, 1)
+	dropped, err := st.SignIn(ctx, g.Token, "new-token", uid)
+	if err != nil || dropped != 0 {
+		t.Fatalf("sign in: %d dropped, %v", dropped, err)
 	}
-	setLine(t, st, guest, 11, 2)
-	setLine(t, st, guest, 12, 1)
-	u, err := st.CreateUser(ctx, "carol", "a good password")
+	c, err := st.Cart(ctx, store.CartOwner{UserID: uid, Token: "new-token"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SignIn(ctx, guest, "new-token", u.ID); err != nil {
-		t.Fatal(err)
-	}
-	c, err := st.Cart(ctx, "new-token")
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantCart(t, c, store.CartLine{ItemID: 11, Qty: 2}, store.CartLine{ItemID: 12, Qty: 1})
-	if old, _ := st.Cart(ctx, guest); len(old.Lines) != 0 {
+	wantCart(t, c, store.CartLine{ItemID: 11, Qty: 2}, store.CartLine{ItemID: 12, Qty: 1}, store.CartLine{ItemID: 13, Qty: 1})
+	if n, _ := st.Redis().Exists(ctx, store.KeysOfSession(g.Token).Cart).Result(); n != 0 {
 		t.Error("the old token still has a cart")
 	}
-	if s, _ := st.LoadSession(ctx, "new-token", 0); s.CartCount != 3 || s.UserID != u.ID {
+	if s, _ := st.LoadSession(ctx, "new-token", uid); s.CartCount != 4 || s.UserID != uid {
 		t.Errorf("new session %+v", s)
+	}
+}
+
+// The merge keeps the line cap: lines that do not fit are counted.
+func TestSignInMergeKeepsTheLineCap(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	acct, uid := shopper(t, st, "dan")
+	for id := int64(1); id < store.MaxCartLines; id++ {
+		setLine(t, st, acct, id, 1)
+	}
+	g := guestCart(t, st, "guest-token")
+	setLine(t, st, g, 5, 7)    // already there: replaced
+	setLine(t, st, g, 1001, 1) // fits: the last free line
+	setLine(t, st, g, 1002, 1) // does not fit
+	dropped, err := st.SignIn(ctx, g.Token, "new-token", uid)
+	if err != nil || dropped != 1 {
+		t.Fatalf("sign in: %d dropped (want 1), %v", dropped, err)
+	}
+	c, _ := st.Cart(ctx, acct)
+	if len(c.Lines) != store.MaxCartLines || c.Qty(5) != 7 || c.Qty(1001) != 1 || c.Qty(1002) != 0 {
+		t.Errorf("merged cart: %d lines, 5 x%d, 1001 x%d, 1002 x%d", len(c.Lines), c.Qty(5), c.Qty(1001), c.Qty(1002))
+	}
+}
+
+// Two devices of one account write to its cart while a guest cart merges
+// in: every write lands, none is lost to the merge.
+func TestMergeIsAtomicWithOtherDevices(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	acct, uid := shopper(t, st, "erin")
+	g := guestCart(t, st, "guest-token")
+	for id := int64(1); id <= 20; id++ {
+		setLine(t, st, g, id, 2)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for id := int64(21); id <= 60; id++ {
+			if _, err := st.SetCartLine(ctx, acct, id, 1); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	if _, err := st.SignIn(ctx, g.Token, "new-token", uid); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	c, _ := st.Cart(ctx, acct)
+	if len(c.Lines) != 60 || c.Count != 20*2+40 {
+		t.Errorf("cart has %d lines, count %d; want 60 lines, count 80", len(c.Lines), c.Count)
 	}
 }
 

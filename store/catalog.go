@@ -19,27 +19,25 @@ type Item struct {
 	PriceCents  int64  `json:"price_cents"`
 	Stock       int64  `json:"stock"`
 	UpdatedAt   int64  `json:"updated_at"`
+	// ArchivedAt is when an admin took the item off sale (Unix seconds),
+	// 0 while it is on sale. An archived item stays in past orders only.
+	ArchivedAt int64 `json:"archived_at,omitempty"`
 }
 
-// ItemQuery selects a page of the catalog.
-type ItemQuery struct {
-	Q        string // matched against name and description, case-insensitively
-	Category string
-	Page     int // 1-based
-	PerPage  int
-}
+// Archived reports whether the item was taken off sale.
+func (it Item) Archived() bool { return it.ArchivedAt != 0 }
 
-// ItemPage is one page of results and the total number of matches.
-type ItemPage struct {
-	Items []Item
-	Total int
-}
+const itemColumns = `id, slug, name, description, category, price_cents, stock, updated_at, archived_at`
 
-const itemColumns = `id, slug, name, description, category, price_cents, stock, updated_at`
+// onSale is the condition every shop-facing items query carries: archived
+// items leave listings, search and category counts.
+const onSale = `archived_at IS NULL`
 
 func scanItem(row interface{ Scan(...any) error }) (Item, error) {
 	var it Item
-	err := row.Scan(&it.ID, &it.Slug, &it.Name, &it.Description, &it.Category, &it.PriceCents, &it.Stock, &it.UpdatedAt)
+	var archived sql.NullInt64
+	err := row.Scan(&it.ID, &it.Slug, &it.Name, &it.Description, &it.Category, &it.PriceCents, &it.Stock, &it.UpdatedAt, &archived)
+	it.ArchivedAt = archived.Int64
 	return it, err
 }
 
@@ -83,46 +81,9 @@ func (s *Store) Items(ctx context.Context, ids []int64) (map[int64]Item, error) 
 	return out, rows.Err()
 }
 
-// ListItems returns one page of the catalog, filtered by q and category.
-func (s *Store) ListItems(ctx context.Context, q ItemQuery) (ItemPage, error) {
-	where, args := []string{"1=1"}, []any{}
-	if q.Category != "" {
-		args = append(args, q.Category)
-		where = append(where, fmt.Sprintf("category = $%d", len(args)))
-	}
-	if q.Q != "" {
-		args = append(args, "%"+likeEscape(strings.ToLower(q.Q))+"%")
-		n := len(args)
-		where = append(where, fmt.Sprintf(`(LOWER(name) LIKE $%d ESCAPE '\' OR LOWER(description) LIKE $%d ESCAPE '\')`, n, n))
-	}
-	cond := strings.Join(where, " AND ")
-	var page ItemPage
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM items WHERE `+cond, args...).Scan(&page.Total); err != nil {
-		return page, fmt.Errorf("list items: %w", err)
-	}
-	offset := (q.Page - 1) * q.PerPage
-	if offset >= page.Total {
-		return page, nil
-	}
-	args = append(args, q.PerPage, offset)
-	rows, err := s.db.QueryContext(ctx, fmt.Sprintf(`SELECT `+itemColumns+` FROM items WHERE %s ORDER BY id LIMIT $%d OFFSET $%d`, cond, len(args)-1, len(args)), args...)
-	if err != nil {
-		return page, fmt.Errorf("list items: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		it, err := scanItem(rows)
-		if err != nil {
-			return page, fmt.Errorf("list items: %w", err)
-		}
-		page.Items = append(page.Items, it)
-	}
-	return page, rows.Err()
-}
-
 // Categories lists the catalog's categories with their item counts.
 func (s *Store) Categories(ctx context.Context) ([]Category, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT category, COUNT(*) FROM items GROUP BY category ORDER BY category`)
+	rows, err := s.db.QueryContext(ctx, `SELECT category, COUNT(*) FROM items WHERE `+onSale+` GROUP BY category ORDER BY category`)
 	if err != nil {
 		return nil, fmt.Errorf("categories: %w", err)
 	}
@@ -142,6 +103,12 @@ func (s *Store) Categories(ctx context.Context) ([]Category, error) {
 type Category struct {
 	Name  string
 	Count int
+}
+
+// ItemPage is one page of items and the total number of matches.
+type ItemPage struct {
+	Items []Item
+	Total int
 }
 
 func likeEscape(s string) string {

@@ -23,7 +23,7 @@ var (
 
 // Reasons why a cart line cannot be ordered.
 const (
-	ProblemGone    = "gone"     // the item is no longer in the catalog
+	ProblemGone    = "gone"     // the item is no longer in the catalog, or archived
 	ProblemSoldOut = "sold_out" // none left
 	ProblemShort   = "short"    // fewer left than the cart asks for
 )
@@ -58,20 +58,36 @@ func (e *CheckoutError) Error() string {
 // next one.
 const checkoutLockTTL = 30 * time.Second
 
-// Checkout places an order for the session's cart: in one database
-// transaction it takes the stock with a conditional update per line (so
-// concurrent checkouts never sell more than the stock), snapshots prices
-// and writes the order and its lines. If any line cannot be filled, or
-// expectTotal (when >= 0) differs from the total at current prices, it
-// rolls back and returns a *CheckoutError. After the commit the ordered
-// lines leave the cart, the order id goes onto the fulfilment queue and the
-// items' cached pages are purged.
-func (s *Store) Checkout(ctx context.Context, token string, userID, expectTotal int64) (Order, error) {
+// CheckoutRequest is an order as the shopper confirmed it on the review.
+// Validating the form (address, email, methods) is the caller's job.
+type CheckoutRequest struct {
+	Cart CartOwner
+	// Email is the guest's address for the order; "" for signed-in shoppers.
+	Email    string
+	Address  Address
+	Shipping string // ShippingStandard or ShippingExpress
+	Payment  string // a PaymentMethod code
+	// ExpectTotal is the total, items and delivery, that the shopper saw
+	// (cents); another total at current prices refuses the order. A
+	// negative value skips the comparison.
+	ExpectTotal int64
+}
+
+// Checkout places an order for the cart: in one database transaction it
+// takes the stock with a conditional update per line (so concurrent
+// checkouts never sell more than the stock), snapshots prices, adds the
+// delivery price and writes the order and its lines. If any line cannot
+// be filled, or the total differs from ExpectTotal, it rolls back and
+// returns a *CheckoutError. After the commit the ordered lines leave the
+// cart, the order id goes onto the fulfilment queue, the "also bought"
+// statistics count the order and the items' cached pages are purged.
+func (s *Store) Checkout(ctx context.Context, req CheckoutRequest) (Order, error) {
 	result := "error"
 	defer func() { s.orders.checkouts.WithLabelValues(result).Inc() }()
 
+	lockKey := checkoutLockKey(req.Cart)
 	lock := randomHex(8)
-	ok, err := s.rdb.SetNX(ctx, checkoutLockKey(token), lock, checkoutLockTTL).Result()
+	ok, err := s.rdb.SetNX(ctx, lockKey, lock, checkoutLockTTL).Result()
 	if err != nil {
 		return Order{}, fmt.Errorf("checkout: %w", err)
 	}
@@ -80,10 +96,10 @@ func (s *Store) Checkout(ctx context.Context, token string, userID, expectTotal 
 		return Order{}, ErrCheckoutBusy
 	}
 	defer func() {
-		_ = releaseLeaseScript.Run(context.WithoutCancel(ctx), s.rdb, []string{checkoutLockKey(token)}, lock).Err()
+		_ = releaseLeaseScript.Run(context.WithoutCancel(ctx), s.rdb, []string{lockKey}, lock).Err()
 	}()
 
-	cart, err := s.Cart(ctx, token)
+	cart, err := s.Cart(ctx, req.Cart)
 	if err != nil {
 		return Order{}, err
 	}
@@ -95,7 +111,7 @@ func (s *Store) Checkout(ctx context.Context, token string, userID, expectTotal 
 		result = checkoutResult(err)
 		return Order{}, err
 	}
-	o, err := s.placeOrder(ctx, userID, cart.Lines, expectTotal)
+	o, err := s.placeOrder(ctx, req, cart.Lines)
 	if err != nil {
 		result = checkoutResult(err)
 		return Order{}, err
@@ -103,7 +119,7 @@ func (s *Store) Checkout(ctx context.Context, token string, userID, expectTotal 
 	result = "ok"
 	// The order is committed: what follows must happen even if the client
 	// has gone, and its failures must not turn the order into an error.
-	s.afterCheckout(context.WithoutCancel(ctx), token, o)
+	s.afterCheckout(context.WithoutCancel(ctx), req.Cart, o)
 	return o, nil
 }
 
@@ -143,7 +159,7 @@ func (s *Store) precheck(ctx context.Context, cart Cart) error {
 func problemFor(l CartLine, it Item, ok bool) (LineProblem, bool) {
 	p := LineProblem{ItemID: l.ItemID, Name: it.Name, Wanted: l.Qty, Available: it.Stock}
 	switch {
-	case !ok:
+	case !ok || it.Archived():
 		p.Reason, p.Available = ProblemGone, 0
 	case it.Stock <= 0:
 		p.Reason, p.Available = ProblemSoldOut, 0
@@ -159,16 +175,19 @@ func problemFor(l CartLine, it Item, ok bool) (LineProblem, bool) {
 // cart's order), so two transactions lock rows in the same order and
 // PostgreSQL cannot deadlock; SQLite's write transactions take the lock at
 // BEGIN (_txlock=immediate) and simply queue.
-func (s *Store) placeOrder(ctx context.Context, userID int64, lines []CartLine, expectTotal int64) (Order, error) {
+func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []CartLine) (Order, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Order{}, fmt.Errorf("checkout: %w", err)
 	}
 	defer tx.Rollback()
+	if err := lockBuyer(ctx, tx, req.Cart.UserID); err != nil {
+		return Order{}, err
+	}
 
 	var problems []LineProblem
 	for _, l := range lines {
-		res, err := tx.ExecContext(ctx, `UPDATE items SET stock = stock - $1 WHERE id = $2 AND stock >= $1`, l.Qty, l.ItemID)
+		res, err := tx.ExecContext(ctx, `UPDATE items SET stock = stock - $1 WHERE id = $2 AND stock >= $1 AND `+onSale, l.Qty, l.ItemID)
 		if err != nil {
 			return Order{}, fmt.Errorf("checkout: take stock: %w", err)
 		}
@@ -197,19 +216,29 @@ func (s *Store) placeOrder(ctx context.Context, userID int64, lines []CartLine, 
 	if err != nil {
 		return Order{}, fmt.Errorf("checkout: %w", err)
 	}
-	o := Order{UserID: userID, Status: OrderPending, CreatedAt: time.Unix(s.now().Unix(), 0)}
+	o := Order{UserID: req.Cart.UserID, Status: OrderPending, CreatedAt: time.Unix(s.now().Unix(), 0),
+		Email: req.Email, Address: req.Address, Shipping: req.Shipping, Payment: req.Payment}
+	if req.Cart.Guest() {
+		o.UserID = GuestUserID
+	}
 	for _, l := range lines {
 		it := rows[l.ItemID]
 		o.Lines = append(o.Lines, OrderLine{ItemID: l.ItemID, Name: it.Name, PriceCents: it.PriceCents, Qty: l.Qty})
-		o.TotalCents += it.PriceCents * l.Qty
+		o.SubtotalCents += it.PriceCents * l.Qty
 		o.ItemCount += l.Qty
 	}
-	if expectTotal >= 0 && expectTotal != o.TotalCents {
+	o.ShippingCents = s.shipping().Cost(req.Shipping, o.SubtotalCents)
+	o.TotalCents = o.SubtotalCents + o.ShippingCents
+	if req.ExpectTotal >= 0 && req.ExpectTotal != o.TotalCents {
 		return Order{}, &CheckoutError{PriceChanged: true, Total: o.TotalCents}
 	}
 
-	err = tx.QueryRowContext(ctx, `INSERT INTO orders (user_id, status, total_cents, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
-		userID, o.Status, o.TotalCents, o.CreatedAt.Unix()).Scan(&o.ID)
+	a := o.Address
+	err = tx.QueryRowContext(ctx, `INSERT INTO orders (user_id, status, total_cents, created_at, email, ship_name, ship_line1, ship_line2,
+		ship_city, ship_postcode, ship_country, shipping_method, shipping_cents, payment_method)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+		o.UserID, o.Status, o.TotalCents, o.CreatedAt.Unix(), o.Email, a.Name, a.Line1, a.Line2,
+		a.City, a.Postcode, a.Country, o.Shipping, o.ShippingCents, o.Payment).Scan(&o.ID)
 	if err != nil {
 		return Order{}, fmt.Errorf("checkout: insert order: %w", err)
 	}
@@ -225,7 +254,9 @@ func (s *Store) placeOrder(ctx context.Context, userID int64, lines []CartLine, 
 // lineProblemTx says why the conditional update of line l touched no row.
 func lineProblemTx(ctx context.Context, tx *sql.Tx, l CartLine) (LineProblem, error) {
 	var it Item
-	err := tx.QueryRowContext(ctx, `SELECT name, stock FROM items WHERE id = $1`, l.ItemID).Scan(&it.Name, &it.Stock)
+	var archived sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT name, stock, archived_at FROM items WHERE id = $1`, l.ItemID).Scan(&it.Name, &it.Stock, &archived)
+	it.ArchivedAt = archived.Int64
 	if errors.Is(err, sql.ErrNoRows) {
 		p, _ := problemFor(l, Item{}, false)
 		return p, nil
@@ -295,11 +326,11 @@ for i = 1, #ARGV, 2 do
 end
 return 1`)
 
-// afterCheckout empties the cart and enqueues the order in one round trip,
-// then purges the sold items' cached pages. Failures are logged, not
-// returned: the order exists, and an order that never reached the queue is
-// found by the fulfilment sweep.
-func (s *Store) afterCheckout(ctx context.Context, token string, o Order) {
+// afterCheckout empties the cart, enqueues the order and counts it in the
+// "also bought" statistics in one round trip, then purges the sold items'
+// cached pages. Failures are logged, not returned: the order exists, and
+// an order that never reached the queue is found by the fulfilment sweep.
+func (s *Store) afterCheckout(ctx context.Context, owner CartOwner, o Order) {
 	args := make([]any, 0, 2*len(o.Lines))
 	ids := make([]int64, len(o.Lines))
 	for i, l := range o.Lines {
@@ -307,10 +338,11 @@ func (s *Store) afterCheckout(ctx context.Context, token string, o Order) {
 		ids[i] = l.ItemID
 	}
 	pipe := s.rdb.Pipeline()
-	removeOrdered.Eval(ctx, pipe, []string{cartKey(token)}, args...)
+	removeOrdered.Eval(ctx, pipe, []string{owner.key()}, args...)
 	s.addEnqueueOrder(ctx, pipe, o.ID)
+	addBoughtTogether(ctx, pipe, ids)
 	if _, err := pipe.Exec(ctx); err != nil {
-		s.log.Error("after checkout: cart or queue", "order", o.ID, "err", err)
+		s.log.Error("after checkout: cart, queue or statistics", "order", o.ID, "err", err)
 	}
 	if err := s.PurgeItemPages(ctx, ids...); err != nil {
 		s.log.Error("after checkout: purge item pages", "order", o.ID, "err", err)

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"storefront/store"
@@ -35,9 +36,10 @@ func TestCheckoutPlacesOrder(t *testing.T) {
 	setLine(t, st, tok, 7, 2)
 	setLine(t, st, tok, 8, 3)
 	rows, _ := st.CatalogRows(ctx, []int64{7, 8})
-	want := 2*rows[7].PriceCents + 3*rows[8].PriceCents
+	sub := 2*rows[7].PriceCents + 3*rows[8].PriceCents
+	want := sub + st.Shipping().Cost(store.ShippingStandard, sub)
 
-	o, err := st.Checkout(ctx, tok, uid, want)
+	o, err := st.Checkout(ctx, buy(tok, want))
 	if err != nil {
 		t.Fatalf("checkout: %v", err)
 	}
@@ -88,7 +90,7 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st := storetest.Store(t)
 			ctx := t.Context()
-			tok, uid := shopper(t, st, "alice")
+			tok, _ := shopper(t, st, "alice")
 			setStock(t, st, 7, 5)
 			setStock(t, st, 8, 5)
 			setLine(t, st, tok, 7, 1)
@@ -96,7 +98,7 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 			setStock(t, st, 8, tc.stock)         // then stock moved
 			before, _ := st.Cart(ctx, tok)
 
-			_, err := st.Checkout(ctx, tok, uid, -1)
+			_, err := st.Checkout(ctx, buy(tok, -1))
 			var ce *store.CheckoutError
 			if !errors.As(err, &ce) || len(ce.Problems) != 1 {
 				t.Fatalf("err %v, want one line problem", err)
@@ -126,7 +128,7 @@ func TestCheckoutTransactionRollsBack(t *testing.T) {
 	_, uid := shopper(t, st, "alice")
 	setStock(t, st, 7, 5)
 	setStock(t, st, 8, 1)
-	_, err := store.PlaceOrder(ctx, st, uid, []store.CartLine{{ItemID: 7, Qty: 2}, {ItemID: 8, Qty: 2}, {ItemID: 999999, Qty: 1}}, -1)
+	_, err := store.PlaceOrder(ctx, st, buy(store.CartOwner{UserID: uid}, -1), []store.CartLine{{ItemID: 7, Qty: 2}, {ItemID: 8, Qty: 2}, {ItemID: 999999, Qty: 1}})
 	var ce *store.CheckoutError
 	if !errors.As(err, &ce) || len(ce.Problems) != 2 {
 		t.Fatalf("err %v, want two line problems", err)
@@ -146,23 +148,25 @@ func TestCheckoutTransactionRollsBack(t *testing.T) {
 func TestCheckoutPriceChanged(t *testing.T) {
 	st := storetest.Store(t)
 	ctx := t.Context()
-	tok, uid := shopper(t, st, "alice")
+	tok, _ := shopper(t, st, "alice")
 	setStock(t, st, 7, 5)
 	setLine(t, st, tok, 7, 2)
 	rows, _ := st.CatalogRows(ctx, []int64{7})
-	seen := 2 * rows[7].PriceCents
+	rates := st.Shipping()
+	seen := 2*rows[7].PriceCents + rates.Cost(store.ShippingStandard, 2*rows[7].PriceCents)
 	if _, err := st.DB().ExecContext(ctx, `UPDATE items SET price_cents = price_cents + 100 WHERE id = 7`); err != nil {
 		t.Fatal(err)
 	}
-	_, err := st.Checkout(ctx, tok, uid, seen)
+	_, err := st.Checkout(ctx, buy(tok, seen))
+	now := 2*rows[7].PriceCents + 200 + rates.Cost(store.ShippingStandard, 2*rows[7].PriceCents+200)
 	var ce *store.CheckoutError
-	if !errors.As(err, &ce) || !ce.PriceChanged || ce.Total != seen+200 {
-		t.Fatalf("err %+v, want a price change to %d", err, seen+200)
+	if !errors.As(err, &ce) || !ce.PriceChanged || ce.Total != now {
+		t.Fatalf("err %+v, want a price change to %d", err, now)
 	}
 	if stockOf(t, st, 7) != 5 || countOrders(t, st) != 0 {
 		t.Error("a refused checkout changed something")
 	}
-	if _, err := st.Checkout(ctx, tok, uid, ce.Total); err != nil {
+	if _, err := st.Checkout(ctx, buy(tok, ce.Total)); err != nil {
 		t.Fatalf("checkout at the new total: %v", err)
 	}
 }
@@ -170,8 +174,8 @@ func TestCheckoutPriceChanged(t *testing.T) {
 func TestCheckoutEmptyAndBusy(t *testing.T) {
 	st := storetest.Store(t)
 	ctx := t.Context()
-	tok, uid := shopper(t, st, "alice")
-	if _, err := st.Checkout(ctx, tok, uid, -1); !errors.Is(err, store.ErrEmptyCart) {
+	tok, _ := shopper(t, st, "alice")
+	if _, err := st.Checkout(ctx, buy(tok, -1)); !errors.Is(err, store.ErrEmptyCart) {
 		t.Errorf("empty cart: %v", err)
 	}
 	setLine(t, st, tok, 7, 1)
@@ -179,14 +183,14 @@ func TestCheckoutEmptyAndBusy(t *testing.T) {
 	if err := st.Redis().Set(ctx, store.CheckoutLockKey(tok), "other", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Checkout(ctx, tok, uid, -1); !errors.Is(err, store.ErrCheckoutBusy) {
+	if _, err := st.Checkout(ctx, buy(tok, -1)); !errors.Is(err, store.ErrCheckoutBusy) {
 		t.Errorf("second checkout: %v, want ErrCheckoutBusy", err)
 	}
 	if countOrders(t, st) != 0 {
 		t.Error("order placed while another checkout was running")
 	}
 	st.Redis().Del(ctx, store.CheckoutLockKey(tok))
-	if _, err := st.Checkout(ctx, tok, uid, -1); err != nil {
+	if _, err := st.Checkout(ctx, buy(tok, -1)); err != nil {
 		t.Errorf("checkout after the lock is gone: %v", err)
 	}
 	if n, _ := st.Redis().Exists(ctx, store.CheckoutLockKey(tok)).Result(); n != 0 {
@@ -216,7 +220,7 @@ func TestOrdersAreTheShoppers(t *testing.T) {
 	for _, item := range []int64{7, 8, 9} {
 		setStock(t, st, item, 5)
 		setLine(t, st, a, item, 1)
-		o, err := st.Checkout(ctx, a, aid, -1)
+		o, err := st.Checkout(ctx, buy(a, -1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,5 +238,89 @@ func TestOrdersAreTheShoppers(t *testing.T) {
 	}
 	if list, total, _ := st.Orders(ctx, bid, 10, 0); len(list) != 0 || total != 0 {
 		t.Errorf("bob's orders %+v", list)
+	}
+}
+
+// A guest's order belongs to GuestUserID and is read only by GuestOrder;
+// a shopper's order never is, and the shopper's last address is offered.
+func TestGuestOrdersAndLastAddress(t *testing.T) {
+	st := storetest.Store(t)
+	ctx := t.Context()
+	setStock(t, st, 7, 5)
+	g := store.CartOwner{Token: "guest-token"}
+	if err := st.CreateSession(ctx, g.Token, 0); err != nil {
+		t.Fatal(err)
+	}
+	setLine(t, st, g, 7, 1)
+	req := buy(g, -1)
+	req.Email, req.Shipping, req.Payment = "guest@example.com", store.ShippingExpress, store.PayCOD
+	o, err := st.Checkout(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.GuestOrder(ctx, o.ID)
+	if err != nil || got.UserID != store.GuestUserID || got.Email != "guest@example.com" || got.Address != req.Address ||
+		got.Shipping != store.ShippingExpress || got.Payment != store.PayCOD || got.ShippingCents != store.DefaultShipping.Express ||
+		got.TotalCents != got.SubtotalCents+got.ShippingCents || len(got.Lines) != 1 {
+		t.Fatalf("guest order %+v, %v", got, err)
+	}
+	if _, err := st.Order(ctx, store.GuestUserID, o.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Order served a guest order: %v", err)
+	}
+
+	acct, uid := shopper(t, st, "alice")
+	if _, ok, err := st.LastAddress(ctx, uid); ok || err != nil {
+		t.Errorf("a new shopper has a last address (%v)", err)
+	}
+	setLine(t, st, acct, 7, 1)
+	mine, err := st.Checkout(ctx, buy(acct, -1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.GuestOrder(ctx, mine.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("GuestOrder served a shopper's order: %v", err)
+	}
+	if a, ok, err := st.LastAddress(ctx, uid); !ok || err != nil || a != buy(acct, -1).Address {
+		t.Errorf("last address %+v %v %v", a, ok, err)
+	}
+}
+
+// Each order counts once per item: a buyer, and a shared order with each
+// other item in it, under the item's hash tag.
+func TestOrdersCountBoughtTogether(t *testing.T) {
+	st := storetest.Store(t)
+	ctx, rdb := t.Context(), st.Redis()
+	acct, _ := shopper(t, st, "alice")
+	for _, order := range [][]int64{{7, 8, 9}, {7, 8}, {9}} {
+		for _, id := range order {
+			setStock(t, st, id, 5)
+			setLine(t, st, acct, id, 1)
+		}
+		if _, err := st.Checkout(ctx, buy(acct, -1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for item, want := range map[string]map[string]float64{"7": {"8": 2, "9": 1}, "8": {"7": 2, "9": 1}, "9": {"7": 1, "8": 1}} {
+		got := map[string]float64{}
+		for _, z := range rdb.ZRangeWithScores(ctx, "{item:"+item+"}:also", 0, -1).Val() {
+			got[z.Member.(string)] = z.Score
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("item %s bought with %v, want %v", item, got, want)
+		}
+	}
+	for item, want := range map[string]string{"7": "2", "8": "2", "9": "2"} {
+		if got := rdb.HGet(ctx, "{item:"+item+"}:counts", "buyers").Val(); got != want {
+			t.Errorf("item %s buyers %q, want %s", item, got, want)
+		}
+	}
+	if got, ok := (store.AlsoBought{Buyers: 1}).ViewToBuy(3); !ok || got != 33 {
+		t.Errorf("1 buyer over 3 views: %d%%", got)
+	}
+	if got, ok := (store.AlsoBought{Buyers: 5}).ViewToBuy(2); !ok || got != 100 {
+		t.Errorf("more buyers than views: %d%%, want 100", got)
+	}
+	if _, ok := (store.AlsoBought{}).ViewToBuy(0); ok {
+		t.Error("a percentage of no views")
 	}
 }

@@ -14,7 +14,7 @@ import (
 // The session cleanup is the book's clean_full_sessions made safe to run
 // from several instances and on Redis Cluster. Tuned with BenchmarkCleanup.
 const (
-	cleanupBatch    = 2000             // sessions per batch (two round trips; one script of ~2-5 ms)
+	cleanupBatch    = 2000             // sessions per batch (one script of a few ms; on Cluster two round trips)
 	cleanupIdle     = time.Second      // the book's sleep when under the limit
 	cleanupBudget   = 2 * time.Second  // work done between two lease renewals
 	cleanupLeaseTTL = 15 * time.Second // longer than a budget plus a slow round trip
@@ -27,15 +27,15 @@ const (
 // evict more than the excess between them. A candidate seen since it was
 // picked (a score past ARGV[2]) is spared, and one no longer in `recent:`
 // is gone. To keep the reply small it returns how many candidates it went
-// through and the positions of the gone and the spared ones, with the
-// latter's new scores: {seen, {gone...}, {spared...}, {scores...}}; every
-// other candidate up to seen was evicted. It touches one key, so it is fine
-// on Cluster. Commands take at most 1000 arguments from the Lua stack.
+// through and the positions of the gone and the spared ones:
+// {seen, {gone...}, {spared...}}; every other candidate up to seen was
+// evicted. It touches one key, so it is fine on Cluster. Commands take at
+// most 1000 arguments from the Lua stack.
 var evictScript = redis.NewScript(`
 local key, limit, newest = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
 local n = #ARGV - 2
 local excess = redis.call('ZCARD', key) - limit
-local evicted, gone, spared, scores, seen = {}, {}, {}, {}, 0
+local evicted, gone, spared, seen = {}, {}, {}, 0
 for from = 1, n, 1000 do
   if #evicted >= excess then break end
   local to = math.min(from + 999, n)
@@ -50,14 +50,46 @@ for from = 1, n, 1000 do
       evicted[#evicted + 1] = ARGV[j + 2]
     else
       spared[#spared + 1] = j
-      scores[#scores + 1] = s
     end
   end
 end
 for i = 1, #evicted, 1000 do
   redis.call('ZREM', key, unpack(evicted, i, math.min(i + 999, #evicted)))
 end
-return {seen, gone, spared, scores}`)
+return {seen, gone, spared}`)
+
+// evictFrontScript is the whole cleanup of one batch on a single node, the
+// book's clean_full_sessions in one atomic step: while `recent:` (KEYS[1])
+// holds more than ARGV[1] sessions it takes up to ARGV[2] from its front
+// (guests first, least recently seen first: see signedInScore), deletes
+// their viewed lists and carts (named ARGV[4] .. sid .. ARGV[6] and ARGV[5]
+// .. sid .. ARGV[6], as viewedKeyOf and cartKeyOf do) and the `login:`
+// (KEYS[2]) entries of those past the guests (scored at or above ARGV[3]),
+// and cuts them off `recent:` by rank. Being one script, cleaners running at once never evict
+// more than the excess between them. It reaches keys it is not given in
+// KEYS, which only a single node allows; Cluster uses evictScript.
+// Reply: {evicted, sessions still over the limit}.
+var evictFrontScript = redis.NewScript(`
+local recent, login = KEYS[1], KEYS[2]
+local limit, batch, signed = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local excess = redis.call('ZCARD', recent) - limit
+if excess <= 0 then return {0, 0} end
+local take = math.min(excess, batch)
+local front = redis.call('ZRANGE', recent, 0, take - 1)
+local guests = redis.call('ZCOUNT', recent, '-inf', '(' .. signed)
+local keys = {}
+for i = 1, take do
+  keys[2 * i - 1] = ARGV[4] .. front[i] .. ARGV[6]
+  keys[2 * i] = ARGV[5] .. front[i] .. ARGV[6]
+end
+for i = guests + 1, take, 1000 do
+  redis.call('HDEL', login, unpack(front, i, math.min(i + 999, take)))
+end
+for i = 1, #keys, 1000 do
+  redis.call('UNLINK', unpack(keys, i, math.min(i + 999, #keys)))
+end
+redis.call('ZREMRANGEBYRANK', recent, 0, take - 1)
+return {take, excess - take}`)
 
 // CleanSessions evicts the least recently seen sessions until at most
 // SessionLimit are left, guests before signed-in shoppers, and returns how
@@ -71,10 +103,15 @@ func (s *Store) CleanSessions(ctx context.Context) (int64, error) {
 
 // cleanSessions evicts batches of up to cleanupBatch sessions until the
 // store is under its limit or, when until is set, that time has passed;
-// more says whether work is left. A batch takes two round trips: evictScript
-// takes the candidates out of `recent:`, then one pipeline deletes the rest
-// of the evicted sessions and picks the next candidates.
+// more says whether work is left. On a single node a batch is one script
+// (cleanFront). On Cluster, where one script cannot reach the sessions'
+// keys in other slots, a batch takes two round trips: evictScript takes the
+// candidates out of `recent:`, then one pipeline deletes the rest of the
+// evicted sessions and picks the next candidates.
 func (s *Store) cleanSessions(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
+	if !s.isCluster() {
+		return s.cleanFront(ctx, until)
+	}
 	pipe := s.rdb.Pipeline()
 	next := s.addPick(ctx, pipe)
 	if _, err := pipe.Exec(ctx); err != nil {
@@ -93,33 +130,49 @@ func (s *Store) cleanSessions(ctx context.Context, until time.Time) (evicted int
 	}
 }
 
-// pick is what a batch starts from: the number of sessions and the oldest
-// guests.
+// cleanFront is cleanSessions on a single node: one evictFrontScript call
+// per batch.
+func (s *Store) cleanFront(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
+	keys := []string{keyRecent, keyLogin}
+	for {
+		if !until.IsZero() && time.Now().After(until) {
+			return evicted, true, nil
+		}
+		res, err := evictFrontScript.Run(ctx, s.rdb, keys, s.opt.SessionLimit, cleanupBatch,
+			strconv.FormatFloat(signedInScore, 'f', -1, 64), viewedKeyPrefix, cartKeyPrefix, sessionKeyEnd).Int64Slice()
+		if err != nil {
+			return evicted, true, fmt.Errorf("clean sessions: %w", err)
+		}
+		if len(res) != 2 {
+			return evicted, true, fmt.Errorf("clean sessions: reply %v", res)
+		}
+		evicted += res[0]
+		s.evictedTotal.Add(float64(res[0]))
+		if res[1] <= 0 {
+			return evicted, false, nil
+		}
+	}
+}
+
+// pick is what a batch starts from: the number of sessions and the front
+// of `recent:`, which holds the least recently seen guests first and then
+// the least recently seen signed-in sessions (see signedInScore).
 type pick struct {
 	size   *redis.IntCmd
-	guests *redis.ZSliceCmd
+	oldest *redis.ZSliceCmd
 }
 
 func (s *Store) addPick(ctx context.Context, pipe redis.Pipeliner) pick {
-	return pick{pipe.ZCard(ctx, keyRecent), pipe.ZRangeWithScores(ctx, keyGuests, 0, cleanupBatch-1)}
+	return pick{pipe.ZCard(ctx, keyRecent), pipe.ZRangeWithScores(ctx, keyRecent, 0, cleanupBatch-1)}
 }
 
-// cleanBatch evicts one batch of the oldest guests (or, when there are
-// none, of the oldest sessions) and queues the next pick. It reports
-// whether the store may still be over its limit.
+// cleanBatch evicts one batch from the front of `recent:` and queues the
+// next pick. It reports whether the store may still be over its limit.
 func (s *Store) cleanBatch(ctx context.Context, p *pick) (int64, bool, error) {
 	excess := p.size.Val() - s.opt.SessionLimit
-	if excess <= 0 {
+	cands := p.oldest.Val()
+	if excess <= 0 || len(cands) == 0 {
 		return 0, false, nil
-	}
-	cands, fromGuests := p.guests.Val(), true
-	if len(cands) == 0 {
-		var err error
-		cands, err = s.rdb.ZRangeWithScores(ctx, keyRecent, 0, min(excess, cleanupBatch)-1).Result()
-		if err != nil {
-			return 0, false, fmt.Errorf("clean sessions: %w", err)
-		}
-		fromGuests = false
 	}
 	cands = cands[:min(int64(len(cands)), excess)]
 	args := make([]any, 2, 2+len(cands))
@@ -131,22 +184,16 @@ func (s *Store) cleanBatch(ctx context.Context, p *pick) (int64, bool, error) {
 	if err != nil {
 		return 0, false, fmt.Errorf("clean sessions: %w", err)
 	}
-	evicted, gone, spared := sortCandidates(cands, res)
+	evicted, gone := sortCandidates(cands, res)
 
 	// The sessions are out of recent: now; finish deleting them even if
 	// ctx was cancelled meanwhile (shutdown), or their keys would linger.
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	pipe := s.rdb.Pipeline()
-	s.addDropSessions(dctx, pipe, append(evicted, gone...), !fromGuests)
-	if fromGuests {
-		// A spared guest moves back in guests: to its place in recent:.
-		for _, z := range spared {
-			pipe.ZAddXX(dctx, keyGuests, z)
-		}
-	}
-	// Queued after the deletes: on one node (and on the guests: slot of a
-	// Cluster) commands run in order, so the pick sees this batch gone.
+	s.addDropSessions(dctx, pipe, append(evicted, gone...))
+	// Queued after the deletes: on one node commands run in order, so the
+	// pick sees this batch gone (recent: itself changed in the script).
 	*p = s.addPick(dctx, pipe)
 	if _, err := pipe.Exec(dctx); err != nil {
 		return int64(len(evicted)), true, fmt.Errorf("clean sessions: %w", err)
@@ -155,31 +202,29 @@ func (s *Store) cleanBatch(ctx context.Context, p *pick) (int64, bool, error) {
 }
 
 // addDropSessions queues the deletion of what evicted sessions leave once
-// evictScript took them out of `recent:`: their guests: entries, viewed
-// lists and carts, and with signedIn their login: entries (guests have none:
-// a token is in login: or in guests:, never both). On one node the keys go
-// in one UNLINK; on Cluster each key gets its own (no cross-slot commands).
-func (s *Store) addDropSessions(ctx context.Context, pipe redis.Pipeliner, tokens []string, signedIn bool) {
-	if len(tokens) == 0 {
+// evictScript took them out of `recent:`: their viewed lists and guest
+// carts (an account's cart outlives its sessions), and
+// the login: entries of the signed-in ones. Each session's two keys share a
+// slot and go in one UNLINK (no cross-slot commands).
+func (s *Store) addDropSessions(ctx context.Context, pipe redis.Pipeliner, dropped []redis.Z) {
+	if len(dropped) == 0 {
 		return
 	}
-	members := make([]any, len(tokens))
-	keys := make([]string, 0, 2*len(tokens))
-	for i, t := range tokens {
-		members[i] = t
-		keys = append(keys, viewedKey(t), cartKey(t))
-	}
-	pipe.ZRem(ctx, keyGuests, members...)
-	if signedIn {
-		pipe.HDel(ctx, keyLogin, tokens...)
-	}
-	if s.isCluster() {
-		for _, k := range keys {
-			pipe.Unlink(ctx, k)
+	var signedIn []string
+	keys := make([]string, 0, 2*len(dropped))
+	for _, z := range dropped {
+		sid := z.Member.(string)
+		if z.Score >= signedInScore {
+			signedIn = append(signedIn, sid)
 		}
-		return
+		keys = append(keys, viewedKeyOf(sid), cartKeyOf(sid))
 	}
-	pipe.Unlink(ctx, keys...)
+	if len(signedIn) > 0 {
+		pipe.HDel(ctx, keyLogin, signedIn...)
+	}
+	for i := 0; i < len(keys); i += 2 {
+		pipe.Unlink(ctx, keys[i], keys[i+1])
+	}
 }
 
 // isCluster reports whether keys may live on different nodes.
@@ -188,38 +233,33 @@ func (s *Store) isCluster() bool {
 	return ok
 }
 
-// sortCandidates reads evictScript's reply: the evicted tokens, the gone
-// ones and the spared ones with their current scores.
-func sortCandidates(cands []redis.Z, res []any) (evicted, gone []string, spared []redis.Z) {
-	if len(res) != 4 {
-		return nil, nil, nil
+// sortCandidates reads evictScript's reply: the evicted candidates and the
+// ones already gone from `recent:` (whose keys may still be there). The
+// spared ones, seen since the pick, stay.
+func sortCandidates(cands []redis.Z, res []any) (evicted, gone []redis.Z) {
+	if len(res) != 3 {
+		return nil, nil
 	}
 	seen, _ := res[0].(int64)
 	skip := map[int64]bool{}
 	for _, v := range replyList(res[1]) {
 		if j, ok := v.(int64); ok && j >= 1 && j <= int64(len(cands)) {
 			skip[j] = true
-			gone = append(gone, cands[j-1].Member.(string))
+			gone = append(gone, cands[j-1])
 		}
 	}
-	scores := replyList(res[3])
-	for i, v := range replyList(res[2]) {
-		j, ok := v.(int64)
-		if !ok || j < 1 || j > int64(len(cands)) || i >= len(scores) {
-			continue
-		}
-		skip[j] = true
-		if sc, err := strconv.ParseFloat(fmt.Sprint(scores[i]), 64); err == nil {
-			spared = append(spared, redis.Z{Score: sc, Member: cands[j-1].Member})
+	for _, v := range replyList(res[2]) {
+		if j, ok := v.(int64); ok {
+			skip[j] = true
 		}
 	}
-	evicted = make([]string, 0, seen)
+	evicted = make([]redis.Z, 0, seen)
 	for j := int64(1); j <= min(seen, int64(len(cands))); j++ {
 		if !skip[j] {
-			evicted = append(evicted, cands[j-1].Member.(string))
+			evicted = append(evicted, cands[j-1])
 		}
 	}
-	return evicted, gone, spared
+	return evicted, gone
 }
 
 func replyList(v any) []any {

@@ -22,6 +22,9 @@ type Comment struct {
 	User      string
 	Body      string
 	Posted    time.Time
+	// Hidden is set when a moderator hid the comment: only its author and
+	// admins still see that it was there.
+	Hidden bool
 }
 
 // storedComment is a comment as JSON in `comments:<id>`.
@@ -30,16 +33,19 @@ type storedComment struct {
 	User   string  `json:"user"`
 	Body   string  `json:"body"`
 	Time   float64 `json:"time"`
+	Hidden bool    `json:"hidden,omitempty"`
 }
 
 // addComment appends a comment to an existing article and counts it in the
 // article's hash, atomically. KEYS: article hash, comments list. ARGV: the
-// comment's JSON. Returns nil for a missing article, else {comment number,
-// the article's hash as a flat list}.
+// comment's JSON. Returns nil for a missing or hidden article, else
+// {comment number, the article's hash as a flat list}. The number is the
+// comment's place in the list; the hash's count is of visible comments
+// (a moderator's hide takes one off).
 var addComment = redis.NewScript(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'hidden') == 1 then return false end
 local n = redis.call('RPUSH', KEYS[2], ARGV[1])
-redis.call('HSET', KEYS[1], 'comments', n)
+redis.call('HINCRBY', KEYS[1], 'comments', 1)
 return {n, redis.call('HGETALL', KEYS[1])}`)
 
 // AddComment stores a comment. ErrNotFound for a missing article, ErrInvalid
@@ -84,12 +90,21 @@ func (s *Store) ArticleWithComments(ctx context.Context, id, viewerID int64) (Ar
 	first := total.Val() - int64(len(list.Val())) + 1
 	comments := make([]Comment, 0, len(list.Val()))
 	for i, raw := range list.Val() {
-		var sc storedComment
-		if json.Unmarshal([]byte(raw), &sc) != nil {
+		c, ok := parseComment(raw)
+		if !ok {
 			continue
 		}
-		comments = append(comments, Comment{ID: first + int64(i), ArticleID: id, UserID: sc.UserID,
-			User: sc.User, Body: sc.Body, Posted: secondsTime(sc.Time)})
+		c.ID, c.ArticleID = first+int64(i), id
+		comments = append(comments, c)
 	}
 	return a, comments, nil
+}
+
+// parseComment reads a stored comment's JSON (without its numbers).
+func parseComment(raw string) (Comment, bool) {
+	var sc storedComment
+	if json.Unmarshal([]byte(raw), &sc) != nil {
+		return Comment{}, false
+	}
+	return Comment{UserID: sc.UserID, User: sc.User, Body: sc.Body, Posted: secondsTime(sc.Time), Hidden: sc.Hidden}, true
 }

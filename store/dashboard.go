@@ -89,7 +89,7 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 	page := pipe.HMGet(ctx, keyPageStats, append(pageStatFields, "renders")...)
 	hits := pipe.ZRevRangeWithScores(ctx, keyPageHits, 0, dashTopHits-1)
 	ks := pipe.HMGet(ctx, keyKeyspace, "pages", "page_bytes", "carts", "at")
-	total, signedIn, guests := pipe.ZCard(ctx, keyRecent), pipe.HLen(ctx, keyLogin), pipe.ZCard(ctx, keyGuests)
+	total, signedIn, guests := pipe.ZCard(ctx, keyRecent), pipe.HLen(ctx, keyLogin), s.addCountGuests(ctx, pipe)
 	popular := pipe.ZRangeWithScores(ctx, keyViewedItems, 0, dashPopular-1)
 	sched, rowCount := pipe.ZRangeWithScores(ctx, keySchedule, 0, dashRows-1), pipe.ZCard(ctx, keySchedule)
 	reports := make([]*redis.MapStringStringCmd, len(names))

@@ -9,7 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Engagement defaults (DESIGN §13); Options override them for tests.
+// Engagement defaults; Options override them for tests.
 const (
 	defaultFeedSize     = 500
 	defaultFeedTTL      = 7 * 24 * time.Hour
@@ -21,40 +21,12 @@ const (
 	notesKept = 50
 )
 
-func (s *Store) feedSize() int64 {
-	if s.opt.FeedSize > 0 {
-		return s.opt.FeedSize
-	}
-	return defaultFeedSize
-}
-
-func (s *Store) feedTTL() time.Duration {
-	if s.opt.FeedTTL > 0 {
-		return s.opt.FeedTTL
-	}
-	return defaultFeedTTL
-}
-
-func (s *Store) fanOutInline() int {
-	if s.opt.FanOutInline > 0 {
-		return s.opt.FanOutInline
-	}
-	return defaultFanOutInline
-}
-
-func (s *Store) fanOutChunk() int {
-	if s.opt.FanOutChunk > 0 {
-		return s.opt.FanOutChunk
-	}
-	return defaultFanOutChunk
-}
-
-// UserCounts are a user's counters (seed 004: 使用者维度计数).
+// UserCounts are a user's counters.
 type UserCounts struct {
 	Posts, Likes, Followers, Following int64
 }
 
-// ItemCounts are an item's counters (seed 004: 商品维度计数).
+// ItemCounts are an item's counters.
 type ItemCounts struct {
 	Views, Likes int64
 }
@@ -88,8 +60,8 @@ func userCounts(cmd *redis.SliceCmd) UserCounts {
 
 // addCountView queues the item's view counter on pipe: update_token calls
 // it, so counting a view costs no round trip of its own.
-func addCountView(ctx context.Context, pipe redis.Pipeliner, itemID int64) {
-	pipe.HIncrBy(ctx, itemCountsKey(itemID), "views", 1)
+func addCountView(ctx context.Context, pipe redis.Pipeliner, itemID, n int64) {
+	pipe.HIncrBy(ctx, itemCountsKey(itemID), "views", n)
 }
 
 // formatID is an id as Redis stores it.

@@ -101,7 +101,7 @@ func BenchmarkFeedPage(b *testing.B) {
 func BenchmarkLoadSessionWithUnread(b *testing.B) {
 	st := storetest.Store(b)
 	ctx := b.Context()
-	if err := st.SignIn(ctx, "", "tok", 7); err != nil {
+	if _, err := st.SignIn(ctx, "", "tok", 7); err != nil {
 		b.Fatal(err)
 	}
 	if err := st.NotifyFollower(ctx, 7, "x"); err != nil {

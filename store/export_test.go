@@ -18,13 +18,13 @@ const KeyOrderQueue = keyOrderQueue
 var CheckoutLockKey = checkoutLockKey
 
 // PlaceOrder runs the checkout transaction alone, without the pre-check.
-func PlaceOrder(ctx context.Context, s *Store, userID int64, lines []CartLine, expectTotal int64) (Order, error) {
-	return s.placeOrder(ctx, userID, lines, expectTotal)
+func PlaceOrder(ctx context.Context, s *Store, req CheckoutRequest, lines []CartLine) (Order, error) {
+	return s.placeOrder(ctx, req, lines)
 }
 
 // AfterCheckout runs the post-commit steps for an order.
-func AfterCheckout(ctx context.Context, s *Store, token string, o Order) {
-	s.afterCheckout(ctx, token, o)
+func AfterCheckout(ctx context.Context, s *Store, owner CartOwner, o Order) {
+	s.afterCheckout(ctx, owner, o)
 }
 
 // EnqueueOrder pushes an order id onto the queue (a duplicate delivery).
@@ -82,7 +82,46 @@ func RowsFromCacheForTest(s *Store, ctx context.Context, ids []int64) (map[int64
 func (s *Store) DummyHashCost() (int, error) { return bcrypt.Cost(s.dummyHash()) }
 
 // PasswordCost is the bcrypt cost of new password hashes.
-func (s *Store) PasswordCost() int { return s.passwordCost() }
+func (s *Store) PasswordCost() int { return s.opt.PasswordCost }
 
 // NewCleanupWorker returns the session cleanup worker alone.
 func (s *Store) NewCleanupWorker() Worker { return cleanupWorker{s} }
+
+// CacheKeyOf is the page cache's URL rule: the key of an item page URL's
+// query, or false when it bypasses the cache.
+var CacheKeyOf = pageKey
+
+// FillPage renders (or finds) an item page as a miss would, with the purge
+// generations gen read before.
+func FillPage(ctx context.Context, s *Store, itemID int64, gen PageGen, render RenderFunc) (string, error) {
+	_, outcome, err := s.fillPage(ctx, pageFill{Key: PageKey(itemID), ItemID: itemID, Gen: gen, Render: render, epoch: s.pages.l1.epoch(itemID)})
+	return outcome, err
+}
+
+// PageGens reads an item's purge generations.
+func PageGens(ctx context.Context, s *Store, itemID int64) PageGen {
+	return parseGen(s.rdb.HMGet(ctx, keyPageGen, formatID(itemID), pageGenAll).Val())
+}
+
+// Fill outcomes.
+const (
+	FillRendered = fillRendered
+	FillFound    = fillFound
+)
+
+// KeyPurgeChannel is where purges are announced.
+const KeyPurgeChannel = keyPurgeChannel
+
+// QueueSession queues a whole session as the shop leaves one (its
+// `recent:` entry seen at seen, a `login:` entry when userID > 0, the
+// viewed list newest first and the cart's field/value pairs), for
+// benchmarks that need many sessions quickly.
+func QueueSession(ctx context.Context, pipe redis.Pipeliner, token string, userID int64, seen float64, viewed []any, cart ...any) {
+	sid := sessionID(token)
+	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: sessionScore(seen, userID > 0), Member: sid})
+	if userID > 0 {
+		pipe.HSet(ctx, keyLogin, sid, userID)
+	}
+	pipe.RPush(ctx, viewedKeyOf(sid), viewed...)
+	pipe.HSet(ctx, cartKeyOf(sid), cart...)
+}

@@ -11,7 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Fan-out on write (seed 004: timelines), with a bounded cost per post.
+// Fan-out on write (timelines), with a bounded cost per post.
 //
 // A post reaches the author's first FanOutInline followers (oldest
 // follows first) before RecordPost returns. If there are more, a job goes
@@ -61,7 +61,7 @@ return 1`)
 // FanOutArticle delivers an article to the feeds of its author's
 // followers: the first FanOutInline now, the rest through the queue.
 func (s *Store) FanOutArticle(ctx context.Context, authorID, articleID int64, postedAt float64) error {
-	next, more, err := s.fanOutStep(ctx, fanOutJob{Author: authorID, Article: articleID, Posted: postedAt}, s.fanOutInline())
+	next, more, err := s.fanOutStep(ctx, fanOutJob{Author: authorID, Article: articleID, Posted: postedAt}, s.opt.FanOutInline)
 	if err != nil || !more {
 		return err
 	}
@@ -90,7 +90,7 @@ func (s *Store) fanOutStep(ctx context.Context, job fanOutJob, limit int) (fanOu
 		id, _ := strconv.ParseInt(fmt.Sprint(f.Member), 10, 64)
 		calls[i] = []string{feedKey(id)}
 	}
-	size, posted, article := s.feedSize(), job.Posted, formatID(job.Article)
+	size, posted, article := s.opt.FeedSize, job.Posted, formatID(job.Article)
 	if err := s.evalInPipeline(ctx, feedAddScript, calls, func(int) []any { return []any{size, posted, article} }); err != nil {
 		return job, false, fmt.Errorf("fan out: %w", err)
 	}
@@ -130,7 +130,7 @@ func (s *Store) RunFanOut(ctx context.Context) (int, error) {
 			_ = s.rdb.ZRem(ctx, keyFanOut, member).Err()
 			continue
 		}
-		next, more, err := s.fanOutStep(ctx, job, s.fanOutChunk())
+		next, more, err := s.fanOutStep(ctx, job, s.opt.FanOutChunk)
 		if err != nil {
 			return steps, err // the lease runs out and the step is retried
 		}

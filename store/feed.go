@@ -118,7 +118,7 @@ func (s *Store) Feed(ctx context.Context, userID int64, page, perPage int) ([]in
 		total := pipe.ZCount(ctx, key, "(0", "+inf")
 		ids := pipe.ZRevRangeByScore(ctx, key, &redis.ZRangeBy{Min: "(0", Max: "+inf",
 			Offset: int64(page-1) * int64(perPage), Count: int64(perPage)})
-		pipe.Expire(ctx, key, s.feedTTL())
+		pipe.Expire(ctx, key, s.opt.FeedTTL)
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 			return nil, 0, fmt.Errorf("feed: %w", err)
 		}
@@ -152,7 +152,7 @@ func (s *Store) rebuildFeed(ctx context.Context, userID int64) error {
 	key := feedKey(userID)
 	pipe := s.rdb.Pipeline()
 	pipe.ZAdd(ctx, key, redis.Z{Score: 0, Member: feedBuilt})
-	pipe.Expire(ctx, key, s.feedTTL())
+	pipe.Expire(ctx, key, s.opt.FeedTTL)
 	follows := pipe.ZRevRange(ctx, followingKey(userID), 0, rebuildMaxFollows-1)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("rebuild feed: %w", err)
@@ -161,7 +161,7 @@ func (s *Store) rebuildFeed(ctx context.Context, userID int64) error {
 	if len(authors) == 0 {
 		return nil
 	}
-	size := s.feedSize()
+	size := s.opt.FeedSize
 	perAuthor := min(size, max(20, 4*size/int64(len(authors))))
 	pipe = s.rdb.Pipeline()
 	cmds := make([]*redis.ZSliceCmd, len(authors))
@@ -185,7 +185,7 @@ func (s *Store) rebuildFeed(ctx context.Context, userID int64) error {
 // backfillFeed puts a newly followed user's recent posts into the
 // follower's feed, so following someone shows their articles at once.
 func (s *Store) backfillFeed(ctx context.Context, userID, authorID int64) error {
-	zs, err := s.rdb.ZRevRangeWithScores(ctx, postsKey(authorID), 0, s.feedSize()-1).Result()
+	zs, err := s.rdb.ZRevRangeWithScores(ctx, postsKey(authorID), 0, s.opt.FeedSize-1).Result()
 	if err != nil {
 		return fmt.Errorf("backfill feed: %w", err)
 	}
@@ -194,7 +194,7 @@ func (s *Store) backfillFeed(ctx context.Context, userID, authorID int64) error 
 
 // purgeFeed takes an unfollowed user's posts out of the feed.
 func (s *Store) purgeFeed(ctx context.Context, userID, authorID int64) error {
-	ids, err := s.rdb.ZRevRange(ctx, postsKey(authorID), 0, s.feedSize()-1).Result()
+	ids, err := s.rdb.ZRevRange(ctx, postsKey(authorID), 0, s.opt.FeedSize-1).Result()
 	if err != nil {
 		return fmt.Errorf("purge feed: %w", err)
 	}
@@ -217,7 +217,7 @@ func (s *Store) addToFeed(ctx context.Context, userID int64, zs []redis.Z) error
 		return nil
 	}
 	args := make([]any, 0, 1+2*len(zs))
-	args = append(args, s.feedSize())
+	args = append(args, s.opt.FeedSize)
 	for _, z := range zs {
 		args = append(args, z.Score, z.Member)
 	}

@@ -22,6 +22,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -53,9 +54,11 @@ const (
 type orderState struct {
 	checkouts *prometheus.CounterVec
 	fulfilled prometheus.Counter
+	// depth is the queue length gauge.
+	depth prometheus.Collector
 }
 
-// initOrders registers the checkout metrics and the fulfilment worker.
+// initOrders builds the checkout metrics.
 func (s *Store) initOrders() {
 	s.orders = &orderState{
 		checkouts: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -70,7 +73,7 @@ func (s *Store) initOrders() {
 	for _, r := range []string{"ok", "out_of_stock", "price_changed", "empty", "busy", "error"} {
 		s.orders.checkouts.WithLabelValues(r) // series from 0, so rate() sees the first checkout
 	}
-	depth := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+	s.orders.depth = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "storefront_order_queue_depth",
 		Help: "Orders in the fulfilment queue, taken or not, not yet acknowledged.",
 	}, func() float64 {
@@ -82,26 +85,6 @@ func (s *Store) initOrders() {
 		}
 		return float64(n)
 	})
-	s.collectors = append(s.collectors, s.orders.checkouts, s.orders.fulfilled, depth)
-	s.workers = append(s.workers, s.Fulfilment(s.instance))
-}
-
-func (s *Store) orderVisibility() time.Duration {
-	return orDefault(s.opt.OrderVisibility, DefaultOrderVisibility)
-}
-
-func (s *Store) orderSweepAge() time.Duration {
-	return orDefault(s.opt.OrderSweepAge, DefaultOrderSweepAge)
-}
-
-func (s *Store) orderPoll() time.Duration { return orDefault(s.opt.OrderPoll, DefaultOrderPoll) }
-
-// orDefault is d, or def when d is not set.
-func orDefault(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
 }
 
 // addEnqueueOrder queues the XADD of an order id on pipe.
@@ -112,24 +95,37 @@ func (s *Store) addEnqueueOrder(ctx context.Context, pipe redis.Pipeliner, order
 	})
 }
 
-// FulfilOrder marks a pending order processed. It is idempotent: an order
-// that is already processed, or does not exist, is left alone, and it
-// reports whether this call changed anything.
+// FulfilOrder marks a pending order processed, with its timeline entry,
+// in one transaction, and notifies the shopper. It is idempotent: an order
+// that is no longer pending (processed, cancelled, moved on by an admin),
+// or does not exist, is left alone, and it reports whether this call
+// changed anything.
 func (s *Store) FulfilOrder(ctx context.Context, id int64) (bool, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE orders SET status = $1, processed_at = $2 WHERE id = $3 AND status = $4`,
-		OrderProcessed, s.now().Unix(), id, OrderPending)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("fulfil order %d: %w", id, err)
 	}
-	n, err := res.RowsAffected()
+	defer tx.Rollback()
+	now := s.now().Unix()
+	var userID int64
+	err = tx.QueryRowContext(ctx, `UPDATE orders SET status = $1, processed_at = $2 WHERE id = $3 AND status = $4 RETURNING user_id`,
+		OrderProcessed, now, id, OrderPending).Scan(&userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
 	if err != nil {
 		return false, fmt.Errorf("fulfil order %d: %w", id, err)
 	}
-	if n == 1 {
-		s.orders.fulfilled.Inc()
-		s.log.Info("order processed", "order", id)
+	if err := insertOrderEvent(ctx, tx, id, OrderProcessed, ActorFulfilment, now); err != nil {
+		return false, err
 	}
-	return n == 1, nil
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("fulfil order %d: commit: %w", id, err)
+	}
+	s.orders.fulfilled.Inc()
+	s.log.Info("order processed", "order", id)
+	s.notifyOrder(ctx, userID, id, OrderProcessed)
+	return true, nil
 }
 
 // Fulfilment is one consumer of the order queue. Every instance runs one,
@@ -201,7 +197,7 @@ func (f *Fulfilment) poll(ctx context.Context, res *PollResult) error {
 	if err := f.reclaim(ctx, res); err != nil {
 		return err
 	}
-	if time.Since(f.lastSweep) >= f.s.orderSweepAge()/2 {
+	if time.Since(f.lastSweep) >= f.s.opt.OrderSweepAge/2 {
 		n, err := f.Sweep(ctx)
 		if err != nil {
 			return err
@@ -211,7 +207,7 @@ func (f *Fulfilment) poll(ctx context.Context, res *PollResult) error {
 	}
 	streams, err := f.s.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
 		Group: orderQueueGroup, Consumer: f.consumer, Streams: []string{keyOrderQueue, ">"},
-		Count: orderBatch, Block: f.s.orderPoll(),
+		Count: orderBatch, Block: f.s.opt.OrderPoll,
 	}).Result()
 	if errors.Is(err, redis.Nil) {
 		return nil
@@ -245,7 +241,7 @@ func (f *Fulfilment) ensureGroup(ctx context.Context) error {
 func (f *Fulfilment) reclaim(ctx context.Context, res *PollResult) error {
 	msgs, next, err := f.s.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
 		Stream: keyOrderQueue, Group: orderQueueGroup, Consumer: f.consumer,
-		MinIdle: f.s.orderVisibility(), Start: f.cursor, Count: orderBatch,
+		MinIdle: f.s.opt.OrderVisibility, Start: f.cursor, Count: orderBatch,
 	}).Result()
 	if err != nil {
 		return fmt.Errorf("fulfilment: reclaim: %w", err)
@@ -298,7 +294,7 @@ func (f *Fulfilment) handle(ctx context.Context, msgs []redis.XMessage, res *Pol
 // instance at a time (a lease) and also drops long-idle consumers from the
 // group. It returns how many orders it moved to processed.
 func (f *Fulfilment) Sweep(ctx context.Context) (int, error) {
-	age := f.s.orderSweepAge()
+	age := f.s.opt.OrderSweepAge
 	ok, err := f.s.acquireLease(ctx, "fulfilment-sweep", age)
 	if err != nil || !ok {
 		return 0, err

@@ -10,6 +10,7 @@ type ItemEdit struct {
 	Name        string
 	PriceCents  int64
 	Stock       int64
+	Category    string
 	Description string
 }
 
@@ -18,8 +19,8 @@ type ItemEdit struct {
 // name is forgotten here.
 func (s *Store) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, error) {
 	res, err := s.db.ExecContext(ctx,
-		`UPDATE items SET name = $1, price_cents = $2, stock = $3, description = $4, updated_at = $5 WHERE id = $6`,
-		e.Name, e.PriceCents, e.Stock, e.Description, s.now().Unix(), id)
+		`UPDATE items SET name = $1, price_cents = $2, stock = $3, description = $4, category = $5, updated_at = $6 WHERE id = $7`,
+		e.Name, e.PriceCents, e.Stock, e.Description, e.Category, s.now().Unix(), id)
 	if err != nil {
 		return Item{}, fmt.Errorf("update item %d: %w", id, err)
 	}

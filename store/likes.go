@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -142,11 +143,23 @@ type ItemLikes struct {
 // the n most recently liked items (newest first), in one round trip.
 // Items whose likes all went away drop off the leaderboard.
 func (s *Store) LikeBoards(ctx context.Context, n int64) ([]ItemLikes, []int64, error) {
-	pipe := s.rdb.Pipeline()
-	most := pipe.ZRevRangeByScoreWithScores(ctx, keyMostLiked, &redis.ZRangeBy{Min: "(0", Max: "+inf", Count: n})
-	recent := pipe.ZRevRange(ctx, keyRecentlyLiked, 0, n-1)
-	if _, err := pipe.Exec(ctx); err != nil {
-		return nil, nil, fmt.Errorf("like boards: %w", err)
+	var most *redis.ZSliceCmd
+	var recent *redis.StringSliceCmd
+	if s.reader() != s.rdb {
+		// Shared by every home page and changed only by likes: read
+		// through the client-side cache.
+		most = s.csc.ZRevRangeByScoreWithScores(ctx, keyMostLiked, &redis.ZRangeBy{Min: "(0", Max: "+inf", Count: n})
+		recent = s.csc.ZRevRange(ctx, keyRecentlyLiked, 0, n-1)
+		if err := errors.Join(most.Err(), recent.Err()); err != nil {
+			return nil, nil, fmt.Errorf("like boards: %w", err)
+		}
+	} else {
+		pipe := s.rdb.Pipeline()
+		most = pipe.ZRevRangeByScoreWithScores(ctx, keyMostLiked, &redis.ZRangeBy{Min: "(0", Max: "+inf", Count: n})
+		recent = pipe.ZRevRange(ctx, keyRecentlyLiked, 0, n-1)
+		if _, err := pipe.Exec(ctx); err != nil {
+			return nil, nil, fmt.Errorf("like boards: %w", err)
+		}
 	}
 	out := make([]ItemLikes, 0, len(most.Val()))
 	for _, z := range most.Val() {
@@ -155,29 +168,4 @@ func (s *Store) LikeBoards(ctx context.Context, n int64) ([]ItemLikes, []int64, 
 		}
 	}
 	return out, parseIDs(recent.Val()), nil
-}
-
-// VisitLike names the like box's reads on an item page's first round trip
-// (Visit.Extras[VisitLike] is a LikeVisit).
-const VisitLike = "like"
-
-// LikeVisit is what the like box needs on an item page: the item's
-// counters, and whether the user the cookie claims likes it. The handler
-// shows Liked only when the session confirms that user.
-type LikeVisit struct {
-	Counts ItemCounts
-	Liked  bool
-}
-
-// initLikeVisits folds the like box's reads into the item page's round trip,
-// so that a cached page shows live counts and the shopper's own like at no
-// extra round trip.
-func (s *Store) initLikeVisits() {
-	s.addVisitReader(VisitLike, func(ctx context.Context, pipe redis.Pipeliner, _ string, req ItemVisit) func() any {
-		r := s.addLikeState(ctx, pipe, req.ItemID, req.ClaimedUserID)
-		return func() any {
-			c, liked := r.result()
-			return LikeVisit{Counts: c, Liked: liked}
-		}
-	})
 }

@@ -58,7 +58,7 @@ func (c sharedCollector) Collect(ch chan<- prometheus.Metric) {
 	pipe := s.rdb.Pipeline()
 	page := pipe.HMGet(ctx, keyPageStats, append(pageStatFields, "renders")...)
 	signedIn := pipe.HLen(ctx, keyLogin)
-	guests := pipe.ZCard(ctx, keyGuests)
+	guests := s.addCountGuests(ctx, pipe)
 	ks := pipe.HMGet(ctx, keyKeyspace, "pages", "page_bytes", "carts", "at")
 	viewed := pipe.ZCard(ctx, keyViewedItems)
 	rows := pipe.ZCard(ctx, keySchedule)

@@ -45,13 +45,21 @@ func TestNotificationsCountAndClear(t *testing.T) {
 	if read[store.NoteComment] != 2 {
 		t.Errorf("counts as read: %v", read)
 	}
-	counts, _ = st.UnreadCounts(ctx, 1)
-	if len(counts) != 0 {
-		t.Errorf("after reading: %v", counts)
+	// Reading shows; it changes nothing.
+	if counts, _ = st.UnreadCounts(ctx, 1); counts[store.NoteComment] != 2 || counts[store.NoteVote] != 1 {
+		t.Errorf("after showing: %v", counts)
 	}
+	// Marking read clears what was shown; a note that arrived after the
+	// page was shown stays unread.
+	must(st.NotifyFollower(ctx, 1, "zed"))
+	must(st.MarkNotificationsRead(ctx, 1, read))
+	if counts, _ = st.UnreadCounts(ctx, 1); len(counts) != 1 || counts[store.NoteFollower] != 1 {
+		t.Errorf("after marking read: %v", counts)
+	}
+	must(st.MarkNotificationsRead(ctx, 1, map[string]int64{store.NoteFollower: 1}))
 	must(st.NotifyFollower(ctx, 1, "erin"))
 	notes, _, _ = st.Notifications(ctx, 1)
-	if len(notes) != 5 || !notes[0].Unread || notes[1].Unread {
+	if len(notes) != 6 || !notes[0].Unread || notes[1].Unread {
 		t.Errorf("only the newest is new: %+v", notes)
 	}
 }
@@ -80,7 +88,7 @@ func TestNotificationsCappedUnderLoad(t *testing.T) {
 func TestSessionCarriesUnreadCount(t *testing.T) {
 	st := storetest.Store(t)
 	ctx := t.Context()
-	if err := st.SignIn(ctx, "", "tok", 7); err != nil {
+	if _, err := st.SignIn(ctx, "", "tok", 7); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
@@ -101,5 +109,47 @@ func TestSessionCarriesUnreadCount(t *testing.T) {
 	}
 	if state, _, _ := st.SessionWithRecent(ctx, "tok", 7); state.Unread != 3 {
 		t.Errorf("item page session: unread %d", state.Unread)
+	}
+}
+
+// TestVoteFlipFlopsCoalesce: a reader flipping a vote again and again
+// leaves one notification per article and reader, the latest direction,
+// counted once while unread.
+func TestVoteFlipFlopsCoalesce(t *testing.T) {
+	st := storetest.Store(t)
+	ticking(st)
+	ctx := t.Context()
+	dirs := []string{"up", "down"}
+	for i := range 14 {
+		if err := st.NotifyVote(ctx, 1, 2, "bob", 10, "Hello", dirs[i%2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.NotifyVote(ctx, 1, 3, "carol", 10, "Hello", "up"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.NotifyVote(ctx, 1, 2, "bob", 11, "Other", "up"); err != nil {
+		t.Fatal(err)
+	}
+	notes, counts, err := st.Notifications(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 3 || counts[store.NoteVote] != 3 {
+		t.Fatalf("%d notes, %d unread; want 3 and 3: %+v", len(notes), counts[store.NoteVote], notes)
+	}
+	if notes[2].Actor != "bob" || notes[2].ArticleID != 10 || notes[2].Dir != "down" || !notes[2].Unread {
+		t.Errorf("bob's note on 10: %+v", notes[2])
+	}
+	// Once read, a new flip is one new unread note, at the top.
+	if err := st.MarkNotificationsRead(ctx, 1, counts); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.NotifyVote(ctx, 1, 2, "bob", 10, "Hello", "up"); err != nil {
+		t.Fatal(err)
+	}
+	notes, counts, _ = st.Notifications(ctx, 1)
+	if len(notes) != 3 || counts[store.NoteVote] != 1 || !notes[0].Unread || notes[0].Dir != "up" || notes[0].ArticleID != 10 || notes[1].Unread {
+		t.Errorf("after a flip once read: %d unread, %+v", counts[store.NoteVote], notes)
 	}
 }

@@ -8,13 +8,14 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/sync/singleflight"
+
+	"storefront/store/pagebody"
 )
 
 // Page cache results, as counted in metrics and in `stats:pagecache`.
@@ -25,25 +26,30 @@ const (
 	PageBypass = "bypass"
 )
 
-// pageCache is the page cache's per-process state. None of it is needed
-// for correctness: it saves work (single flight, names) and counts.
+// pageCache is the page cache's per-process state: the in-process copy of
+// stored pages (l1), the buffered writes of hits, single flight and
+// metrics. Redis stays the truth: l1 only holds what Redis holds, and is
+// emptied of an item within a second of a purge on any instance.
 type pageCache struct {
 	names        *nameCache
+	l1           *l1Cache
+	writes       *writeBehind
+	dead         deadTokens // sessions the write-behind flush found gone
+	reviews      reviewMemo // signed-in shoppers' own reviews, for the review hole
 	flight       singleflight.Group
 	revalidating sync.Map // cache hash -> struct{}: a background render is under way
 	background   sync.WaitGroup
 	requests     *prometheus.CounterVec
 	renders      prometheus.Counter
-	// visitReaders add per-visitor reads to an item page's first round
-	// trip, by fragment name: see addVisitReader.
-	visitReaders map[string]visitReader
 }
 
 // initPageCache sets up the page cache, the row cache and view analytics:
-// their state, metrics and workers.
+// their state and metrics (store.go lists the workers).
 func (s *Store) initPageCache() {
 	s.pages = &pageCache{
-		names: newNameCache(),
+		names:  newNameCache(),
+		l1:     newL1Cache(s.opt.PageL1Bytes),
+		writes: newWriteBehind(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "storefront_page_cache_requests_total",
 			Help: "Item page requests by page cache result.",
@@ -52,13 +58,10 @@ func (s *Store) initPageCache() {
 			Name: "storefront_page_renders_total",
 			Help: "Item pages rendered from the database.",
 		}),
-		visitReaders: map[string]visitReader{},
 	}
 	for _, r := range []string{PageHit, PageMiss, PageStale, PageBypass} {
 		s.pages.requests.WithLabelValues(r)
 	}
-	s.collectors = append(s.collectors, s.pages.requests, s.pages.renders)
-	s.workers = append(s.workers, &rescaleWorker{s: s}, &rowCacheWorker{s: s})
 }
 
 // pageGrace is how long a page is served stale while it is rendered again:
@@ -71,155 +74,231 @@ func (s *Store) pageHardTTL() time.Duration { return s.opt.PageCacheTTL + s.page
 // before a page's data: a page stored with older generations is ignored.
 type PageGen struct{ Item, All int64 }
 
-type pageGen = PageGen
+// ItemPath is the canonical URL path of an item page, the base of its
+// cache key.
+func ItemPath(id int64) string { return "/items/" + strconv.FormatInt(id, 10) }
 
-// trackingParams are dropped from the cache key: they do not change a page.
-func trackingParam(name string) bool {
-	return strings.HasPrefix(name, "utm_") || name == "fbclid" || name == "gclid"
-}
-
-// PageKey returns the cache hash of a page URL: the SHA-256 hex of the path
-// and the query sorted by name, without tracking parameters. It reports
-// false when the URL asks to bypass the cache (a `_` parameter).
-func PageKey(path string, query url.Values) (string, bool) {
+// pageKey is the whole cacheability rule of the URL: a `_` parameter
+// bypasses the cache; every other parameter is dropped from the key, since
+// the item page reads none (so inventing query strings cannot mint
+// entries). The key is the SHA-256 hex of the canonical path.
+func pageKey(itemID int64, query url.Values) (string, bool) {
 	if _, ok := query["_"]; ok {
 		return "", false
 	}
-	q := url.Values{}
-	for k, v := range query {
-		if !trackingParam(k) {
-			q[k] = v
-		}
-	}
-	u := path
-	if len(q) > 0 {
-		u += "?" + q.Encode() // Encode sorts by name
-	}
-	sum := sha256.Sum256([]byte(u))
-	return hex.EncodeToString(sum[:]), true
+	return PageKey(itemID), true
 }
 
-// ItemVisit is an item page request as its first Redis round trip sees it.
-type ItemVisit struct {
+// PageKey is the cache hash of an item's page.
+func PageKey(itemID int64) string {
+	sum := sha256.Sum256([]byte(ItemPath(itemID)))
+	return hex.EncodeToString(sum[:])
+}
+
+// RenderFunc renders an item page for an anonymous visitor, with the facts
+// that are the same for everyone and so are stored with the page.
+type RenderFunc func(ctx context.Context, it Item, facts PageFacts) ([]byte, error)
+
+// PageFacts are what an item page shows beside the item that is the same
+// for every visitor: its view count, the items most often bought with it
+// (existing ones, most first, with their names) and how many orders
+// included it.
+type PageFacts struct {
+	Views      int64
+	AlsoBought []NamedItem
+	Buyers     int64
+}
+
+// NamedItem is an item as a list of links shows it.
+type NamedItem struct {
+	ID   int64
+	Name string
+}
+
+// ViewToBuy is the percentage of the item's views that ended in an order.
+func (f PageFacts) ViewToBuy() (int64, bool) {
+	return AlsoBought{Buyers: f.Buyers}.ViewToBuy(f.Views)
+}
+
+// ItemPageRequest is an item page request as the page cache sees it.
+type ItemPageRequest struct {
 	ItemID int64
+	Query  url.Values
 	// Token is the visitor's token (its MAC checked), or "".
 	Token string
-	// NewToken is a fresh token for a visitor without one: the guest
-	// session is created in this round trip if the item is known to exist.
-	NewToken string
-	// PageKey is the page's cache hash; "" when the URL bypasses the cache.
-	PageKey string
-	// ClaimedUserID is the user the signed cookie names (0 for none): the
-	// header's unread count is read for it in the same round trip.
+	// NewToken makes a fresh token, called only if the visitor ends up
+	// without a live session and the item exists.
+	NewToken func() string
+	// ClaimedUserID is the user the signed cookie names (0 for none); the
+	// session must confirm it (Session.UserID) before anything personal
+	// is shown.
 	ClaimedUserID int64
+	Render        RenderFunc
 }
 
-// Visit is what the first round trip learnt.
-type Visit struct {
-	Session SessionState
-	Recent  []int64 // the session's viewed items, newest first
-	Rank    int64   // the item's rank in viewed: (0 = most viewed), -1 if unranked
-	Page    *CachedPage
-	PageTTL time.Duration // what is left of the stored page's life in Redis
-	// Fresh says the page is within PAGE_CACHE_TTL; after that it lives a
-	// grace period longer, served stale while it is rendered again.
-	Fresh bool
+// ItemView is everything the handler needs to answer an item page request.
+type ItemView struct {
+	Page   *pagebody.Page
+	Result string // PageHit, PageMiss, PageStale or PageBypass
 	// FreshFor is how much longer the page is fresh (negative when stale).
 	FreshFor time.Duration
-	Gen      PageGen
-	// Counted says the view was recorded (update_token): the item was
-	// known to exist. Created says NewToken's session was made.
-	Counted, Created bool
-	// Extras are the results of the visit readers, by fragment name.
-	Extras map[string]any
+	// Token is the visitor's live session after the request ("" for
+	// none); NewSession says it was made now (set its cookie), and
+	// DroppedToken that the request's token is unknown to the server
+	// (clear the cookies).
+	Token        string
+	NewSession   bool
+	DroppedToken bool
+	// Session is the server's state of Token.
+	Session SessionState
+	// Recent is the session's viewed items, this one first.
+	Recent []int64
+	Like   LikeVisit
+	// Degraded says Redis is down: the page comes from the database alone,
+	// with no session and nothing recorded.
+	Degraded bool
 }
 
-// visitReader queues a fragment's reads on an item page's first round trip
-// and returns a function that yields the result after it ran. token is ""
-// for a visitor without a session, and may turn out to be unknown to the
-// server; req.ClaimedUserID is only what the signed cookie claims, which the
-// fragment must check against the session before showing anything
-// personal. A reader only reads.
-type visitReader func(ctx context.Context, pipe redis.Pipeliner, token string, req ItemVisit) func() any
+// LikeVisit is what the like box needs on an item page: the item's
+// counters, and whether the user the cookie claims likes it. The handler
+// shows Liked only when the session confirms that user.
+type LikeVisit struct {
+	Counts ItemCounts
+	Liked  bool
+}
 
-// addVisitReader registers a fragment's reads (the like box's count and
-// the shopper's own like, say) so that a cache hit still costs one round
-// trip. Call it from New.
-func (s *Store) addVisitReader(name string, r visitReader) { s.pages.visitReaders[name] = r }
-
-// VisitItem runs an item page's first round trip, all pipelined: the
-// session's state and touch, the book's update_token when the item is
-// known to exist (a view of an item the database never confirmed is
-// counted only after it does, so hostile ids never enter `viewed:`), the
-// item's rank, the purge generations, the session's recently viewed items,
-// the stored page and its TTL, the fragments' reads, and the optimistic
-// hit count (FinishVisit corrects it). On a cache hit nothing else is
-// needed from Redis.
-func (s *Store) VisitItem(ctx context.Context, req ItemVisit) (*Visit, error) {
-	known := s.pages.names.known(req.ItemID)
-	id := strconv.FormatInt(req.ItemID, 10)
-	v := &Visit{Rank: -1}
-	pipe := s.rdb.Pipeline()
-	var reads *sessionReads
-	token := req.Token
-	switch {
-	case token != "":
-		r := s.addLoadSession(ctx, pipe, token, req.ClaimedUserID)
-		reads = &r
-		s.addUpdateToken(ctx, pipe, token, true, itemIf(known, req.ItemID))
-		v.Counted = known
-	case req.NewToken != "" && known:
-		token, v.Created, v.Counted = req.NewToken, true, true
-		s.addNewSession(ctx, pipe, token)
-		s.addUpdateToken(ctx, pipe, token, true, req.ItemID)
+// ServeItemPage is the page cache's one door: it decides hit, stale, miss
+// or bypass, reads and records the visit, and returns the page and the
+// visitor's state. A hit found in this process's copy (l1) sends its
+// writes behind (session touch, viewed list, view counts, page stats) and
+// reads only what the visitor's holes need, in one round trip; nothing is
+// read for the page itself.
+func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemView, error) {
+	key, cacheable := pageKey(req.ItemID, req.Query)
+	now := s.now()
+	var local *l1Entry
+	if cacheable {
+		local = s.pages.l1.get(key, now)
 	}
-	var recent *redis.StringSliceCmd
-	if token != "" {
-		recent = pipe.ZRevRange(ctx, viewedKey(token), 0, s.opt.ViewedPerSession-1)
-	}
-	rank := pipe.ZRank(ctx, keyViewedItems, id)
-	gen := pipe.HMGet(ctx, keyPageGen, id, pageGenAll)
-	var page *redis.StringCmd
-	var pttl *redis.DurationCmd
-	if req.PageKey != "" {
-		page, pttl = pipe.Get(ctx, cacheKey(req.PageKey)), pipe.PTTL(ctx, cacheKey(req.PageKey))
-		pipe.HIncrBy(ctx, keyPageStats, PageHit, 1)
-		addPageHit(ctx, pipe, req.ItemID, 1) // the dashboard's most-hit items
-	} else {
-		pipe.HIncrBy(ctx, keyPageStats, PageBypass, 1)
-	}
-	extras := make(map[string]func() any, len(s.pages.visitReaders))
-	for name, r := range s.pages.visitReaders {
-		extras[name] = r(ctx, pipe, token, req)
-	}
-	cmds, err := pipe.Exec(ctx)
-	if err = realErr(cmds, err); err != nil {
-		return nil, fmt.Errorf("item visit: %w", err)
-	}
-	if reads != nil {
-		v.Session = reads.state()
-	} else if v.Created {
-		v.Session = SessionState{Known: true}
-	}
-	if recent != nil {
-		v.Recent = parseIDs(recent.Val())
-	}
-	if r, err := rank.Result(); err == nil {
-		v.Rank = r
-	}
-	v.Gen = parseGen(gen.Val())
-	if page != nil {
-		v.Page, v.PageTTL = s.validPage(page, req.ItemID, v.Gen), pttl.Val()
-		v.Fresh = v.Page != nil && s.fresh(v.PageTTL)
-		v.FreshFor = v.PageTTL - s.pageGrace()
-	}
-	if len(extras) > 0 {
-		v.Extras = make(map[string]any, len(extras))
-		for name, get := range extras {
-			v.Extras[name] = get()
+	ep := s.pages.l1.epoch(req.ItemID)
+	fresh := "" // the visitor's new token, if it needs one
+	var err error
+	if req.Token == "" {
+		if fresh, err = s.freshToken(ctx, req); err != nil {
+			return ItemView{}, err
 		}
 	}
-	return v, nil
+	var v visitReads
+	// A returning visitor, or one left without a session (over the cap),
+	// is read through the client-side cache; a new session is made in a
+	// round trip.
+	returning := req.Token != "" && !s.pages.dead.has(req.Token)
+	sessionless := req.Token == "" && fresh == ""
+	if local != nil && s.reader() != s.rdb && (returning || sessionless) {
+		v, err = s.readVisitCached(ctx, req)
+	} else {
+		v, err = s.readVisit(ctx, req, fresh, key, cacheable && local == nil)
+	}
+	if IsUnavailable(err) {
+		return s.degradedPage(ctx, req)
+	}
+	if err != nil {
+		return ItemView{}, err
+	}
+	out := ItemView{Session: v.session, Recent: withFront(req.ItemID, v.recent, int(s.opt.ViewedPerSession)), Like: v.like}
+	w := visitWrites{itemID: req.ItemID, countView: true}
+	switch {
+	case v.session.Known:
+		out.Token, w.token, w.signedIn = req.Token, req.Token, v.session.UserID > 0
+	case req.Token != "":
+		// A well-formed token the server does not know (evicted, signed
+		// out, replayed): the visitor is anonymous and gets a new session.
+		out.DroppedToken = true
+		out.Session = SessionState{}
+		out.Recent = []int64{req.ItemID}
+		if fresh, err = s.freshToken(ctx, req); err != nil {
+			return ItemView{}, err
+		}
+		fallthrough
+	default:
+		out.Token, out.NewSession, w.token = fresh, fresh != "", fresh
+		w.create = !v.created
+	}
+	if out.Token == "" {
+		w.create = false
+	}
+	fill := pageFill{Key: key, ItemID: req.ItemID, Gen: v.gen, Names: out.Recent, Render: req.Render, Views: v.like.Counts.Views, epoch: ep}
+	switch {
+	case local != nil:
+		out.Page, out.Result, out.FreshFor = local.page, PageHit, local.freshUntil.Sub(now)
+		if out.FreshFor < 0 {
+			out.Result = PageStale
+			s.revalidatePage(fill)
+		}
+	case !cacheable || v.rank < 0 || v.rank >= s.opt.PageCacheTop:
+		out.Result = PageBypass
+		out.Page, err = s.buildPage(ctx, fill)
+		w.rendered = err == nil
+	case v.page != nil:
+		out.Page, out.FreshFor = v.page, v.pageTTL-s.pageGrace()
+		out.Result = PageHit
+		if !s.fresh(v.pageTTL) {
+			out.Result = PageStale
+			s.revalidatePage(fill)
+		} else {
+			s.pages.l1.put(key, v.page, now, v.pageTTL, s.pageGrace(), ep)
+		}
+	default:
+		out.Result, w.result = PageMiss, PageMiss
+		var outcome string
+		fill.writes = &w
+		out.Page, outcome, err = s.fillPage(ctx, fill)
+		if outcome == fillStale {
+			out.Result = PageStale
+		}
+	}
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrGone) {
+		// Nothing is recorded and no session made for an item the
+		// database does not know or that was archived (410 Gone).
+		s.pages.requests.WithLabelValues(PageBypass).Inc()
+		out.Token, out.NewSession = "", false
+		if v.session.Known {
+			out.Token = req.Token
+		}
+		if werr := s.sendWrites(ctx, &visitWrites{itemID: req.ItemID, result: PageBypass}); werr != nil {
+			return out, werr
+		}
+		return out, err
+	}
+	if err != nil {
+		return ItemView{}, err
+	}
+	w.result = out.Result
+	s.pages.requests.WithLabelValues(out.Result).Inc()
+	if out.Result == PageHit && !w.create {
+		// Nothing here loses a cart, an order or a session: the session
+		// exists already; what waits is its touch and the analytics.
+		s.pages.writes.add(w, s.nowSeconds())
+		return out, nil
+	}
+	return out, s.sendWrites(ctx, &w)
+}
+
+// freshToken makes a new guest token for the visitor, or "" over the
+// client address's cap of new sessions (the page is still served, with no
+// session and no view recorded).
+func (s *Store) freshToken(ctx context.Context, req ItemPageRequest) (string, error) {
+	if req.NewToken == nil {
+		return "", nil
+	}
+	if err := s.admitNewSession(ctx); err != nil {
+		var tooMany *TooManySessionsError
+		if !errors.As(err, &tooMany) {
+			return "", err
+		}
+		return "", nil
+	}
+	return req.NewToken(), nil
 }
 
 // fresh reports whether a page with ttl left in Redis is within
@@ -228,36 +307,100 @@ func (s *Store) fresh(ttl time.Duration) bool {
 	return ttl == -1 || ttl > s.pageGrace() // -1: no expiry set
 }
 
-func itemIf(ok bool, id int64) int64 {
-	if ok {
-		return id
+// visitReads is what an item page's one read round trip learnt.
+type visitReads struct {
+	session SessionState
+	created bool    // the request's NewToken session was made in the trip
+	recent  []int64 // the session's viewed items, newest first
+	rank    int64   // the item's rank in viewed: (0 = most viewed), -1 if unranked
+	gen     PageGen
+	page    *pagebody.Page
+	pageTTL time.Duration // what is left of the stored page's life in Redis
+	like    LikeVisit
+}
+
+// readVisit reads, in one pipelined round trip, the session's state and
+// viewed items, the like box's counts, and (withPage) the item's rank, the
+// purge generations and the stored page. A visitor without a session gets
+// one (fresh) in the same trip when the item is known to exist (a hostile id never
+// makes a session).
+func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key string, withPage bool) (visitReads, error) {
+	v := visitReads{rank: -1}
+	pipe := s.rdb.Pipeline()
+	var reads *sessionReads
+	var recent *redis.StringSliceCmd
+	if req.Token != "" {
+		r := s.addLoadSession(ctx, pipe, req.Token, req.ClaimedUserID)
+		reads = &r
+		recent = pipe.LRange(ctx, viewedKey(req.Token), 0, s.opt.ViewedPerSession-1)
+	} else if fresh != "" && s.pages.names.known(req.ItemID) {
+		s.addNewSession(ctx, pipe, fresh)
+		v.created = true
 	}
-	return 0
+	like := s.addLikeState(ctx, pipe, req.ItemID, req.ClaimedUserID)
+	var rank *redis.IntCmd
+	var gen *redis.SliceCmd
+	var page *redis.StringCmd
+	var pttl *redis.DurationCmd
+	if withPage {
+		id := formatID(req.ItemID)
+		rank = pipe.ZRank(ctx, keyViewedItems, id)
+		gen = pipe.HMGet(ctx, keyPageGen, id, pageGenAll)
+		page, pttl = pipe.Get(ctx, cacheKey(key)), pipe.PTTL(ctx, cacheKey(key))
+	}
+	cmds, err := pipe.Exec(ctx)
+	if err = realErr(cmds, err); err != nil {
+		return v, fmt.Errorf("item visit: %w", err)
+	}
+	if reads != nil {
+		v.session = reads.state()
+		if v.session.Known {
+			v.recent = parseIDs(recent.Val())
+		}
+	}
+	c, liked := like.result()
+	v.like = LikeVisit{Counts: c, Liked: liked}
+	if withPage {
+		if r, err := rank.Result(); err == nil {
+			v.rank = r
+		}
+		v.gen = parseGen(gen.Val())
+		v.page, v.pageTTL = s.validPage(page, req.ItemID, v.gen), pttl.Val()
+	}
+	return v, nil
 }
 
-// addNewSession queues the creation of a guest session.
-func (s *Store) addNewSession(ctx context.Context, pipe redis.Pipeliner, token string) {
-	now := s.nowSeconds()
-	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: now, Member: token})
-	pipe.ZAdd(ctx, keyGuests, redis.Z{Score: now, Member: token})
+// degradedPage serves an item page from the database alone while Redis is
+// down: no session, no view, no cache.
+func (s *Store) degradedPage(ctx context.Context, req ItemPageRequest) (ItemView, error) {
+	page, err := s.renderPage(ctx, pageFill{ItemID: req.ItemID, Names: []int64{req.ItemID}, Render: req.Render}, nil, pagebody.LevelFast)
+	if err != nil {
+		return ItemView{}, err
+	}
+	s.log.Warn("item page served without Redis", "item", req.ItemID)
+	s.pages.requests.WithLabelValues(PageBypass).Inc()
+	return ItemView{Page: page, Result: PageBypass, Recent: []int64{req.ItemID}, Degraded: true}, nil
 }
 
-// addSessionView queues the session half of update_token: the item goes
-// first in the session's viewed list, trimmed to the newest ones.
-func (s *Store) addSessionView(ctx context.Context, pipe redis.Pipeliner, token string, itemID int64) {
-	vk := viewedKey(token)
-	pipe.ZAdd(ctx, vk, redis.Z{Score: s.nowSeconds(), Member: strconv.FormatInt(itemID, 10)})
-	pipe.ZRemRangeByRank(ctx, vk, 0, -s.opt.ViewedPerSession-1)
+// withFront puts id first in ids without duplicates, keeping at most n.
+func withFront(id int64, ids []int64, n int) []int64 {
+	out := []int64{id}
+	for _, v := range ids {
+		if v != id && len(out) < n {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // validPage decodes a stored page, ignoring one that is unreadable, of
 // another item or older than a purge.
-func (s *Store) validPage(cmd *redis.StringCmd, itemID int64, gen PageGen) *CachedPage {
+func (s *Store) validPage(cmd *redis.StringCmd, itemID int64, gen PageGen) *pagebody.Page {
 	b, err := cmd.Bytes()
 	if err != nil {
 		return nil
 	}
-	p, err := DecodePage(b)
+	p, err := pagebody.Decode(b)
 	if err != nil || p.ItemID != itemID || p.GenItem < gen.Item || p.GenAll < gen.All {
 		return nil
 	}
@@ -277,101 +420,12 @@ func parseGen(vals []any) PageGen {
 	return PageGen{Item: g[0], All: g[1]}
 }
 
-// realErr returns the first error of a pipeline other than redis.Nil (a
-// missing key is an answer, not a failure).
-func realErr(cmds []redis.Cmder, err error) error {
-	if err == nil {
-		return nil
-	}
-	for _, c := range cmds {
-		if e := c.Err(); e != nil && !errors.Is(e, redis.Nil) {
-			return e
-		}
-	}
-	if errors.Is(err, redis.Nil) {
-		return nil
-	}
-	return err
-}
-
-// VisitFinish is what an item page request writes once it knows that the
-// item exists and how the page was served. It is sent with the page when
-// this request rendered it, else on its own, and not at all when empty.
-type VisitFinish struct {
-	ItemID int64
-	// Orphan is a token unknown to the server whose viewed list the first
-	// round trip created: it is deleted (a token the server never issued
-	// creates no state).
-	Orphan string
-	// NewToken is a guest session to create, with this view in its list.
-	NewToken string
-	// Token is a live session whose list gets the view.
-	Token string
-	// CountView counts the view in `viewed:`.
-	CountView bool
-	// Rendered counts a render that was not stored (stored ones are
-	// counted with the page).
-	Rendered bool
-	// Result is how the page was served; Optimistic says the first round
-	// trip counted a hit, which Result corrects.
-	Result     string
-	Optimistic bool
-	sent       bool
-}
-
-func (f *VisitFinish) empty() bool {
-	return f.Orphan == "" && f.NewToken == "" && f.Token == "" && !f.CountView && !f.Rendered &&
-		!(f.Optimistic && f.Result != PageHit)
-}
-
-// addFinish queues f's writes on pipe.
-func (s *Store) addFinish(ctx context.Context, pipe redis.Pipeliner, f *VisitFinish) {
-	if f.Orphan != "" {
-		pipe.Unlink(ctx, viewedKey(f.Orphan))
-	}
-	if f.NewToken != "" {
-		s.addNewSession(ctx, pipe, f.NewToken)
-		s.addSessionView(ctx, pipe, f.NewToken, f.ItemID)
-	}
-	if f.Token != "" {
-		s.addSessionView(ctx, pipe, f.Token, f.ItemID)
-	}
-	if f.CountView {
-		pipe.ZIncrBy(ctx, keyViewedItems, -1, strconv.FormatInt(f.ItemID, 10))
-	}
-	if f.Optimistic && f.Result != PageHit {
-		pipe.HIncrBy(ctx, keyPageStats, PageHit, -1)
-		pipe.HIncrBy(ctx, keyPageStats, f.Result, 1)
-		addPageHit(ctx, pipe, f.ItemID, -1)
-	}
-	if f.Rendered {
-		pipe.HIncrBy(ctx, keyPageStats, "renders", 1)
-	}
-	f.sent = true
-}
-
-// FinishVisit sends f's writes unless they went with the page already,
-// and counts the result.
-func (s *Store) FinishVisit(ctx context.Context, f *VisitFinish) error {
-	if f.Result != "" {
-		s.pages.requests.WithLabelValues(f.Result).Inc()
-	}
-	if f.sent || f.empty() {
-		return nil
-	}
-	pipe := s.rdb.Pipeline()
-	s.addFinish(ctx, pipe, f)
-	if _, err := pipe.Exec(ctx); err != nil {
-		return fmt.Errorf("item visit: %w", err)
-	}
-	return nil
-}
-
 // PurgeItemPages deletes the cached pages of the items at once (an edit,
-// a checkout that changed stock). Bumping the item's purge generation
-// first also voids a page being rendered from data read before the purge.
-// A scheduled row's cached JSON goes too and is refreshed by the next
-// worker pass, so the next render reads the database, not the old row.
+// a checkout that changed stock, an archive). Bumping the item's purge
+// generation first also voids a page being rendered from data read before
+// the purge. A scheduled row's cached JSON goes too and is refreshed by the
+// next worker pass, so the next render reads the database, not the old
+// row. Every instance drops its in-process copies on the purge channel.
 func (s *Store) PurgeItemPages(ctx context.Context, itemIDs ...int64) error {
 	_, err := s.purgeItemPages(ctx, itemIDs)
 	return err
@@ -387,34 +441,28 @@ func (s *Store) purgeItemPages(ctx context.Context, ids []int64) (int, error) {
 		return 0, nil
 	}
 	pipe := s.rdb.Pipeline()
-	members := make([]*redis.StringSliceCmd, len(ids))
+	dels := make([]*redis.IntCmd, len(ids))
 	for i, id := range ids {
 		pipe.HIncrBy(ctx, keyPageGen, strconv.FormatInt(id, 10), 1)
-		members[i] = pipe.SMembers(ctx, pageKeysKey(id))
-	}
-	if _, err := pipe.Exec(ctx); err != nil {
-		return 0, fmt.Errorf("purge pages: %w", err)
-	}
-	pipe = s.rdb.Pipeline()
-	n := 0
-	for i, id := range ids {
-		for _, h := range members[i].Val() {
-			pipe.Unlink(ctx, cacheKey(h))
-			n++
-		}
-		pipe.Unlink(ctx, pageKeysKey(id))
+		dels[i] = pipe.Unlink(ctx, cacheKey(PageKey(id)))
 		pipe.Unlink(ctx, invKey(id))
 		pipe.ZAddXX(ctx, keySchedule, redis.Z{Score: s.nowSeconds(), Member: strconv.FormatInt(id, 10)})
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("purge pages: %w", err)
 	}
-	return n, nil
+	n := 0
+	for _, d := range dels {
+		n += int(d.Val())
+	}
+	// Announced once Redis holds the purge everywhere: a copy read before
+	// the announcement is refused by the in-process cache.
+	return n, s.announcePurge(ctx, ids...)
 }
 
 // PurgeAllPages deletes every cached page: it bumps the global purge
-// generation (voiding pages in flight), then scans `cache:*` and
-// `pagekeys:*` on every master. It returns how many pages it deleted.
+// generation (voiding pages in flight), then scans `cache:*` on every
+// master. It returns how many pages it deleted.
 func (s *Store) PurgeAllPages(ctx context.Context) (int, error) {
 	if err := s.rdb.HIncrBy(ctx, keyPageGen, pageGenAll, 1).Err(); err != nil {
 		return 0, fmt.Errorf("purge all pages: %w", err)
@@ -422,23 +470,16 @@ func (s *Store) PurgeAllPages(ctx context.Context) (int, error) {
 	var mu sync.Mutex
 	total := 0
 	err := s.forEachMaster(ctx, func(ctx context.Context, c redis.UniversalClient) error {
-		for _, match := range []string{"cache:*", "pagekeys:*"} {
-			n, err := unlinkMatching(ctx, c, match)
-			if err != nil {
-				return err
-			}
-			if match == "cache:*" {
-				mu.Lock()
-				total += n
-				mu.Unlock()
-			}
-		}
-		return nil
+		n, err := unlinkMatching(ctx, c, "cache:*")
+		mu.Lock()
+		total += n
+		mu.Unlock()
+		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("purge all pages: %w", err)
 	}
-	return total, nil
+	return total, s.announcePurge(ctx)
 }
 
 // forEachMaster runs fn on every master of a Cluster, or on the one server.

@@ -17,16 +17,19 @@ func page(name string) []byte {
 	return []byte(`<html><!--hole:account-->anon<!--/hole:account--><h1>` + name + `</h1></html>`)
 }
 
-func TestPageKeyNormalises(t *testing.T) {
-	k1, ok1 := store.PageKey("/items/7", url.Values{"b": {"2"}, "a": {"1"}, "utm_source": {"x"}, "fbclid": {"y"}, "gclid": {"z"}})
-	k2, ok2 := store.PageKey("/items/7", url.Values{"a": {"1"}, "b": {"2"}})
-	k3, _ := store.PageKey("/items/7", url.Values{})
-	if !ok1 || !ok2 || k1 != k2 || k1 == k3 || len(k1) != 64 {
-		t.Fatalf("keys %q %q %q", k1, k2, k3)
+func TestPageKeyDropsUnreadParameters(t *testing.T) {
+	k1, ok1 := store.CacheKeyOf(7, url.Values{"b": {"2"}, "a": {"1"}, "utm_source": {"x"}, "fbclid": {"y"}, "gclid": {"z"}})
+	k2, ok2 := store.CacheKeyOf(7, url.Values{})
+	if !ok1 || !ok2 || k1 != k2 || k1 != store.PageKey(7) || len(k1) != 64 || k1 == store.PageKey(8) {
+		t.Fatalf("keys %q %q", k1, k2)
 	}
-	if _, ok := store.PageKey("/items/7", url.Values{"_": {"1"}}); ok {
+	if _, ok := store.CacheKeyOf(7, url.Values{"_": {"1"}}); ok {
 		t.Error("_ must bypass")
 	}
+}
+
+func render(name func(string) []byte) store.RenderFunc {
+	return func(_ context.Context, it store.Item, _ store.PageFacts) ([]byte, error) { return name(it.Name), nil }
 }
 
 // A purge that lands while a page is being rendered from older data voids
@@ -34,63 +37,48 @@ func TestPageKeyNormalises(t *testing.T) {
 func TestPurgeDuringRenderVoidsPage(t *testing.T) {
 	st := storetest.Store(t)
 	ctx := t.Context()
-	key, _ := store.PageKey("/items/5", url.Values{})
 	st.Redis().ZIncrBy(ctx, "viewed:", -1, "5")
-	v, err := st.VisitItem(ctx, store.ItemVisit{ItemID: 5, PageKey: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	render := func(ctx context.Context, it store.Item) ([]byte, error) {
+	gen := store.PageGens(ctx, st, 5)
+	purging := func(ctx context.Context, it store.Item, _ store.PageFacts) ([]byte, error) {
 		if err := st.PurgeItemPages(ctx, it.ID); err != nil { // an edit commits meanwhile
 			return nil, err
 		}
 		return page(it.Name), nil
 	}
-	p, outcome, err := st.FillPage(ctx, store.PageFill{Key: key, ItemID: 5, Gen: v.Gen, Render: render})
-	if err != nil || p == nil || outcome != store.FillRendered {
+	if outcome, err := store.FillPage(ctx, st, 5, gen, purging); err != nil || outcome != store.FillRendered {
 		t.Fatalf("fill: %v %v", outcome, err)
 	}
-	v, err = st.VisitItem(ctx, store.ItemVisit{ItemID: 5, PageKey: key})
+	v, err := st.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 5, Render: render(page)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Page != nil {
-		t.Fatal("a page rendered before the purge was served")
+	if v.Result != store.PageMiss {
+		t.Fatalf("a page rendered before the purge was served (%s)", v.Result)
 	}
-	p, outcome, err = st.FillPage(ctx, store.PageFill{Key: key, ItemID: 5, Gen: v.Gen,
-		Render: func(_ context.Context, it store.Item) ([]byte, error) { return page(it.Name), nil }})
-	if err != nil || outcome != store.FillRendered {
-		t.Fatalf("second fill: %v %v", outcome, err)
-	}
-	if v, _ = st.VisitItem(ctx, store.ItemVisit{ItemID: 5, PageKey: key}); v.Page == nil || !v.Fresh {
-		t.Fatal("the new page is not served")
+	if v, _ = st.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 5, Render: render(page)}); v.Result != store.PageHit {
+		t.Fatalf("the new page is not served: %s", v.Result)
 	}
 }
 
 func TestFillFindsPageStoredMeanwhile(t *testing.T) {
 	st := storetest.Store(t)
 	ctx := t.Context()
-	key, _ := store.PageKey("/items/6", url.Values{})
 	renders := 0
-	f := store.PageFill{Key: key, ItemID: 6, Render: func(_ context.Context, it store.Item) ([]byte, error) {
+	counting := func(_ context.Context, it store.Item, _ store.PageFacts) ([]byte, error) {
 		renders++
 		return page(it.Name), nil
-	}}
-	if _, o, err := st.FillPage(ctx, f); err != nil || o != store.FillRendered {
+	}
+	if o, err := store.FillPage(ctx, st, 6, store.PageGen{}, counting); err != nil || o != store.FillRendered {
 		t.Fatalf("%v %v", o, err)
 	}
-	// A request whose first round trip missed, arriving after the render.
-	if _, o, err := st.FillPage(ctx, f); err != nil || o != store.FillFound || renders != 1 {
+	// A request whose read round trip missed, arriving after the render.
+	if o, err := store.FillPage(ctx, st, 6, store.PageGen{}, counting); err != nil || o != store.FillFound || renders != 1 {
 		t.Fatalf("%v %v, %d renders", o, err, renders)
 	}
-	if _, o, err := st.FillPage(ctx, store.PageFill{Key: key, ItemID: 999999, Render: f.Render}); err == nil {
-		t.Fatalf("a page of another item was used: %v", o)
-	}
-	missing, _ := store.PageKey("/items/999999", url.Values{})
-	if _, _, err := st.FillPage(ctx, store.PageFill{Key: missing, ItemID: 999999, Render: f.Render}); err != store.ErrNotFound {
+	if _, err := store.FillPage(ctx, st, 999999, store.PageGen{}, counting); err != store.ErrNotFound {
 		t.Fatalf("missing item: %v", err)
 	}
-	if n, _ := st.Redis().Exists(ctx, "{cache:"+missing+"}:lock").Result(); n != 0 {
+	if n, _ := st.Redis().Exists(ctx, "{cache:"+store.PageKey(999999)+"}:lock").Result(); n != 0 {
 		t.Error("a failed render kept its lock")
 	}
 }
@@ -120,6 +108,7 @@ func TestRescaleWorkerRunsOnceAcrossInstances(t *testing.T) {
 	st := storetest.Store(t, opts)
 	o := st.Options()
 	other := store.New(st.Redis(), st.DB(), o, storetest.Logger(t))
+	t.Cleanup(other.Close)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	n := 0
@@ -133,7 +122,7 @@ func TestRescaleWorkerRunsOnceAcrossInstances(t *testing.T) {
 	}
 	rdb := st.Redis()
 	rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -1 << 20, Member: "1"})
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(5 * time.Millisecond) {
 		if s, _ := rdb.ZScore(ctx, "viewed:", "1").Result(); s > -1<<17 {
 			break // halved at least three times
 		}

@@ -1,15 +1,16 @@
 package store
 
 import (
-	"compress/flate"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/pagebody"
 )
 
 // How a missing page is rendered: once per instance (single flight) and
@@ -20,18 +21,14 @@ const (
 	pageLockWait = time.Second
 	pagePoll     = 20 * time.Millisecond
 	fillTimeout  = 10 * time.Second
-	// maxPageVariants bounds the cached URLs of one item (query strings
-	// are part of the key, and anyone can invent them); the canonical URL
-	// is always cached.
-	maxPageVariants = 8
 )
 
 // Fill outcomes.
 const (
-	FillRendered = "rendered" // rendered here and stored
-	FillFound    = "found"    // another instance stored it meanwhile
-	FillStale    = "stale"    // another instance is rendering; the stale copy is served
-	FillUnstored = "unstored" // rendered here without storing: the lock holder was too slow
+	fillRendered = "rendered" // rendered here and stored
+	fillFound    = "found"    // another instance stored it meanwhile
+	fillStale    = "stale"    // another instance is rendering; the stale copy is served
+	fillUnstored = "unstored" // rendered here without storing: the lock holder was too slow
 )
 
 // fillBeginScript reads a page and its TTL and tries to take its lock, in
@@ -50,35 +47,35 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
 return 1`
 
-// PageFill asks for a page that the first round trip did not find.
-type PageFill struct {
+// pageFill is a page to render or find.
+type pageFill struct {
 	Key    string // the page's cache hash
 	ItemID int64
-	Gen    PageGen // the purge generations the first round trip read
+	Gen    PageGen // the purge generations the read round trip saw
 	// Names are ids whose names the caller will show: they are read with
 	// the item, so that a miss costs one SQL query at most.
-	Names []int64
-	// Render renders the page for an anonymous visitor. It must not use
-	// anything of the request: the page is shared by every visitor.
+	Names  []int64
 	Render RenderFunc
-	// Finish is the caller's own writes: sent with the page when this
-	// call renders it, which saves a round trip.
-	Finish *VisitFinish
-	// Canonical says the URL has no query: it is cached whatever other
-	// variants of the item's page exist.
-	Canonical bool
+	Views  int64 // the view count shown on the page
+	// writes are the request's own writes: sent with the page when this
+	// call stores it, which saves a round trip.
+	writes *visitWrites
+	// epoch is the in-process cache's purge epoch of the item, read
+	// before anything of the page was.
+	epoch l1Epoch
+	// bought is the order statistics' read, queued with the row's.
+	bought alsoBoughtRead
 }
 
 type fillResult struct {
-	page    *CachedPage
+	page    *pagebody.Page
 	outcome string
 }
 
-// FillPage returns the page, rendering and storing it if no other request
+// fillPage returns the page, rendering and storing it if no other request
 // does. Concurrent calls for one page share one render (the caller whose
-// call runs has its Finish sent with the page). It returns the page and the
-// outcome (FillRendered, ...).
-func (s *Store) FillPage(ctx context.Context, f PageFill) (*CachedPage, string, error) {
+// call runs has its writes sent with the page).
+func (s *Store) fillPage(ctx context.Context, f pageFill) (*pagebody.Page, string, error) {
 	flight := f.Key + "/" + strconv.FormatInt(f.Gen.Item, 10) + "/" + strconv.FormatInt(f.Gen.All, 10)
 	v, err, _ := s.pages.flight.Do(flight, func() (any, error) {
 		// The render is shared: one caller going away must not fail it.
@@ -93,13 +90,13 @@ func (s *Store) FillPage(ctx context.Context, f PageFill) (*CachedPage, string, 
 	return r.page, r.outcome, nil
 }
 
-// RevalidatePage renders a stale page again in the background, at most
+// revalidatePage renders a stale page again in the background, at most
 // once at a time per page and instance, while the stale copy is served.
-func (s *Store) RevalidatePage(f PageFill) {
+func (s *Store) revalidatePage(f pageFill) {
 	if _, busy := s.pages.revalidating.LoadOrStore(f.Key, struct{}{}); busy {
 		return
 	}
-	f.Finish = nil
+	f.writes = nil
 	s.pages.background.Add(1)
 	go func() {
 		defer s.pages.background.Done()
@@ -112,29 +109,23 @@ func (s *Store) RevalidatePage(f PageFill) {
 	}()
 }
 
-// RenderFunc renders an item page for an anonymous visitor.
-type RenderFunc func(ctx context.Context, it Item) ([]byte, error)
-
 // WaitBackground waits for background renders to end (tests, shutdown).
 func (s *Store) WaitBackground() { s.pages.background.Wait() }
 
-// fill is the body of FillPage. Without wait it gives up at once when
+// fill is the body of fillPage. Without wait it gives up at once when
 // another instance holds the lock.
-func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, error) {
+func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, error) {
 	tok := randomHex(12)
 	keys := []string{cacheKey(f.Key), pageLockKey(f.Key)}
 	deadline := time.Now().Add(pageLockWait)
 	var inv []byte
-	tooMany := false
 	for i := 0; ; i++ {
 		pipe := s.rdb.Pipeline()
 		begin := pipe.Eval(ctx, fillBeginScript, keys, tok, pageLockTTL.Milliseconds())
 		var invCmd *redis.StringCmd
-		var variants *redis.IntCmd
-		var known *redis.BoolCmd
-		if i == 0 { // the row, in case this call renders, and the variants
+		if i == 0 { // the row and order statistics, in case this call renders
 			invCmd = pipe.Get(ctx, invKey(f.ItemID))
-			variants, known = pipe.SCard(ctx, pageKeysKey(f.ItemID)), pipe.SIsMember(ctx, pageKeysKey(f.ItemID), f.Key)
+			f.bought = addAlsoBoughtRead(ctx, pipe, f.ItemID)
 		}
 		cmds, err := pipe.Exec(ctx)
 		if err = realErr(cmds, err); err != nil {
@@ -142,7 +133,6 @@ func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, er
 		}
 		if invCmd != nil {
 			inv, _ = invCmd.Bytes()
-			tooMany = !f.Canonical && variants.Val() >= maxPageVariants && !known.Val()
 		}
 		page, ttl, got := s.parseFillBegin(begin, f)
 		switch {
@@ -150,12 +140,10 @@ func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, er
 			if got {
 				s.releasePageLock(ctx, f.Key, tok)
 			}
-			return fillResult{page, FillFound}, nil
-		case got && tooMany:
-			s.releasePageLock(ctx, f.Key, tok)
-			return s.renderUnstored(ctx, f, inv)
+			s.pages.l1.put(f.Key, page, s.now(), ttl, s.pageGrace(), f.epoch)
+			return fillResult{page, fillFound}, nil
 		case got:
-			page, err := s.renderPage(ctx, f, inv, flate.DefaultCompression)
+			page, err := s.renderPage(ctx, f, inv, pagebody.LevelStored)
 			if err != nil {
 				s.releasePageLock(ctx, f.Key, tok)
 				return fillResult{}, err
@@ -163,9 +151,10 @@ func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, er
 			if err := s.storePage(ctx, f, page, tok); err != nil {
 				return fillResult{}, err
 			}
-			return fillResult{page, FillRendered}, nil
+			s.pages.l1.put(f.Key, page, s.now(), s.pageHardTTL(), s.pageGrace(), f.epoch)
+			return fillResult{page, fillRendered}, nil
 		case page != nil:
-			return fillResult{page, FillStale}, nil
+			return fillResult{page, fillStale}, nil
 		case !wait:
 			return fillResult{}, nil
 		case time.Now().After(deadline):
@@ -181,21 +170,21 @@ func (s *Store) fill(ctx context.Context, f PageFill, wait bool) (fillResult, er
 
 // renderUnstored renders a page that is not stored, counting the render
 // with the caller's writes.
-func (s *Store) renderUnstored(ctx context.Context, f PageFill, inv []byte) (fillResult, error) {
-	page, err := s.renderPage(ctx, f, inv, flate.BestSpeed)
+func (s *Store) renderUnstored(ctx context.Context, f pageFill, inv []byte) (fillResult, error) {
+	page, err := s.renderPage(ctx, f, inv, pagebody.LevelFast)
 	if err != nil {
 		return fillResult{}, err
 	}
-	if f.Finish != nil {
-		f.Finish.Rendered = true
+	if f.writes != nil {
+		f.writes.rendered = true
 	}
-	return fillResult{page, FillUnstored}, nil
+	return fillResult{page, fillUnstored}, nil
 }
 
 // parseFillBegin reads the script's answer: a usable page (or nil), its
 // TTL and whether the lock was taken. A page rendered before a purge that
 // this request already saw is not usable.
-func (s *Store) parseFillBegin(cmd *redis.Cmd, f PageFill) (*CachedPage, time.Duration, bool) {
+func (s *Store) parseFillBegin(cmd *redis.Cmd, f pageFill) (*pagebody.Page, time.Duration, bool) {
 	vals, err := cmd.Slice()
 	if err != nil || len(vals) != 3 {
 		return nil, 0, false
@@ -210,7 +199,7 @@ func (s *Store) parseFillBegin(cmd *redis.Cmd, f PageFill) (*CachedPage, time.Du
 	if !ok {
 		return nil, ttl, got == 1
 	}
-	p, err := DecodePage([]byte(str))
+	p, err := pagebody.Decode([]byte(str))
 	if err != nil || p.ItemID != f.ItemID || p.GenItem < f.Gen.Item || p.GenAll < f.Gen.All {
 		return nil, ttl, got == 1
 	}
@@ -219,16 +208,27 @@ func (s *Store) parseFillBegin(cmd *redis.Cmd, f PageFill) (*CachedPage, time.Du
 
 // renderPage reads the item (from the row cache if it holds the row) and
 // the missing names in one query, and renders and splits the page.
-func (s *Store) renderPage(ctx context.Context, f PageFill, inv []byte, level int) (*CachedPage, error) {
-	it, err := s.fillItem(ctx, f.ItemID, inv, f.Names)
+func (s *Store) renderPage(ctx context.Context, f pageFill, inv []byte, level int) (*pagebody.Page, error) {
+	bought := f.bought.result()
+	it, err := s.fillItem(ctx, f.ItemID, inv, append(slices.Clone(f.Names), bought.ItemIDs...))
 	if err != nil {
 		return nil, err
 	}
-	html, err := f.Render(ctx, it)
+	if it.Archived() {
+		return nil, ErrGone
+	}
+	facts := PageFacts{Views: f.Views, Buyers: bought.Buyers}
+	names, _ := s.cachedNames(bought.ItemIDs)
+	for _, id := range bought.ItemIDs {
+		if name, ok := names[id]; ok {
+			facts.AlsoBought = append(facts.AlsoBought, NamedItem{ID: id, Name: name})
+		}
+	}
+	html, err := f.Render(ctx, it, facts)
 	if err != nil {
 		return nil, fmt.Errorf("render page: %w", err)
 	}
-	page, err := buildPage(html, it.ID, it.Name, f.Gen, level)
+	page, err := pagebody.Build(html, it.ID, it.Name, f.Gen.Item, f.Gen.All, level)
 	if err != nil {
 		return nil, err
 	}
@@ -265,17 +265,15 @@ func (s *Store) fillItem(ctx context.Context, id int64, inv []byte, names []int6
 }
 
 // storePage stores a rendered page with its hard TTL, releases the lock,
-// files the page under its item for purges, counts the render and sends
-// the caller's own writes, in one round trip.
-func (s *Store) storePage(ctx context.Context, f PageFill, page *CachedPage, tok string) error {
+// counts the render and sends the caller's own writes, in one round trip.
+func (s *Store) storePage(ctx context.Context, f pageFill, page *pagebody.Page, tok string) error {
 	ttl := s.pageHardTTL()
 	pipe := s.rdb.Pipeline()
-	pipe.Eval(ctx, storePageScript, []string{cacheKey(f.Key), pageLockKey(f.Key)}, page.encode(), ttl.Milliseconds(), tok)
-	pipe.SAdd(ctx, pageKeysKey(f.ItemID), f.Key)
-	pipe.PExpire(ctx, pageKeysKey(f.ItemID), ttl)
+	pipe.Eval(ctx, storePageScript, []string{cacheKey(f.Key), pageLockKey(f.Key)}, page.Encode(), ttl.Milliseconds(), tok)
 	pipe.HIncrBy(ctx, keyPageStats, "renders", 1)
-	if f.Finish != nil {
-		s.addFinish(ctx, pipe, f.Finish)
+	if f.writes != nil {
+		s.addVisitWrites(ctx, pipe, f.writes, s.nowSeconds())
+		f.writes.sent = true
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("store page: %w", err)
@@ -287,14 +285,16 @@ func (s *Store) releasePageLock(ctx context.Context, key, tok string) {
 	_ = releaseLeaseScript.Run(ctx, s.rdb, []string{pageLockKey(key)}, tok).Err()
 }
 
-// BuildPage renders an item page that is not to be stored (its URL
+// buildPage renders an item page that is not to be stored (its URL
 // bypasses the cache, or the item is not popular enough), from the row
-// cache or the database, with the names in the same query. When Redis is
-// down it still renders from the database.
-func (s *Store) BuildPage(ctx context.Context, itemID int64, names []int64, render RenderFunc) (*CachedPage, error) {
-	inv, err := s.rdb.Get(ctx, invKey(itemID)).Bytes()
-	if err != nil && !errors.Is(err, redis.Nil) && !IsUnavailable(err) {
+// cache or the database, with the names in the same query.
+func (s *Store) buildPage(ctx context.Context, f pageFill) (*pagebody.Page, error) {
+	pipe := s.rdb.Pipeline()
+	invCmd := pipe.Get(ctx, invKey(f.ItemID))
+	f.bought = addAlsoBoughtRead(ctx, pipe, f.ItemID)
+	if err := realErr(pipe.Exec(ctx)); err != nil {
 		return nil, fmt.Errorf("build page: %w", err)
 	}
-	return s.renderPage(ctx, PageFill{ItemID: itemID, Names: names, Render: render}, inv, flate.BestSpeed)
+	inv, _ := invCmd.Bytes()
+	return s.renderPage(ctx, f, inv, pagebody.LevelFast)
 }

@@ -3,41 +3,147 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// slidingWindow is a sliding-window log limiter on one sorted set: drop
-// entries older than the window, count, and admit the request only if the
-// count is under the limit. One key per script call, so Cluster is fine.
-// It returns {allowed, milliseconds until a slot frees}.
-var slidingWindow = redis.NewScript(`
-local key, now, window, limit, member = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-local n = redis.call('ZCARD', key)
-if n < limit then
-  redis.call('ZADD', key, now, member)
-  redis.call('PEXPIRE', key, window)
-  return {1, 0}
-end
-local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-local wait = window
-if oldest[2] then wait = tonumber(oldest[2]) + window - now end
-return {0, math.max(wait, 1)}`)
+// Window is one sliding window of a rate: at most N events per Per.
+type Window struct {
+	N   int
+	Per time.Duration
+}
 
-// Allow counts one event for subject under the named limit of `limit`
-// events per window. It reports whether the event is allowed and, if not,
-// how long until it would be. A limit of 0 allows everything.
-func (s *Store) Allow(ctx context.Context, name, subject string, limit int, window time.Duration) (bool, time.Duration, error) {
-	if limit <= 0 {
-		return true, 0, nil
+// Rate is one or more windows that must all allow an event, as in "2 a
+// minute and 5 in 5 minutes". An empty Rate, or windows of N = 0, allow
+// everything.
+type Rate []Window
+
+// ParseRate reads "N/duration[,N/duration...]" such as "2/1m,5/5m"; "0"
+// turns a limit off.
+func ParseRate(s string) (Rate, error) {
+	s = strings.TrimSpace(s)
+	if s == "0" {
+		return nil, nil
 	}
+	var r Rate
+	for _, part := range strings.Split(s, ",") {
+		n, per, ok := strings.Cut(strings.TrimSpace(part), "/")
+		count, err := strconv.Atoi(n)
+		if !ok || err != nil || count < 0 {
+			return nil, fmt.Errorf("want N/duration[,N/duration...] such as 2/1m,5/5m, got %q", s)
+		}
+		d, err := time.ParseDuration(per)
+		if err != nil || d < time.Millisecond {
+			return nil, fmt.Errorf("want N/duration[,N/duration...] such as 2/1m,5/5m, got %q", s)
+		}
+		r = append(r, Window{N: count, Per: d})
+	}
+	return r, nil
+}
+
+// String writes the rate back in the syntax ParseRate reads.
+func (r Rate) String() string {
+	if len(r.active()) == 0 {
+		return "0"
+	}
+	parts := make([]string, 0, len(r))
+	for _, w := range r.active() {
+		parts = append(parts, fmt.Sprintf("%d/%s", w.N, w.Per))
+	}
+	return strings.Join(parts, ",")
+}
+
+// active is the windows that limit anything.
+func (r Rate) active() Rate {
+	var out Rate
+	for _, w := range r {
+		if w.N > 0 && w.Per > 0 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// slidingWindow is a sliding-window log limiter over several windows on one
+// sorted set (one key per call, so Cluster is fine): drop entries older
+// than the longest window, count the entries inside each window, and admit
+// the event only if every window is under its limit, all in one script so
+// that concurrent requests cannot both take the last slot. ARGV: now,
+// member, then (window ms, limit) pairs, longest window first.
+// It returns {allowed, milliseconds until every window has a free slot}.
+var slidingWindow = redis.NewScript(`
+local key, now, member = KEYS[1], tonumber(ARGV[1]), ARGV[2]
+local longest = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - longest)
+local wait = 0
+for i = 3, #ARGV, 2 do
+  local window, limit = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
+  local n = redis.call('ZCOUNT', key, '(' .. (now - window), '+inf')
+  if n >= limit then
+    -- The window frees a slot when its (n-limit+1)th oldest entry leaves.
+    local e = redis.call('ZRANGEBYSCORE', key, '(' .. (now - window), '+inf', 'WITHSCORES', 'LIMIT', n - limit, 1)
+    local w = window
+    if e[2] then w = tonumber(e[2]) + window - now end
+    wait = math.max(wait, w, 1)
+  end
+end
+if wait > 0 then return {0, wait} end
+redis.call('ZADD', key, now, member)
+redis.call('PEXPIRE', key, longest)
+return {1, 0}`)
+
+// Admission is the limiter's answer for one event.
+type Admission struct {
+	Allowed    bool
+	RetryAfter time.Duration // when not allowed: until every window has room
+	key        string        // the counted event, for Refund
+	member     string
+}
+
+// Allow counts one event for subject under the named rate and reports
+// whether it is allowed and, if not, how long until it would be. A refused
+// event is not counted.
+func (s *Store) Allow(ctx context.Context, name, subject string, rate Rate) (Admission, error) {
+	windows := rate.active()
+	if len(windows) == 0 {
+		return Admission{Allowed: true}, nil
+	}
+	// Longest first: the script trims by the first window.
+	longest := 0
+	for i, w := range windows {
+		if w.Per > windows[longest].Per {
+			longest = i
+		}
+	}
+	windows[0], windows[longest] = windows[longest], windows[0]
 	now := s.now().UnixMilli()
-	res, err := slidingWindow.Run(ctx, s.rdb, []string{rateKey(name, subject)},
-		now, window.Milliseconds(), limit, fmt.Sprintf("%d-%s", now, randomHex(4))).Int64Slice()
-	if err != nil {
-		return false, 0, fmt.Errorf("rate limit %s: %w", name, err)
+	member := fmt.Sprintf("%d-%s", now, randomHex(6))
+	args := []any{now, member}
+	for _, w := range windows {
+		args = append(args, w.Per.Milliseconds(), w.N)
 	}
-	return res[0] == 1, time.Duration(res[1]) * time.Millisecond, nil
+	key := rateKey(name, subject)
+	res, err := slidingWindow.Run(ctx, s.rdb, []string{key}, args...).Int64Slice()
+	if err != nil {
+		return Admission{}, fmt.Errorf("rate limit %s: %w", name, err)
+	}
+	if res[0] != 1 {
+		return Admission{RetryAfter: time.Duration(res[1]) * time.Millisecond}, nil
+	}
+	return Admission{Allowed: true, key: key, member: member}, nil
+}
+
+// Refund takes back an allowed event, for limits that count only some
+// outcomes (sign-in counts failures: a successful one is refunded).
+func (s *Store) Refund(ctx context.Context, a Admission) error {
+	if a.key == "" {
+		return nil
+	}
+	if err := s.rdb.ZRem(ctx, a.key, a.member).Err(); err != nil {
+		return fmt.Errorf("rate limit refund: %w", err)
+	}
+	return nil
 }

@@ -42,11 +42,47 @@ type RedisConfig struct {
 type RedisConn struct {
 	Client redis.UniversalClient
 	Mode   string
+	// Cached is a second client to the same single server with go-redis's
+	// server-assisted client-side caching (RESP3, CLIENT TRACKING), for
+	// reads that a cached page's holes need; nil where it does not apply
+	// (a Cluster, miniredis, a DB other than 0).
+	Cached *redis.Client
 	stop   []func()
+	health func() error
+}
+
+// clientSideCacheBytes bounds go-redis's client-side cache of small
+// per-visitor keys (carts, unread counts, viewed lists, like state).
+const clientSideCacheBytes = 16 << 20
+
+// newCachedClient returns a client like opt's with client-side caching,
+// or nil where go-redis cannot do it (it requires DB 0).
+func newCachedClient(opt *redis.Options) *redis.Client {
+	if opt.DB != 0 {
+		return nil
+	}
+	o := *opt
+	o.Protocol = 3
+	o.ClientSideCacheConfig = &redis.ClientSideCacheConfig{MaxMemoryBytes: clientSideCacheBytes}
+	return redis.NewClient(&o)
+}
+
+// Health says whether the Redis side can serve or heal: an error only when
+// the embedded redis-server could not be restarted for a while. An
+// external Redis being down is an outage the app waits out (it answers 503
+// meanwhile), not a reason to restart the app.
+func (c *RedisConn) Health() error {
+	if c.health == nil {
+		return nil
+	}
+	return c.health()
 }
 
 // Close closes the client and stops an embedded server.
 func (c *RedisConn) Close() {
+	if c.Cached != nil {
+		_ = c.Cached.Close()
+	}
 	_ = c.Client.Close()
 	for i := len(c.stop) - 1; i >= 0; i-- {
 		c.stop[i]()
@@ -67,7 +103,7 @@ func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*Redi
 		}
 		tune(&opt.PoolSize, &opt.ReadTimeout, &opt.WriteTimeout, &opt.DialTimeout)
 		opt.ContextTimeoutEnabled = true
-		conn = &RedisConn{Client: redis.NewClient(opt), Mode: ModeSingle}
+		conn = &RedisConn{Client: redis.NewClient(opt), Mode: ModeSingle, Cached: newCachedClient(opt)}
 	case len(cfg.ClusterAddrs) > 0:
 		opt := &redis.ClusterOptions{Addrs: cfg.ClusterAddrs, ContextTimeoutEnabled: true}
 		tune(&opt.PoolSize, &opt.ReadTimeout, &opt.WriteTimeout, &opt.DialTimeout)
@@ -140,10 +176,9 @@ func waitPing(ctx context.Context, c redis.UniversalClient, limit time.Duration)
 	}
 }
 
-// startRedisServer runs redis-server as a child that dies with the app:
-// Pdeathsig asks the kernel to kill it when the thread that started it
-// exits, and that thread is locked to a goroutine that lives as long as
-// the child.
+// startRedisServer runs redis-server as a supervised child (see
+// redisSupervisor) on a unix socket, with its append-only file under
+// DataDir.
 func startRedisServer(ctx context.Context, bin, dataDir string, log *slog.Logger) (*RedisConn, error) {
 	dir, err := filepath.Abs(filepath.Join(dataDir, "redis"))
 	if err != nil {
@@ -160,51 +195,191 @@ func startRedisServer(ctx context.Context, bin, dataDir string, log *slog.Logger
 		}
 		sock = filepath.Join(tmp, "redis.sock")
 	}
-	_ = os.Remove(sock)
-	args := []string{
-		"--port", "0", "--unixsocket", sock, "--unixsocketperm", "700",
-		"--dir", dir, "--appendonly", "yes", "--save", "",
-		"--logfile", filepath.Join(dir, "redis.log"),
+	sup := &redisSupervisor{
+		bin: bin, sock: sock, log: log, done: make(chan struct{}), stopped: make(chan struct{}),
+		args: []string{
+			"--port", "0", "--unixsocket", sock, "--unixsocketperm", "700",
+			"--dir", dir, "--appendonly", "yes", "--save", "",
+			"--logfile", filepath.Join(dir, "redis.log"),
+		},
 	}
+	opt := &redis.Options{
+		Network: "unix", Addr: sock, ContextTimeoutEnabled: true,
+		ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second, DialTimeout: 2 * time.Second,
+	}
+	sup.client = redis.NewClient(opt)
+	ch, err := sup.spawn()
+	if err != nil {
+		return nil, err
+	}
+	if err := waitPing(ctx, sup.client, 5*time.Second); err != nil {
+		_ = sup.client.Close()
+		ch.stop()
+		return nil, fmt.Errorf("redis-server did not answer: %w", err)
+	}
+	log.Info("started redis-server child", "socket", sock, "dir", dir, "pid", ch.pid())
+	go sup.run(ch)
+	return &RedisConn{Client: sup.client, Mode: ModeEmbedded, Cached: newCachedClient(opt), stop: []func(){sup.stop}, health: sup.health}, nil
+}
+
+// Supervision timing: how often the watchdog pings the child, and how many
+// pings in a row may time out before a frozen child is killed and
+// restarted. A child that answers at all (even "LOADING" while it reads its
+// append-only file) is alive.
+const (
+	watchdogEvery  = time.Second
+	watchdogMisses = 3
+)
+
+// redisSupervisor keeps the embedded redis-server running: when the child
+// exits (killed, crashed, out of memory) it is started again on the same
+// socket from the same append-only file, within a second; when it stops
+// answering (frozen, SIGSTOP) the watchdog kills it, which leads to the
+// same restart. The go-redis client dials the socket afresh, so the app
+// reconnects by itself. Each event is logged once; while the child is down
+// requests get 503 as with any Redis outage.
+type redisSupervisor struct {
+	bin, sock string
+	args      []string
+	log       *slog.Logger
+	client    *redis.Client
+	done      chan struct{} // closed by stop
+	stopped   chan struct{} // closed when run has returned
+	failing   atomic.Int64  // Unix nanoseconds since restarts have failed, 0 when healthy
+}
+
+// redisChild is one run of redis-server.
+type redisChild struct {
+	cmd    *exec.Cmd
+	exited chan struct{}
+}
+
+func (c *redisChild) pid() int { return c.cmd.Process.Pid }
+
+// stop ends the child: SIGTERM (it flushes the append-only file), then
+// SIGKILL after 5 s.
+func (c *redisChild) stop() {
+	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.exited:
+	case <-time.After(5 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-c.exited
+	}
+}
+
+// spawn starts a child that dies with the app: Pdeathsig asks the kernel
+// to kill it when the thread that started it exits, and that thread is
+// locked to a goroutine that lives as long as the child.
+func (s *redisSupervisor) spawn() (*redisChild, error) {
+	_ = os.Remove(s.sock)
 	started := make(chan error, 1)
-	exited := make(chan struct{})
-	var cmd *exec.Cmd
+	ch := &redisChild{exited: make(chan struct{})}
 	go func() {
 		runtime.LockOSThread() // never unlocked: see the doc comment
-		cmd = exec.Command(bin, args...)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
-		if err := cmd.Start(); err != nil {
+		ch.cmd = exec.Command(s.bin, s.args...)
+		ch.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+		if err := ch.cmd.Start(); err != nil {
 			started <- err
-			close(exited)
+			close(ch.exited)
 			return
 		}
 		started <- nil
-		_ = cmd.Wait()
-		close(exited)
+		_ = ch.cmd.Wait()
+		close(ch.exited)
 	}()
 	if err := <-started; err != nil {
 		return nil, err
 	}
-	client := redis.NewClient(&redis.Options{
-		Network: "unix", Addr: sock, ContextTimeoutEnabled: true,
-		ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second, DialTimeout: 2 * time.Second,
-	})
-	stop := func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
+	return ch, nil
+}
+
+// run watches the child until stop: it restarts a child that exited and
+// kills one that stopped answering.
+func (s *redisSupervisor) run(ch *redisChild) {
+	defer close(s.stopped)
+	tick := time.NewTicker(watchdogEvery)
+	defer tick.Stop()
+	misses := 0
+	for {
 		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
+		case <-s.done:
+			ch.stop()
+			return
+		case <-ch.exited:
+			s.log.Error("redis-server child exited; restarting it", "pid", ch.pid(), "state", ch.cmd.ProcessState.String())
+			ch = s.restart()
+			if ch == nil {
+				return
+			}
+			misses = 0
+		case <-tick.C:
+			if s.answers() {
+				misses = 0
+				continue
+			}
+			if misses++; misses == watchdogMisses {
+				s.log.Error("redis-server did not answer; killing it", "pid", ch.pid(), "pings", misses)
+				_ = ch.cmd.Process.Kill() // the exit above restarts it
+			}
 		}
 	}
-	if err := waitPing(ctx, client, 5*time.Second); err != nil {
-		_ = client.Close()
-		stop()
-		return nil, fmt.Errorf("redis-server did not answer: %w", err)
+}
+
+// answers pings the child; any reply (LOADING included) means alive.
+func (s *redisSupervisor) answers() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), watchdogEvery)
+	defer cancel()
+	err := s.client.Ping(ctx).Err()
+	return err == nil || strings.HasPrefix(err.Error(), "LOADING")
+}
+
+// restart starts a new child, retrying with a growing pause (100 ms to
+// 2 s) until it runs and answers or stop is called (nil then). While it
+// fails, health reports it.
+func (s *redisSupervisor) restart() *redisChild {
+	pause := 100 * time.Millisecond
+	for {
+		ch, err := s.spawn()
+		if err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			err = waitPing(ctx, s.client, 5*time.Second)
+			cancel()
+			if err == nil || strings.HasPrefix(err.Error(), "LOADING") {
+				s.failing.Store(0)
+				s.log.Info("redis-server child restarted", "pid", ch.pid())
+				return ch
+			}
+			_ = ch.cmd.Process.Kill()
+			<-ch.exited
+		}
+		if s.failing.Load() == 0 {
+			s.failing.Store(time.Now().UnixNano())
+			s.log.Error("redis-server could not be restarted; retrying", "err", err)
+		}
+		select {
+		case <-s.done:
+			return nil
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 2*time.Second)
 	}
-	log.Info("started redis-server child", "socket", sock, "dir", dir, "pid", cmd.Process.Pid)
-	return &RedisConn{Client: client, Mode: ModeEmbedded, stop: []func(){stop}}, nil
+}
+
+// health is an error while restarts have failed for more than 30 s: the
+// app cannot heal by itself, and whatever runs it should restart it.
+func (s *redisSupervisor) health() error {
+	since := s.failing.Load()
+	if since != 0 && time.Since(time.Unix(0, since)) > 30*time.Second {
+		return errors.New("the embedded redis-server cannot be restarted")
+	}
+	return nil
+}
+
+// stop ends supervision and the child.
+func (s *redisSupervisor) stop() {
+	close(s.done)
+	<-s.stopped
 }
 
 // startMiniredis runs miniredis in-process. Its TTLs only move when its

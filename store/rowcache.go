@@ -11,7 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// The row cache (the book's Listing 2.7-2.8, DESIGN §11): `delay:` holds
+// The row cache (the book's Listing 2.7-2.8): `delay:` holds
 // each scheduled row's refresh delay in seconds, `schedule:` when it is next
 // due, and `inv:<id>` the row as JSON with column names as keys plus
 // `cached_at`. Every instance polls; a due row is claimed by moving its

@@ -134,6 +134,7 @@ func TestRowCacheTwoWorkersRefreshOnce(t *testing.T) {
 	ck := &clock{t: time.Unix(1_800_000_000, 0)}
 	st.SetClock(ck.now)
 	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
+	t.Cleanup(other.Close)
 	other.SetClock(ck.now)
 	ctx := t.Context()
 	for _, id := range []int64{3, 4, 5} {
@@ -177,7 +178,7 @@ func TestRowCacheWorkerRuns(t *testing.T) {
 	if err := st.ScheduleRow(ctx, 11, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
 		if _, ok := cachedRow(t, st.Redis(), "11"); ok {
 			break
 		}

@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	mrand "math/rand/v2"
 	"strings"
@@ -105,15 +103,17 @@ func slugify(s string) string {
 
 // SeedDemo fills an empty catalog with the demo items and creates the
 // admin account. It is safe to run from several instances at once: rows
-// that exist are left alone.
-func (s *Store) SeedDemo(ctx context.Context, adminPassword string) error {
+// that exist are left alone. When it creates the admin account with a
+// random password (adminPassword empty), it returns that password, which
+// exists nowhere else; otherwise it returns "".
+func (s *Store) SeedDemo(ctx context.Context, adminPassword string) (string, error) {
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM items`).Scan(&n); err != nil {
-		return fmt.Errorf("seed: %w", err)
+		return "", fmt.Errorf("seed: %w", err)
 	}
 	if n == 0 {
 		if err := s.seedItems(ctx, DemoItems(s.now())); err != nil {
-			return fmt.Errorf("seed items: %w", err)
+			return "", fmt.Errorf("seed items: %w", err)
 		}
 		s.log.Info("seeded demo catalog", "items", DemoItemCount)
 	}
@@ -123,12 +123,18 @@ func (s *Store) SeedDemo(ctx context.Context, adminPassword string) error {
 	}
 	created, err := s.ensureAdmin(ctx, adminPassword)
 	if err != nil {
-		return fmt.Errorf("seed admin: %w", err)
+		return "", fmt.Errorf("seed admin: %w", err)
 	}
+	shown := ""
 	if created && generated {
-		s.log.Warn("created the admin account with a random password; it is shown only once", "username", AdminUsername, "password", adminPassword)
+		shown = adminPassword
 	}
-	return s.seedExtras(ctx)
+	if s.opt.SeedImages {
+		if err := s.seedImages(ctx); err != nil {
+			return shown, err
+		}
+	}
+	return shown, s.seedExtras(ctx)
 }
 
 // seedExtras is where later features add demo data; each must be
@@ -153,7 +159,7 @@ func (s *Store) seedItems(ctx context.Context, items []Item) error {
 		end := min(start+batch, len(items))
 		var sb strings.Builder
 		args := make([]any, 0, (end-start)*8)
-		sb.WriteString(`INSERT INTO items (` + itemColumns + `) VALUES `)
+		sb.WriteString(`INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at) VALUES `)
 		for i, it := range items[start:end] {
 			if i > 0 {
 				sb.WriteByte(',')
@@ -168,10 +174,4 @@ func (s *Store) seedItems(ctx context.Context, items []Item) error {
 		}
 	}
 	return tx.Commit()
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

@@ -92,17 +92,24 @@ func (s *Store) seedArticles(ctx context.Context) error {
 	}
 	rng := mrand.New(mrand.NewPCG(20261121, 1))
 	now := s.now()
-	span := 14 * 24 * time.Hour
+	// The posts span the last twelve hours: a vote is worth VOTE_SCORE
+	// seconds, so with ten voters an article's votes move it by up to about
+	// an hour and a half, past several of its neighbours. Top then differs
+	// from New as on a live board, where the day's liked posts rise.
+	span := 12 * time.Hour
 	for i, d := range demoArticles {
-		posted := now.Add(-span + time.Duration(i)*span/time.Duration(len(demoArticles)) + time.Duration(rng.IntN(3600))*time.Second)
+		posted := now.Add(-span + time.Duration(i)*span/time.Duration(len(demoArticles)) + time.Duration(rng.IntN(600))*time.Second)
 		poster := users[rng.IntN(len(users))]
+		// Each article has its own appeal: some are liked by nearly
+		// everyone, some are voted down.
+		appeal := rng.IntN(100)
 		up, down := []int64{poster.ID}, []int64(nil)
 		for _, u := range users {
 			switch r := rng.IntN(100); {
 			case u.ID == poster.ID:
-			case r < 45:
+			case r < appeal:
 				up = append(up, u.ID)
-			case r < 60:
+			case r < appeal+(100-appeal)/3:
 				down = append(down, u.ID)
 			}
 		}
@@ -126,6 +133,15 @@ func (s *Store) seedArticle(ctx context.Context, d demoArticle, poster User, pos
 		Groups: d.groups,
 	}
 	if err := s.writeArticle(ctx, a, up, down); err != nil {
+		return err
+	}
+	// As a post from the page would: the author's posts and counter, and
+	// the followers' feeds (following an author later copies these in).
+	err = s.RecordPost(ctx, FeedEntry{
+		ArticleID: a.ID, AuthorID: a.PosterID, AuthorName: a.Poster,
+		Title: a.Title, Link: a.Link, PostedAt: float64(a.Posted.UnixMicro()) / 1e6,
+	})
+	if err != nil {
 		return err
 	}
 	pipe := s.rdb.Pipeline()

@@ -24,77 +24,106 @@ type SessionState struct {
 
 // LoadSession reads a token's state and marks the session as seen, in one
 // round trip. An unknown token yields Known=false and creates nothing: the
-// touches use ZADD XX, which only updates members that exist.
+// touch uses ZADD XX, which only updates members that exist.
 // claimedUserID is who the signed `user` cookie says is signed in (0 for
-// none): their unread count is read in the same round trip and kept only
-// if `login:` agrees.
+// none): their unread count is read in the same round trip, and the user is
+// kept only if `login:` agrees.
 func (s *Store) LoadSession(ctx context.Context, token string, claimedUserID int64) (SessionState, error) {
 	pipe := s.rdb.Pipeline()
 	reads := s.addLoadSession(ctx, pipe, token, claimedUserID)
-	s.addUpdateToken(ctx, pipe, token, true, 0)
+	s.addUpdateToken(ctx, pipe, token, claimedUserID == 0, 0)
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return SessionState{}, fmt.Errorf("load session: %w", err)
 	}
 	return reads.state(), nil
 }
 
-// sessionReads are the queued reads of a session's state.
+// sessionReads are the queued reads of a session's state: one of seen and
+// login, the cart's quantities and, with a claimed user, the unread counts.
 type sessionReads struct {
-	seen    *redis.FloatCmd
-	login   *redis.StringCmd
-	cart    *redis.StringSliceCmd
-	unread  *redis.StringSliceCmd // nil when no user is claimed
+	seen    *redis.FloatCmd  // the `recent:` entry, without a claimed user
+	login   *redis.StringCmd // the `login:` entry, with a claimed user
+	cart    cartCountRead
+	unread  *redis.StringSliceCmd // nil without a claimed user
 	claimed int64
 }
 
 // addLoadSession queues the reads of a session's state on pipe, so that
 // other work (an item view, a cache lookup) can share the round trip.
-// claimedUserID (0 for none) adds the claimed user's unread counts. The
-// cart's quantities come back with HVALS so that the header can show the
-// total quantity without another round trip (carts are capped at
-// MaxCartLines lines, so the reply stays small).
+// A session is known by its `recent:` entry, and a signed-in one also by its
+// `login:` entry (the two are written and deleted together), so one command
+// tells whether the session exists: with a claimed user (claimedUserID > 0)
+// the `login:` entry, which also says who is signed in, and otherwise the
+// `recent:` entry (a visitor without a valid user cookie is anonymous
+// whatever `login:` says). The claimed user's unread counts come too, and
+// the quantities of the cart the header counts (see addCartCount), so that
+// the header needs no other round trip.
 func (s *Store) addLoadSession(ctx context.Context, pipe redis.Pipeliner, token string, claimedUserID int64) sessionReads {
-	r := sessionReads{
-		seen:    pipe.ZScore(ctx, keyRecent, token),
-		login:   pipe.HGet(ctx, keyLogin, token),
-		cart:    pipe.HVals(ctx, cartKey(token)),
-		claimed: claimedUserID,
-	}
+	sid := sessionID(token)
+	r := sessionReads{claimed: claimedUserID}
 	if claimedUserID > 0 {
+		r.login = pipe.HGet(ctx, keyLogin, sid)
 		r.unread = s.addUnreadTotal(ctx, pipe, claimedUserID)
+	} else {
+		r.seen = pipe.ZScore(ctx, keyRecent, sid)
 	}
+	r.cart = addCartCount(ctx, pipe, sid, claimedUserID)
 	return r
 }
 
 // state reads the queued commands after the pipeline ran.
 func (r sessionReads) state() SessionState {
-	st := SessionState{Known: r.seen.Err() == nil}
+	var st SessionState
+	if r.login != nil {
+		v, err := r.login.Result()
+		st.Known = err == nil
+		st.UserID, _ = strconv.ParseInt(v, 10, 64)
+	} else {
+		st.Known = r.seen.Err() == nil
+	}
 	if !st.Known {
 		return st
 	}
-	if v, err := r.login.Result(); err == nil {
-		st.UserID, _ = strconv.ParseInt(v, 10, 64)
-	}
-	st.CartCount = sumQuantities(r.cart.Val())
+	st.CartCount = r.cart.count(st.UserID)
 	if r.unread != nil && st.UserID > 0 && st.UserID == r.claimed {
 		st.Unread = unreadTotal(r.unread)
 	}
 	return st
 }
 
+// sessionScore is a session's `recent:` score when seen at now (fractional
+// Unix seconds): signed-in sessions sort after every guest.
+func sessionScore(now float64, signedIn bool) float64 {
+	if signedIn {
+		return now + signedInScore
+	}
+	return now
+}
+
+// addCountGuests queues the count of guest sessions: the front of
+// `recent:`, below signedInScore.
+func (s *Store) addCountGuests(ctx context.Context, pipe redis.Pipeliner) *redis.IntCmd {
+	return pipe.ZCount(ctx, keyRecent, "-inf", "("+strconv.FormatFloat(signedInScore, 'f', -1, 64))
+}
+
 // CreateSession registers a new token, as a guest (userID 0) or signed in.
+// A guest session over the client address's cap is a
+// *TooManySessionsError and is not stored.
 func (s *Store) CreateSession(ctx context.Context, token string, userID int64) error {
-	now := s.nowSeconds()
+	if userID == 0 {
+		if err := s.admitNewSession(ctx); err != nil {
+			return err
+		}
+	}
+	sid := sessionID(token)
 	pipe := s.rdb.TxPipeline()
 	if s.opt.RedisMode == ModeCluster {
 		pipe = s.rdb.Pipeline() // the keys live in different slots: no MULTI
 	}
-	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: now, Member: token})
-	if userID == 0 {
-		pipe.ZAdd(ctx, keyGuests, redis.Z{Score: now, Member: token})
-	} else {
-		pipe.HSet(ctx, keyLogin, token, userID)
+	if userID > 0 {
+		pipe.HSet(ctx, keyLogin, sid, userID)
 	}
+	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: sessionScore(s.nowSeconds(), userID > 0), Member: sid})
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}
@@ -103,21 +132,35 @@ func (s *Store) CreateSession(ctx context.Context, token string, userID int64) e
 
 // addUpdateToken queues the book's update_token (Listing 2.9) on pipe:
 // touch the session, record the item as viewed and trim the session's list
-// to the newest ViewedPerSession, and count the view in `viewed:`.
+// to the newest ViewedPerSession, and count the view in `viewed:`. guest
+// says which part of `recent:` the session is in; the touch is ZADD XX GT,
+// so it never creates a session, never moves one back in time when writes
+// arrive out of order, and never moves a signed-in session among the
+// guests when it is touched as a guest (a request without its user cookie).
 func (s *Store) addUpdateToken(ctx context.Context, pipe redis.Pipeliner, token string, guest bool, itemID int64) {
-	now := s.nowSeconds()
-	pipe.ZAddXX(ctx, keyRecent, redis.Z{Score: now, Member: token})
-	if guest { // XX: a signed-in token is not in guests: and is not added
-		pipe.ZAddXX(ctx, keyGuests, redis.Z{Score: now, Member: token})
-	}
+	pipe.ZAddArgs(ctx, keyRecent, redis.ZAddArgs{XX: true, GT: true,
+		Members: []redis.Z{{Score: sessionScore(s.nowSeconds(), !guest), Member: sessionID(token)}}})
 	if itemID > 0 {
-		id := strconv.FormatInt(itemID, 10)
-		vk := viewedKey(token)
-		pipe.ZAdd(ctx, vk, redis.Z{Score: now, Member: id})
-		pipe.ZRemRangeByRank(ctx, vk, 0, -s.opt.ViewedPerSession-1)
-		pipe.ZIncrBy(ctx, keyViewedItems, -1, id)
-		addCountView(ctx, pipe, itemID)
+		s.addSessionView(ctx, pipe, token, itemID)
+		s.addItemViews(ctx, pipe, itemID, 1)
 	}
+}
+
+// addSessionView queues the session half of update_token: the item goes
+// first in the session's viewed list (once: an earlier view of it is
+// removed), trimmed to the newest ViewedPerSession. A LIST keeps the
+// book's order and trim exactly and stores each id in a few bytes, where
+// the book's ZSET also stores a timestamp per item.
+func (s *Store) addSessionView(ctx context.Context, pipe redis.Pipeliner, token string, itemID int64) {
+	vk, id := viewedKey(token), strconv.FormatInt(itemID, 10)
+	pipe.LRem(ctx, vk, 1, id)
+	pipe.LPush(ctx, vk, id)
+	pipe.LTrim(ctx, vk, 0, s.opt.ViewedPerSession-1)
+}
+
+// addNewSession queues the creation of a guest session.
+func (s *Store) addNewSession(ctx context.Context, pipe redis.Pipeliner, token string) {
+	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: sessionScore(s.nowSeconds(), false), Member: sessionID(token)})
 }
 
 // UpdateToken runs update_token for a known session in one round trip.
@@ -133,56 +176,67 @@ func (s *Store) UpdateToken(ctx context.Context, token string, guest bool, itemI
 
 // RecentlyViewed returns the session's viewed item ids, newest first.
 func (s *Store) RecentlyViewed(ctx context.Context, token string) ([]int64, error) {
-	ids, err := s.rdb.ZRevRange(ctx, viewedKey(token), 0, -1).Result()
+	ids, err := s.reader().LRange(ctx, viewedKey(token), 0, -1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("recently viewed: %w", err)
 	}
 	return parseIDs(ids), nil
 }
 
-// SignIn moves a session to a new token for userID: the cart and the
-// recently viewed items are copied over and the old token stops working.
-// oldToken may be empty (no session yet). A session that belongs to another
-// account (someone else signed in on this browser) is ended, not carried
-// over: one shopper's cart never moves to another's account.
-func (s *Store) SignIn(ctx context.Context, oldToken, newToken string, userID int64) error {
-	var cart map[string]string
-	var viewed []redis.Z
+// SignIn moves a session to a new token for userID and returns how many
+// guest cart lines did not fit in the account's cart. The recently viewed
+// items are copied over, a guest cart is merged into the account's cart
+// (the guest's quantity wins for an item in both; see mergeCart) and the
+// old token stops working. oldToken may be empty (no session yet). A
+// session that belongs to another account (someone else signed in on this
+// browser) is ended, not carried over: one shopper's cart never moves to
+// another's account.
+func (s *Store) SignIn(ctx context.Context, oldToken, newToken string, userID int64) (int64, error) {
+	var guestCart map[string]string
+	var viewed []string
 	if oldToken != "" {
 		pipe := s.rdb.Pipeline()
-		owner := pipe.HGet(ctx, keyLogin, oldToken)
-		c := pipe.HGetAll(ctx, cartKey(oldToken))
-		v := pipe.ZRangeWithScores(ctx, viewedKey(oldToken), 0, -1)
+		owner := pipe.HGet(ctx, keyLogin, sessionID(oldToken))
+		c := addGuestCartRead(ctx, pipe, oldToken)
+		v := pipe.LRange(ctx, viewedKey(oldToken), 0, -1)
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
-			return fmt.Errorf("sign in: %w", err)
+			return 0, fmt.Errorf("sign in: %w", err)
 		}
 		if o := owner.Val(); o == "" || o == strconv.FormatInt(userID, 10) {
-			cart, viewed = c.Val(), v.Val()
+			guestCart, viewed = c.Val(), v.Val()
 		}
 	}
-	now := s.nowSeconds()
+	sid := sessionID(newToken)
 	pipe := s.rdb.Pipeline()
-	if len(cart) > 0 {
-		pipe.HSet(ctx, cartKey(newToken), cart)
-	}
+	merged := s.addMergeCart(ctx, pipe, userID, guestCart)
 	if len(viewed) > 0 {
-		pipe.ZAdd(ctx, viewedKey(newToken), viewed...)
+		vals := make([]any, len(viewed))
+		for i, v := range viewed {
+			vals[i] = v
+		}
+		pipe.RPush(ctx, viewedKeyOf(sid), vals...)
 	}
-	pipe.HSet(ctx, keyLogin, newToken, userID)
-	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: now, Member: newToken})
+	pipe.HSet(ctx, keyLogin, sid, userID)
+	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: sessionScore(s.nowSeconds(), true), Member: sid})
+	pipe.ZAdd(ctx, userSessionsKey(userID), redis.Z{Score: s.nowSeconds(), Member: sid})
 	if oldToken != "" {
-		s.addDeleteSession(ctx, pipe, oldToken)
+		s.addDeleteSession(ctx, pipe, sessionID(oldToken))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
-		return fmt.Errorf("sign in: %w", err)
+		return 0, fmt.Errorf("sign in: %w", err)
 	}
-	return nil
+	var dropped int64
+	if merged != nil {
+		dropped, _ = merged.Int64()
+	}
+	return dropped, s.pruneUserSessions(ctx, userID)
 }
 
-// EndSession deletes everything the token names (sign-out).
+// EndSession deletes everything the token names (sign-out). An account's
+// cart is the account's, not the session's, and stays.
 func (s *Store) EndSession(ctx context.Context, token string) error {
 	pipe := s.rdb.Pipeline()
-	s.addDeleteSession(ctx, pipe, token)
+	s.addDeleteSession(ctx, pipe, sessionID(token))
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("end session: %w", err)
 	}
@@ -190,28 +244,12 @@ func (s *Store) EndSession(ctx context.Context, token string) error {
 }
 
 // addDeleteSession queues the removal of every key and entry of a session.
-// Each command touches one key, so it is safe on Cluster.
-func (s *Store) addDeleteSession(ctx context.Context, pipe redis.Pipeliner, tokens ...string) {
-	members := make([]any, len(tokens))
-	fields := make([]string, len(tokens))
-	for i, t := range tokens {
-		members[i], fields[i] = t, t
-		pipe.Unlink(ctx, viewedKey(t))
-		pipe.Unlink(ctx, cartKey(t))
-	}
-	pipe.HDel(ctx, keyLogin, fields...)
-	pipe.ZRem(ctx, keyRecent, members...)
-	pipe.ZRem(ctx, keyGuests, members...)
-}
-
-func parseIDs(ss []string) []int64 {
-	out := make([]int64, 0, len(ss))
-	for _, v := range ss {
-		if id, err := strconv.ParseInt(v, 10, 64); err == nil {
-			out = append(out, id)
-		}
-	}
-	return out
+// The session's two keys share a slot (see viewedKey), so one UNLINK drops
+// both, also on Cluster.
+func (s *Store) addDeleteSession(ctx context.Context, pipe redis.Pipeliner, sid string) {
+	pipe.Unlink(ctx, viewedKeyOf(sid), cartKeyOf(sid))
+	pipe.HDel(ctx, keyLogin, sid)
+	pipe.ZRem(ctx, keyRecent, sid)
 }
 
 // SessionWithRecent reads a session's state and its recently viewed item
@@ -220,7 +258,7 @@ func parseIDs(ss []string) []int64 {
 func (s *Store) SessionWithRecent(ctx context.Context, token string, claimedUserID int64) (SessionState, []int64, error) {
 	pipe := s.rdb.Pipeline()
 	reads := s.addLoadSession(ctx, pipe, token, claimedUserID)
-	recent := pipe.ZRevRange(ctx, viewedKey(token), 0, -1)
+	recent := pipe.LRange(ctx, viewedKey(token), 0, -1)
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return SessionState{}, nil, fmt.Errorf("load session: %w", err)
 	}
@@ -232,12 +270,14 @@ func (s *Store) SessionWithRecent(ctx context.Context, token string, claimedUser
 }
 
 // NewSessionView creates a guest session and records its first item view
-// in one round trip.
+// in one round trip. A session over the client address's cap is a
+// *TooManySessionsError and nothing is stored.
 func (s *Store) NewSessionView(ctx context.Context, token string, itemID int64) error {
-	now := s.nowSeconds()
+	if err := s.admitNewSession(ctx); err != nil {
+		return err
+	}
 	pipe := s.rdb.Pipeline()
-	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: now, Member: token})
-	pipe.ZAdd(ctx, keyGuests, redis.Z{Score: now, Member: token})
+	s.addNewSession(ctx, pipe, token)
 	s.addUpdateToken(ctx, pipe, token, true, itemID)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("new session: %w", err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"storefront/store"
 	"storefront/store/storetest"
@@ -52,7 +53,8 @@ func TestUnknownTokenCreatesNothing(t *testing.T) {
 	if err != nil || state.Known || len(ids) != 0 {
 		t.Fatalf("SessionWithRecent: %+v %v, %v", state, ids, err)
 	}
-	for _, k := range []string{"recent:", "guests:", "login:", "viewed:never-issued", "cart:never-issued"} {
+	keys := store.KeysOfSession("never-issued")
+	for _, k := range []string{"recent:", "login:", keys.Viewed, keys.Cart} {
 		if n := rdb.Exists(ctx, k).Val(); n != 0 {
 			t.Errorf("%s was created", k)
 		}
@@ -66,26 +68,26 @@ func TestSignInCarriesTheSessionOver(t *testing.T) {
 	if err := st.UpdateToken(ctx, "old", true, 8); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SignIn(ctx, "old", "new", 5); err != nil {
+	if _, err := st.SignIn(ctx, "old", "new", 5); err != nil {
 		t.Fatal(err)
 	}
 	if alive(t, rdb, "old", false) {
 		t.Error("the old token still works")
 	}
-	state, ids, err := st.SessionWithRecent(ctx, "new", 0)
+	state, ids, err := st.SessionWithRecent(ctx, "new", 5)
 	if err != nil || !state.Known || state.UserID != 5 || state.CartCount != 1 || !equal(ids, []int64{8, 7}) {
 		t.Fatalf("new session %+v %v, %v", state, ids, err)
 	}
-	if rdb.ZScore(ctx, "guests:", "new").Err() == nil {
-		t.Error("a signed-in session is listed as a guest")
+	if !alive(t, rdb, "new", true) { // also: no longer among the guests
+		t.Error("the new session is incomplete")
 	}
 
 	// Someone else signing in on this browser starts afresh: user 5's cart
 	// and views stay out of user 6's account, and user 5's session ends.
-	if err := st.SignIn(ctx, "new", "other", 6); err != nil {
+	if _, err := st.SignIn(ctx, "new", "other", 6); err != nil {
 		t.Fatal(err)
 	}
-	state, ids, _ = st.SessionWithRecent(ctx, "other", 0)
+	state, ids, _ = st.SessionWithRecent(ctx, "other", 6)
 	if state.UserID != 6 || state.CartCount != 0 || len(ids) != 0 {
 		t.Errorf("user 6 got user 5's session: %+v %v", state, ids)
 	}
@@ -143,4 +145,92 @@ func equal(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+func TestSessionTouchKeepsItsPlaceInRecent(t *testing.T) {
+	st := limitStore(t, 100)
+	ctx, rdb := t.Context(), st.Redis()
+	guest(t, st, "g")
+	signedInSession(t, st, "s", 4)
+	score := func(tok string) float64 {
+		return rdb.ZScore(ctx, "recent:", store.KeysOfSession(tok).ID).Val()
+	}
+	s0 := score("s")
+	// A signed-in session seen without its user cookie is touched as a
+	// guest: it must not move among the guests (the cleanup would evict
+	// it early), nor back in time.
+	if err := st.UpdateToken(ctx, "s", true, 3); err != nil {
+		t.Fatal(err)
+	}
+	if s := score("s"); s != s0 || s < store.SignedInScore {
+		t.Errorf("signed-in score %v -> %v after a guest touch", s0, s)
+	}
+	if !alive(t, rdb, "s", true) || !alive(t, rdb, "g", false) {
+		t.Fatal("a session went missing")
+	}
+	// A touch that arrives late (written behind, an older clock) never
+	// moves a session back.
+	g0 := score("g")
+	st.SetClock(func() time.Time { return time.Unix(1_600_000_000, 0) })
+	if err := st.UpdateToken(ctx, "g", true, 0); err != nil {
+		t.Fatal(err)
+	}
+	if g := score("g"); g != g0 {
+		t.Errorf("guest score %v -> %v after an older touch", g0, g)
+	}
+}
+
+func TestRedisNeverHoldsTheCookieToken(t *testing.T) {
+	st := limitStore(t, 100)
+	ctx, rdb := t.Context(), st.Redis()
+	tokens := []string{"guest-token-0123456789", "shopper-token-0123456789"}
+	guest(t, st, tokens[0])
+	signedInSession(t, st, tokens[1], 8)
+	if _, err := st.SignIn(ctx, tokens[0], "rotated-token-0123456789", 8); err != nil {
+		t.Fatal(err)
+	}
+	tokens = append(tokens, "rotated-token-0123456789")
+	keys, err := scanAll(ctx, rdb, "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	members := append(rdb.ZRange(ctx, "recent:", 0, -1).Val(), rdb.HKeys(ctx, "login:").Val()...)
+	for _, tok := range tokens {
+		for _, s := range append(keys, members...) {
+			if strings.Contains(s, tok) {
+				t.Errorf("Redis names a session by its cookie token: %q", s)
+			}
+		}
+	}
+	if len(members) != 4 { // two sessions: recent: and login: each
+		t.Errorf("recent: and login: hold %v, want the two sessions' ids twice", members)
+	}
+}
+
+func TestLoadSessionChecksTheClaimAgainstLogin(t *testing.T) {
+	st := limitStore(t, 100)
+	ctx := t.Context()
+	signedInSession(t, st, "s", 4)
+	guest(t, st, "g")
+	if state, err := st.LoadSession(ctx, "s", 4); err != nil || !state.Known || state.UserID != 4 || state.CartCount != 2 {
+		t.Errorf("the shopper's own claim: %+v, %v", state, err)
+	}
+	if state, _ := st.LoadSession(ctx, "s", 5); state.UserID == 5 {
+		t.Errorf("a claim of another user was taken: %+v", state)
+	}
+	if state, _ := st.LoadSession(ctx, "s", 0); !state.Known || state.UserID != 0 || state.CartCount != 0 {
+		t.Errorf("the shopper's session without a claim: %+v (known, anonymous, not shown the account's cart)", state)
+	}
+	if state, _ := st.LoadSession(ctx, "g", 4); state.UserID != 0 {
+		t.Errorf("a guest session with a claim is signed in: %+v", state)
+	}
+	if state, _ := st.LoadSession(ctx, "g", 0); !state.Known || state.UserID != 0 || state.CartCount != 1 {
+		t.Errorf("the guest: %+v", state)
+	}
+	if err := st.EndSession(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if state, _ := st.LoadSession(ctx, "s", 4); state.Known || state.UserID != 0 {
+		t.Errorf("a signed-out session with its old claim: %+v", state)
+	}
 }

@@ -57,20 +57,6 @@ type sampleJSON struct {
 	I string `json:"i"`
 }
 
-func (s *Store) statsInterval() time.Duration {
-	if s.opt.StatsInterval > 0 {
-		return s.opt.StatsInterval
-	}
-	return defaultStatsInterval
-}
-
-func (s *Store) scanInterval() time.Duration {
-	if s.opt.KeyspaceScanInterval > 0 {
-		return s.opt.KeyspaceScanInterval
-	}
-	return defaultScanInterval
-}
-
 // addPageHit queues the count of a page of itemID served from the cache
 // (n = 1), or the correction of an optimistic count (n = -1). The page
 // cache folds it into the round trip it already makes, so it costs nothing.
@@ -95,7 +81,7 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	page := pipe.HMGet(ctx, keyPageStats, pageStatFields...)
 	sessions := pipe.ZCard(ctx, keyRecent)
 	signedIn := pipe.HLen(ctx, keyLogin)
-	guests := pipe.ZCard(ctx, keyGuests)
+	guests := s.addCountGuests(ctx, pipe)
 	scanned := pipe.HMGet(ctx, keyKeyspace, "at", "took")
 	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
 		return StatsSample{}, false, fmt.Errorf("sample stats: %w", realErr(cmds, err))
@@ -119,7 +105,7 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 		return StatsSample{}, false, fmt.Errorf("sample stats: %w", err)
 	}
 	last := hashInts(scanned.Val())
-	wait := max(s.scanInterval(), 10*time.Duration(last[1])*time.Millisecond)
+	wait := max(s.opt.KeyspaceScanInterval, 10*time.Duration(last[1])*time.Millisecond)
 	return smp, now.Sub(time.UnixMilli(last[0])) >= wait, nil
 }
 
@@ -198,9 +184,11 @@ func (s *Store) ScanKeyspace(ctx context.Context) (Keyspace, error) {
 	return ks, nil
 }
 
-// keyspacePattern matches both `cache:` and `cart:` keys (and a few other
-// names, which scanServer ignores), so one SCAN pass finds both.
-const keyspacePattern = "ca[cr][ht]*"
+// keyspacePattern matches `cache:` pages and both kinds of cart (guest
+// `cart:<token>`, account `{user:<id>}:cart`), and a few other names,
+// which scanServer ignores, so one SCAN pass finds them all (SCAN walks
+// every key whatever the pattern; the pattern only filters the replies).
+const keyspacePattern = "*ca[cr][ht]*"
 
 // scanServer counts pages, page bytes and carts on one server.
 func scanServer(ctx context.Context, c redis.UniversalClient) (Keyspace, error) {
@@ -217,7 +205,7 @@ func scanServer(ctx context.Context, c redis.UniversalClient) (Keyspace, error) 
 			switch {
 			case strings.HasPrefix(k, "cache:"):
 				sizes = append(sizes, pipe.StrLen(ctx, k))
-			case strings.HasPrefix(k, "cart:"):
+			case isCartKey(k):
 				ks.Carts++
 			}
 		}
@@ -268,7 +256,7 @@ func (w statsWorker) Name() string { return leaseStats }
 // runs beside the sampling, so that a long scan leaves no gap in the
 // samples.
 func (w statsWorker) Run(ctx context.Context) {
-	s, every := w.s, w.s.statsInterval()
+	s, every := w.s, w.s.opt.StatsInterval
 	var scans sync.WaitGroup
 	var scanning atomic.Bool
 	defer func() {

@@ -10,10 +10,12 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Domain errors that handlers map to statuses.
@@ -23,6 +25,8 @@ var (
 	ErrConflict    = errors.New("already exists")
 	ErrOutOfStock  = errors.New("out of stock")
 	ErrInvalid     = errors.New("invalid")
+	// ErrGone means the item was archived: off sale, its page answers 410.
+	ErrGone = errors.New("gone")
 )
 
 // Options are the knobs the data layer needs.
@@ -31,14 +35,15 @@ type Options struct {
 	SessionLimit     int64
 	ViewedPerSession int64
 	PageCacheTTL     time.Duration
-	PageCacheTop     int64
-	ViewedKeep       int64
-	RescaleInterval  time.Duration
-	GroupCacheTTL    time.Duration
-	VoteWindow       time.Duration
-	VoteScore        int64
-	PasswordCost     int // bcrypt cost; 0 means the library default (tests use the minimum)
-	// Engagement: 0 means the default of engage.go.
+	// PageCacheTop: only items ranked below this in views are cached.
+	PageCacheTop    int64
+	ViewedKeep      int64
+	RescaleInterval time.Duration
+	GroupCacheTTL   time.Duration
+	VoteWindow      time.Duration
+	VoteScore       int64
+	// Tuning knobs below: 0 takes the default (see withDefaults).
+	PasswordCost int           // bcrypt cost (tests use the minimum)
 	FeedSize     int64         // entries kept per feed
 	FeedTTL      time.Duration // a feed nobody reads for this long expires
 	FanOutInline int           // followers a post reaches before the request returns
@@ -46,7 +51,10 @@ type Options struct {
 	// SeedArticles adds demo articles, voters and comments to an empty
 	// board (main turns it on; tests that want them opt in).
 	SeedArticles bool
-	// Fulfilment queue tuning; zero takes the Default* values in fulfilment.go.
+	// SeedImages gives demo items generated pictures (main turns it on;
+	// tests that want them opt in).
+	SeedImages bool
+	// Fulfilment queue tuning.
 	OrderVisibility time.Duration // a taken order not acknowledged within this goes to another worker
 	OrderSweepAge   time.Duration // orders pending longer than this are fulfilled from the database
 	OrderPoll       time.Duration // how long a worker waits for new orders per poll
@@ -55,6 +63,59 @@ type Options struct {
 	// carts (default 1m). Tests set small values.
 	StatsInterval        time.Duration
 	KeyspaceScanInterval time.Duration
+	// PageL1Bytes bounds the in-process copy of cached pages (0 takes
+	// DefaultPageL1Bytes, negative turns it off); WriteBehind is how often
+	// the buffered writes of page cache hits are flushed (0 takes
+	// DefaultWriteBehind).
+	PageL1Bytes int64
+	WriteBehind time.Duration
+	// AccountCartTTL is how long a signed-in account's cart is kept
+	// without use (0 = DefaultAccountCartTTL).
+	AccountCartTTL time.Duration
+	// Shipping prices the checkout's delivery methods (nil =
+	// DefaultShipping).
+	Shipping *ShippingRates
+	// SessionRate caps the new guest sessions one client address may make
+	// (SESSION_RATE); empty: no cap.
+	SessionRate Rate
+}
+
+// withDefaults fills every tuning knob left at zero with its default, once,
+// where the store is built; the rest of the store reads s.opt directly.
+func (o Options) withDefaults() Options {
+	def := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	if o.PasswordCost <= 0 {
+		o.PasswordCost = bcrypt.DefaultCost
+	}
+	if o.FeedSize <= 0 {
+		o.FeedSize = defaultFeedSize
+	}
+	def(&o.FeedTTL, defaultFeedTTL)
+	if o.FanOutInline <= 0 {
+		o.FanOutInline = defaultFanOutInline
+	}
+	if o.FanOutChunk <= 0 {
+		o.FanOutChunk = defaultFanOutChunk
+	}
+	def(&o.OrderVisibility, DefaultOrderVisibility)
+	def(&o.OrderSweepAge, DefaultOrderSweepAge)
+	def(&o.OrderPoll, DefaultOrderPoll)
+	def(&o.StatsInterval, defaultStatsInterval)
+	def(&o.KeyspaceScanInterval, defaultScanInterval)
+	def(&o.WriteBehind, DefaultWriteBehind)
+	if o.PageL1Bytes == 0 {
+		o.PageL1Bytes = DefaultPageL1Bytes // negative: off
+	}
+	def(&o.AccountCartTTL, DefaultAccountCartTTL)
+	if o.Shipping == nil {
+		rates := DefaultShipping
+		o.Shipping = &rates
+	}
+	return o
 }
 
 // Store is the data layer: one Redis client (single node, Cluster or
@@ -83,6 +144,19 @@ type Store struct {
 	dummyHash func() []byte
 	// admin is the dashboard's statistics state (admin.go).
 	admin *adminState
+	// stopBackground ends the write-behind flusher and the purge listener
+	// (writebehind.go); Close calls it once.
+	stopBackground func()
+	closeOnce      sync.Once
+	// csc is a client with client-side caching for the reads of cached
+	// pages' holes, or nil (pagevisitor.go).
+	csc *redis.Client
+	// cscFailedAt is when (Unix ns) the caching client last failed a read
+	// (pagevisitor.go).
+	cscFailedAt atomic.Int64
+	// capped holds client addresses over the cap of new sessions
+	// (session_cap.go).
+	capped cappedAddrs
 }
 
 // Worker is a background loop that runs until ctx is cancelled.
@@ -98,7 +172,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		rdb:      rdb,
 		db:       db,
 		dbKind:   dbKindOf(db),
-		opt:      opt,
+		opt:      opt.withDefaults(),
 		log:      log,
 		instance: host + "-" + randomHex(4),
 		now:      time.Now,
@@ -107,17 +181,30 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 			Help: "Sessions evicted by the cleanup worker of this instance.",
 		}),
 	}
-	s.workers = append(s.workers, &fanOutWorker{s: s})
 	s.initArticles()
 	s.articles.events = engagementEvents{s: s}
 	s.initOrders()
 	s.initPageCache() // page cache, row cache and view analytics
-	s.initLikeVisits()
 	s.dummyHash = sync.OnceValue(s.makeDummyHash)
 	go s.dummyHash() // ready before the first sign-in with an unknown name
-	s.workers = append(s.workers, cleanupWorker{s})
-	s.collectors = append(s.collectors, s.sessionCollectors()...)
 	s.initAdmin()
+	s.runBackground()
+	// Every background loop main starts and stops, and every metric the
+	// store exports, in one place.
+	s.workers = []Worker{
+		&fanOutWorker{s: s},      // spreads new posts to followers' feeds
+		s.Fulfilment(s.instance), // fulfils queued orders
+		&rescaleWorker{s: s},     // rescales item view counts
+		&rowCacheWorker{s: s},    // refreshes cached item rows
+		cleanupWorker{s},         // evicts the oldest sessions
+		statsWorker{s},           // samples the dashboard's counters
+	}
+	s.collectors = append([]prometheus.Collector{
+		s.articles.votes,
+		s.orders.checkouts, s.orders.fulfilled, s.orders.depth,
+		s.pages.requests, s.pages.renders,
+	}, s.sessionCollectors()...)
+	s.collectors = append(s.collectors, s.admin.workerRuns, poolCollector{s.rdb}, sharedCollector{s})
 	return s
 }
 
@@ -130,7 +217,7 @@ func (s *Store) DB() *sql.DB { return s.db }
 // DBKind is "sqlite" or "postgres".
 func (s *Store) DBKind() string { return s.dbKind }
 
-// Options returns the knobs in force.
+// Options returns the knobs in force, defaults filled in.
 func (s *Store) Options() Options { return s.opt }
 
 // Instance names this process in leases and worker reports.
@@ -154,7 +241,7 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // nowSeconds is the current time as fractional Unix seconds, the unit of
-// every time-ordered sorted set (sub-second precision, as DESIGN §8 asks).
+// every time-ordered sorted set (sub-second precision, so events in the same second keep their order).
 func (s *Store) nowSeconds() float64 {
 	return float64(s.now().UnixMicro()) / 1e6
 }

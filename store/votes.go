@@ -18,15 +18,17 @@ import (
 // `score:`. Recomputing rather than incrementing keeps the score exact
 // however votes interleave. A closed article changes nothing.
 //
-// KEYS: article hash, up voters, down voters, score:
+// The voter's own record of their votes (myVotesKey) follows the sets.
+//
+// KEYS: article hash, up voters, down voters, score:, the voter's votes
 // ARGV: article id, user id, dir, now (s), VOTE_SCORE, window (s), voter set lifetime after the window (s)
-// Returns nil for a missing article, else {hash as a flat list, my vote, open, changed}.
+// Returns nil for a missing or hidden article, else {hash as a flat list, my vote, open, changed}.
 var voteScript = redis.NewScript(`
-local art, upk, downk, scorek = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local art, upk, downk, scorek, minek = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, user, dir = ARGV[1], ARGV[2], ARGV[3]
 local now, vs, window, grace = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local posted = redis.call('HGET', art, 'time')
-if not posted then return false end
+if not posted or redis.call('HEXISTS', art, 'hidden') == 1 then return false end
 posted = tonumber(posted)
 local open = now < posted + window
 local changed = 0
@@ -46,6 +48,13 @@ if open then
     local ttl = string.format('%d', math.floor((posted + window + grace - now) * 1000))
     if up > 0 then redis.call('PEXPIRE', upk, ttl) end
     if down > 0 then redis.call('PEXPIRE', downk, ttl) end
+    if dir == 'up' or dir == 'down' then
+      redis.call('HSET', minek, id, dir)
+      redis.call('PEXPIRE', minek, ttl, 'GT')
+      if redis.call('PTTL', minek) < 0 then redis.call('PEXPIRE', minek, ttl) end
+    else
+      redis.call('HDEL', minek, id)
+    end
   end
 end
 local mine = 'none'
@@ -71,7 +80,7 @@ func (s *Store) Vote(ctx context.Context, articleID, userID int64, dir string) (
 		return Article{}, false, ErrInvalid
 	}
 	res, err := voteScript.Run(ctx, s.rdb,
-		[]string{articleKey(articleID), votedKey(articleID), downvotedKey(articleID), keyArticleScore},
+		[]string{articleKey(articleID), votedKey(articleID), downvotedKey(articleID), keyArticleScore, myVotesKey(userID)},
 		articleID, userID, dir, formatFloat(s.nowSeconds()), s.opt.VoteScore,
 		formatFloat(s.opt.VoteWindow.Seconds()), formatFloat(voterSetGrace.Seconds())).Slice()
 	if errors.Is(err, redis.Nil) {

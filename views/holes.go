@@ -9,4 +9,5 @@ const (
 	HoleFlash   = "flash"   // the one-time message after a redirect
 	HoleRecent  = "recent"  // the item page's recently viewed list
 	HoleLike    = "like"    // the item page's like box and view count
+	HoleReview  = "review"  // the item page's review form: the shopper's own review
 )

@@ -29,6 +29,15 @@ type Chrome struct {
 	Description string
 }
 
+// description is the page's meta description: its own, or one made from
+// its title, so that no page goes without.
+func (c Chrome) description() string {
+	if c.Description != "" {
+		return c.Description
+	}
+	return c.Title + " at Storefront: a shop of hand-picked items and a reading room where readers post, vote on and discuss articles."
+}
+
 // ItemCard is an item as shown in grids and lists.
 type ItemCard struct {
 	ID         int64
@@ -36,23 +45,69 @@ type ItemCard struct {
 	Category   string
 	PriceCents int64
 	Stock      int64
+	// RatingCount and RatingAverage are the item's reviews (0 for none).
+	RatingCount   int
+	RatingAverage float64
+	// Picture is the item's main picture; the zero value shows a
+	// placeholder.
+	Picture Picture
+}
+
+// Picture is one item picture as an <img>: every stored size for srcset,
+// the smallest as src, and the largest size's dimensions so the browser
+// reserves the right box before it loads.
+type Picture struct {
+	Src    string
+	Srcset string
+	Width  int
+	Height int
+	// Position is the picture's place among the item's (1 is the main one).
+	Position int
 }
 
 // Pager links to the previous and next pages of a listing.
 type Pager struct {
 	Page    int
+	Pages   int // how many pages the listing has; 1 shows no pager
 	PrevURL string
 	NextURL string
 	Summary string
+	// PastEnd explains an empty page past the last one ("" otherwise).
+	PastEnd string
 }
 
-// Money formats cents as dollars, such as $12.99.
+// NumberedPager links the pages of a listing by number.
+type NumberedPager struct {
+	Page, Pages      int
+	PrevURL, NextURL string
+	Links            []PageLink
+}
+
+// PageLink is one numbered page link, or a gap (…) between numbers.
+type PageLink struct {
+	Page    int
+	URL     string
+	Current bool
+	Gap     bool
+}
+
+// Money formats cents as dollars with thousands separators, such as
+// $12.99 or $1,070.97.
 func Money(cents int64) string {
 	sign := ""
 	if cents < 0 {
 		sign, cents = "-", -cents
 	}
-	return fmt.Sprintf("%s$%d.%02d", sign, cents/100, cents%100)
+	return fmt.Sprintf("%s$%s.%02d", sign, thousands(cents/100), cents%100)
+}
+
+// thousands writes a non-negative whole number with commas: 1,234,567.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // StockText describes stock for shoppers.

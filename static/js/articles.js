@@ -6,9 +6,9 @@
   "use strict";
   if (!window.Storefront) { return; }
 
-  function setButton(btn, dir, mine, open) {
+  function setButton(btn, dir, mine, open, title) {
     var pressed = mine === dir;
-    var label = pressed ? "Take back your " + dir + " vote" : "Vote " + dir;
+    var label = (pressed ? "Take back your " + dir + " vote" : "Vote " + dir) + ": " + title;
     btn.value = pressed ? "none" : dir;
     btn.setAttribute("aria-pressed", pressed ? "true" : "false");
     btn.setAttribute("aria-label", label);
@@ -24,12 +24,15 @@
     var text = function (sel, v) {
       row.querySelectorAll(sel).forEach(function (el) { el.textContent = v; });
     };
-    text(".points", String(data.up - data.down));
+    var net = data.up - data.down;
+    text(".points", String(net));
+    text(".points-word", Math.abs(net) === 1 ? " point" : " points");
     text(".up-count", String(data.up));
     text(".down-count", String(data.down));
-    text(".score-text", String(Math.floor(data.score)));
-    row.querySelectorAll(".vote-up").forEach(function (b) { setButton(b, "up", data.my_vote, data.open); });
-    row.querySelectorAll(".vote-down").forEach(function (b) { setButton(b, "down", data.my_vote, data.open); });
+    var heading = row.querySelector(".article-title");
+    var title = heading ? heading.textContent.trim() : "";
+    row.querySelectorAll(".vote-up").forEach(function (b) { setButton(b, "up", data.my_vote, data.open, title); });
+    row.querySelectorAll(".vote-down").forEach(function (b) { setButton(b, "down", data.my_vote, data.open, title); });
     if (!data.open && !row.querySelector('[data-testid="vote-closed"]')) {
       var p = document.createElement("p");
       p.className = "vote-closed";

@@ -4,13 +4,15 @@
   "use strict";
   if (!window.Storefront) { return; }
 
-  function plural(n) { return n === 1 ? " item in cart" : " items in cart"; }
+  function plural(n) { return n === 1 ? " item" : " items"; }
 
   // updateHeader sets the header badge (total quantity, as on the server).
   function updateHeader(count) {
     document.querySelectorAll('[data-testid="cart-count"]').forEach(function (el) {
       el.textContent = String(count);
-      el.setAttribute("aria-label", count + plural(count));
+    });
+    document.querySelectorAll("[data-cart-word]").forEach(function (el) {
+      el.textContent = plural(count);
     });
   }
 
@@ -39,7 +41,7 @@
     }
   }
 
-  // updateCartPage changes the line, the subtotal, the checkout total and
+  // updateCartPage changes the line, the subtotal and
   // the empty state of the cart page.
   function updateCartPage(data) {
     var page = document.querySelector("[data-cart-page]");
@@ -56,8 +58,6 @@
     }
     Storefront.setText('[data-testid="cart-total"]', data.total);
     Storefront.setText("[data-cart-count]", String(data.cart_count));
-    var checkout = page.querySelector("[data-checkout-total]");
-    if (checkout) { checkout.value = String(data.total_cents); }
     if (data.lines === 0) {
       var full = page.querySelector("[data-cart-full]");
       if (full) { full.hidden = true; }

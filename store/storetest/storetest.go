@@ -55,7 +55,11 @@ func Backends() []string {
 
 // Main runs the package's tests once per Redis backend. Real servers are
 // shared by every test binary, so a file lock makes packages take turns.
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(Run(m)) }
+
+// Run is Main without the exit: it returns the exit code, for a TestMain
+// that has more to clean up.
+func Run(m *testing.M) int {
 	code := 0
 	for _, b := range Backends() {
 		mu.Lock()
@@ -71,7 +75,7 @@ func Main(m *testing.M) {
 		}
 		unlock()
 	}
-	os.Exit(code)
+	return code
 }
 
 // Backend is the Redis mode of the current run.
@@ -241,11 +245,12 @@ func Store(t testing.TB, edit ...func(*store.Options)) *store.Store {
 		f(&opt)
 	}
 	st := store.New(Redis(t), DB(t), opt, Logger(t))
+	t.Cleanup(st.Close)
 	ctx := context.Background()
 	if err := st.Migrate(ctx); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
-	if err := st.SeedDemo(ctx, AdminPassword); err != nil {
+	if _, err := st.SeedDemo(ctx, AdminPassword); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
 	return st
@@ -257,4 +262,15 @@ func Logger(t testing.TB) *slog.Logger {
 		return slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// Eventually polls cond until it holds, failing the test with msg after a
+// generous deadline: tests wait for conditions, never for a fixed time.
+func Eventually(t testing.TB, cond func() bool, msg string) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal(msg)
+		}
+	}
 }

@@ -1,0 +1,153 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+	"storefront/views"
+)
+
+// adminCatalogStore is what the admin's catalog pages act on.
+type adminCatalogStore interface {
+	AdminItems(ctx context.Context, q store.AdminItemQuery) (store.ItemPage, error)
+	CreateItem(ctx context.Context, n store.NewItem) (store.Item, error)
+	SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error)
+}
+
+// adminItemsPerPage is the admin item list's page size.
+const adminItemsPerPage = 50
+
+// AdminItems is GET /admin/items?q=&page=: every item, archived ones too,
+// searched by name or number.
+func (h *Handler) AdminItems(c echo.Context) error {
+	page, err := pageParam(c)
+	if err != nil {
+		return err
+	}
+	q := strings.TrimSpace(c.QueryParam("q"))
+	if utf8.RuneCountInString(q) > maxQueryLen || !utf8.ValidString(q) {
+		return badRequest("Search for at most 200 characters.")
+	}
+	d := views.AdminItemsData{Query: q}
+	if page <= maxPage {
+		res, err := h.store.AdminItems(c.Request().Context(), store.AdminItemQuery{Q: q, Page: page, PerPage: adminItemsPerPage})
+		if err != nil {
+			return err
+		}
+		d.Total = res.Total
+		for _, it := range res.Items {
+			d.Items = append(d.Items, views.AdminItemRow{ID: it.ID, Name: it.Name, Category: it.Category,
+				PriceCents: it.PriceCents, Stock: it.Stock, Archived: it.Archived()})
+		}
+	}
+	d.Pager = pagerFor(page, adminItemsPerPage, d.Total, func(p int) string {
+		v := url.Values{"page": {strconv.Itoa(p)}}
+		if q != "" {
+			v.Set("q", q)
+		}
+		return "/admin/items?" + v.Encode()
+	})
+	return render(c, http.StatusOK, views.AdminItemsPage(h.chrome(c, "Items"), d))
+}
+
+// AdminNewItemForm is GET /admin/items/new.
+func (h *Handler) AdminNewItemForm(c echo.Context) error {
+	f := views.ItemForm{Stock: "0"}
+	if err := h.withCategories(c.Request().Context(), &f); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.AdminItemPage(h.chrome(c, "New item"), f))
+}
+
+// AdminCreateItem is POST /admin/items/new: validate, create, and go to
+// the new item's edit page.
+func (h *Handler) AdminCreateItem(c echo.Context) error {
+	f := readItemForm(c, 0)
+	edit, errs := validateItemForm(f)
+	if len(errs) > 0 {
+		return h.itemFormError(c, f, errs)
+	}
+	it, err := h.store.CreateItem(c.Request().Context(), store.NewItem{Name: edit.Name, PriceCents: edit.PriceCents,
+		Stock: edit.Stock, Category: edit.Category, Description: edit.Description})
+	if err != nil {
+		return err
+	}
+	h.audit(c, "create item", "item "+itoa(it.ID), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock, "category", it.Category)
+	return h.adminDone(c, fmt.Sprintf("Created item %d.", it.ID), "/admin/items/"+itoa(it.ID))
+}
+
+// AdminArchiveItem is POST /admin/items/:id/archive.
+func (h *Handler) AdminArchiveItem(c echo.Context) error { return h.setArchived(c, true) }
+
+// AdminRestoreItem is POST /admin/items/:id/restore.
+func (h *Handler) AdminRestoreItem(c echo.Context) error { return h.setArchived(c, false) }
+
+func (h *Handler) setArchived(c echo.Context, archived bool) error {
+	id, err := itemIDParam(c)
+	if err != nil {
+		return err
+	}
+	changed, err := h.store.SetItemArchived(c.Request().Context(), id, archived)
+	if err != nil {
+		return err
+	}
+	action, msg := "archive item", fmt.Sprintf("Item %d is archived: off sale and out of every listing.", id)
+	if !archived {
+		action, msg = "restore item", fmt.Sprintf("Item %d is back on sale.", id)
+	}
+	if !changed {
+		msg = fmt.Sprintf("Item %d was already like that; nothing changed.", id)
+	}
+	h.audit(c, action, "item "+itoa(id), "changed", changed)
+	return h.adminDone(c, msg, "/admin/items/"+itoa(id))
+}
+
+// readItemForm reads the item form's fields as typed.
+func readItemForm(c echo.Context, id int64) views.ItemForm {
+	return views.ItemForm{ID: id, Name: strings.TrimSpace(c.FormValue("name")), Price: strings.TrimSpace(c.FormValue("price")),
+		Stock: strings.TrimSpace(c.FormValue("stock")), Category: strings.TrimSpace(c.FormValue("category")),
+		Description: strings.TrimSpace(c.FormValue("description"))}
+}
+
+// itemFormError answers a bad item form: 422 with the form as typed.
+func (h *Handler) itemFormError(c echo.Context, f views.ItemForm, errs map[string]string) error {
+	if wantsJSON(c) {
+		return c.JSON(http.StatusUnprocessableEntity, map[string]any{"errors": errs})
+	}
+	f.Errors = errs
+	if err := h.withCategories(c.Request().Context(), &f); err != nil {
+		return err
+	}
+	title := "New item"
+	if f.ID > 0 {
+		title = "Edit item"
+	}
+	return render(c, http.StatusUnprocessableEntity, views.AdminItemPage(h.chrome(c, title), f))
+}
+
+// withCategories fills the form's category suggestions.
+func (h *Handler) withCategories(ctx context.Context, f *views.ItemForm) error {
+	cats, err := h.store.Categories(ctx)
+	if err != nil {
+		return err
+	}
+	for _, cat := range cats {
+		f.Categories = append(f.Categories, cat.Name)
+	}
+	return nil
+}
+
+// validCategory checks a category name: 1 to 50 characters on one line.
+func validCategory(s string) bool {
+	n := utf8.RuneCountInString(s)
+	return n >= 1 && n <= 50 && utf8.ValidString(s) && strings.IndexFunc(s, unicode.IsControl) < 0
+}

@@ -1,0 +1,107 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+	"storefront/views"
+)
+
+// orderFlowStore is what moving orders along their lifecycle needs.
+type orderFlowStore interface {
+	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (store.Order, error)
+	AdminOrders(ctx context.Context, status string, limit, offset int) ([]store.AdminOrder, int, error)
+	OrderAny(ctx context.Context, id int64) (store.Order, error)
+}
+
+// adminOrdersPerPage is the admin order list's page size.
+const adminOrdersPerPage = 50
+
+// adminMoves are the statuses an admin may move an order to.
+var adminMoves = []string{store.OrderPaid, store.OrderShipped, store.OrderDelivered, store.OrderCancelled}
+
+// AdminOrders is GET /admin/orders?status=&page=: every shopper's orders,
+// newest first, optionally of one status.
+func (h *Handler) AdminOrders(c echo.Context) error {
+	page, err := pageParam(c)
+	if err != nil {
+		return err
+	}
+	status := c.QueryParam("status")
+	if status != "" && !store.IsOrderStatus(status) {
+		return badRequest("Unknown order status.")
+	}
+	d := views.AdminOrdersData{Status: status, Statuses: append(append([]string{}, store.OrderPath...), store.OrderCancelled)}
+	if page <= maxPage {
+		orders, total, err := h.store.AdminOrders(c.Request().Context(), status, adminOrdersPerPage, (page-1)*adminOrdersPerPage)
+		if err != nil {
+			return err
+		}
+		d.Total = total
+		for _, o := range orders {
+			d.Orders = append(d.Orders, views.AdminOrderRow{ID: o.ID, Shopper: o.Username, Status: o.Status,
+				TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: when(o.CreatedAt), Next: nextMoves(o.Status)})
+		}
+	}
+	d.Pager = pagerFor(page, adminOrdersPerPage, d.Total, func(p int) string {
+		v := url.Values{"page": {strconv.Itoa(p)}}
+		if status != "" {
+			v.Set("status", status)
+		}
+		return "/admin/orders?" + v.Encode()
+	})
+	return render(c, http.StatusOK, views.AdminOrdersPage(h.chrome(c, "Orders"), d))
+}
+
+// nextMoves lists the admin moves open to an order in status.
+func nextMoves(status string) []string {
+	var out []string
+	for _, to := range adminMoves {
+		if store.CanMoveOrder(status, to) {
+			out = append(out, to)
+		}
+	}
+	return out
+}
+
+// AdminMoveOrder is POST /admin/orders/:id/status (status=paid, shipped,
+// delivered or cancelled). Only forward moves along the lifecycle, or a
+// cancel before shipping, apply; anything else is a 422 and changes
+// nothing. Of two admins moving one order at once, one wins and the other
+// gets the 422.
+func (h *Handler) AdminMoveOrder(c echo.Context) error {
+	id, ok := positiveID(c.Param("id"))
+	if !ok {
+		return notFound("There is no order with that number.")
+	}
+	to := c.FormValue("status")
+	if !slices.Contains(adminMoves, to) {
+		return h.orderMoveInvalid(c, "Choose paid, shipped, delivered or cancelled.")
+	}
+	o, err := h.store.MoveOrder(c.Request().Context(), id, 0, to, store.AdminActor(session(c).UserName))
+	var me *store.MoveError
+	if errors.As(err, &me) {
+		return h.orderMoveInvalid(c, fmt.Sprintf("Order %d is %s: it cannot move to %s.", id, views.StatusText(me.From), views.StatusText(to)))
+	}
+	if err != nil {
+		return err
+	}
+	h.audit(c, "move order", "order "+itoa(id), "status", o.Status)
+	return h.adminDone(c, fmt.Sprintf("Order %d is now %s.", id, views.StatusText(o.Status)), "/admin/orders")
+}
+
+// orderMoveInvalid is a refused move: 422 with the message.
+func (h *Handler) orderMoveInvalid(c echo.Context, msg string) error {
+	if wantsJSON(c) {
+		return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
+	}
+	return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
+}

@@ -1,0 +1,280 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"storefront/store"
+)
+
+// orderFor places an order of qty of item for a signed-in client, through
+// the cart and the store's checkout, and returns its id.
+func (c *client) orderFor(name string, item int64, qty int) int64 {
+	c.a.t.Helper()
+	if res := c.setQty(itoa(item), itoa(int64(qty))); res.Status != http.StatusSeeOther {
+		c.a.t.Fatalf("add to cart: %d %.200s", res.Status, res.Body)
+	}
+	o, err := c.checkoutAs(name)
+	if err != nil {
+		c.a.t.Fatalf("checkout: %v", err)
+	}
+	return o.ID
+}
+
+// checkoutAs checks out the client's cart through the store, as the
+// signed-in account name (the one place these tests call the checkout).
+func (c *client) checkoutAs(name string) (store.Order, error) {
+	u, err := c.a.store.UserByName(context.WithoutCancel(c.a.t.Context()), name)
+	if err != nil {
+		return store.Order{}, err
+	}
+	return c.a.store.Checkout(context.WithoutCancel(c.a.t.Context()), store.CheckoutRequest{Cart: store.CartOwner{UserID: u.ID, Token: c.Cookie("sid")},
+		Shipping: store.ShippingStandard, Payment: store.PayInvoice, ExpectTotal: -1, Address: store.Address{Name: "Ada Lovelace", Line1: "1 Main Street", City: "London", Postcode: "N1 1AA", Country: "GB"}})
+}
+
+func (a *app) orderStatus(id int64) string {
+	a.t.Helper()
+	var s string
+	if err := a.store.DB().QueryRowContext(a.t.Context(), `SELECT status FROM orders WHERE id = $1`, id).Scan(&s); err != nil {
+		a.t.Fatal(err)
+	}
+	return s
+}
+
+func (a *app) orderEvents(id int64) []string {
+	a.t.Helper()
+	rows, err := a.store.DB().QueryContext(a.t.Context(), `SELECT status FROM order_events WHERE order_id = $1 ORDER BY id`, id)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			a.t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestOrderLifecycleThroughAdmin drives an order along its whole path:
+// the worker processes it, the admin moves it forward (each move on the
+// admin list, the timeline and the shopper's notifications), and every
+// backward, repeated or unknown move is a 422 that changes nothing.
+func TestOrderLifecycleThroughAdmin(t *testing.T) {
+	a, logs := newLoggedApp(t)
+	a.setStock(5, 10)
+	shopper := a.client()
+	shopper.Register("olga")
+	id := shopper.orderFor("olga", 5, 2)
+	if a.orderStatus(id) != store.OrderPending || a.stockOf(5) != 8 {
+		t.Fatalf("placed: %s, stock %d", a.orderStatus(id), a.stockOf(5))
+	}
+	a.fulfil()
+	if got := a.orderStatus(id); got != store.OrderProcessed {
+		t.Fatalf("after the worker: %s", got)
+	}
+	admin := a.client()
+	admin.signInAdmin()
+
+	list := admin.Get("/admin/orders?status=processed")
+	if list.Status != http.StatusOK {
+		t.Fatalf("admin orders: %d", list.Status)
+	}
+	if ids, st := testids(list.Body, "admin-order-row", "data-order-id"), testids(list.Body, "admin-order-row", "data-status"); len(ids) != 1 || ids[0] != itoa(id) || st[0] != "processed" {
+		t.Fatalf("processed orders %v %v", ids, st)
+	}
+	if ids := testids(admin.Get("/admin/orders?status=paid").Body, "admin-order-row", "data-order-id"); len(ids) != 0 {
+		t.Fatalf("paid orders before the move: %v", ids)
+	}
+
+	for _, to := range []string{"paid", "shipped"} {
+		res := admin.Post("/admin/orders/"+itoa(id)+"/status", url.Values{"status": {to}})
+		if res.Status != http.StatusSeeOther || a.orderStatus(id) != to {
+			t.Fatalf("move to %s: %d, now %s", to, res.Status, a.orderStatus(id))
+		}
+	}
+	// Refused: backward, to the same status, unknown, a cancel after shipping.
+	for _, to := range []string{"paid", "shipped", "processed", "pending", "lost", "", "cancelled"} {
+		res := admin.Post("/admin/orders/"+itoa(id)+"/status", url.Values{"status": {to}})
+		if res.Status != http.StatusUnprocessableEntity {
+			t.Errorf("move shipped -> %q: %d, want 422", to, res.Status)
+		}
+		if a.orderStatus(id) != "shipped" {
+			t.Fatalf("a refused move changed the order to %s", a.orderStatus(id))
+		}
+	}
+	if res := shopper.Post("/orders/"+itoa(id)+"/cancel", nil); res.Status != http.StatusUnprocessableEntity || a.stockOf(5) != 8 {
+		t.Fatalf("shopper cancel after shipping: %d, stock %d", res.Status, a.stockOf(5))
+	}
+	if res := admin.Post("/admin/orders/"+itoa(id)+"/status", url.Values{"status": {"delivered"}}); res.Status != http.StatusSeeOther {
+		t.Fatalf("deliver: %d", res.Status)
+	}
+	if res := admin.Post("/admin/orders/999999/status", url.Values{"status": {"paid"}}); res.Status != http.StatusNotFound {
+		t.Errorf("missing order: %d", res.Status)
+	}
+	// Only the admin moves orders.
+	if res := shopper.Post("/admin/orders/"+itoa(id)+"/status", url.Values{"status": {"paid"}}); res.Status != http.StatusForbidden {
+		t.Errorf("shopper moving an order: %d", res.Status)
+	}
+
+	if got := strings.Join(a.orderEvents(id), ","); got != "processed,paid,shipped,delivered" {
+		t.Errorf("events %s", got)
+	}
+	// The shopper's page: status and the whole timeline.
+	page := shopper.Get("/orders/" + itoa(id))
+	if got := testids(page.Body, "order-status", "data-status"); len(got) != 1 || got[0] != "delivered" {
+		t.Errorf("order-status %v", got)
+	}
+	if strings.Contains(page.Body, `data-testid="cancel-order"`) {
+		t.Error("a delivered order offers to cancel")
+	}
+	i := strings.Index(page.Body, `data-testid="order-timeline"`)
+	if i < 0 {
+		t.Fatal("no order-timeline")
+	}
+	tl := page.Body[i:]
+	tl = tl[:strings.Index(tl, "</ol>")]
+	var steps []string
+	for _, s := range []string{"pending", "processed", "paid", "shipped", "delivered"} {
+		if strings.Contains(tl, `data-status="`+s+`"`) {
+			steps = append(steps, s)
+		}
+	}
+	if len(steps) != 5 {
+		t.Errorf("timeline shows %v", steps)
+	}
+	// The admin opens the shopper's order; another shopper gets a 404.
+	if res := admin.Get("/orders/" + itoa(id)); res.Status != http.StatusOK || !strings.Contains(res.Body, "olga") {
+		t.Errorf("admin on the shopper's order: %d", res.Status)
+	}
+	other := a.client()
+	other.Register("peeky")
+	if res := other.Get("/orders/" + itoa(id)); res.Status != http.StatusNotFound {
+		t.Errorf("another shopper on the order: %d", res.Status)
+	}
+	// Every change reached the shopper's notifications.
+	notes := shopper.Get("/notifications")
+	if kinds := testids(notes.Body, "notification", "data-kind"); strings.Count(strings.Join(kinds, ","), "order") != 4 {
+		t.Errorf("notifications %v, want 4 order notes", kinds)
+	}
+	// One audit line per admin move that applied.
+	moves := 0
+	for _, rec := range logs.lines("admin action") {
+		if rec["action"] == "move order" && rec["target"] == "order "+itoa(id) {
+			moves++
+		}
+	}
+	if moves != 3 {
+		t.Errorf("%d audit lines for moves, want 3", moves)
+	}
+	if res := admin.Get("/admin/orders?status=nonsense"); res.Status != http.StatusBadRequest {
+		t.Errorf("unknown status filter: %d", res.Status)
+	}
+	if res := admin.Get("/admin/orders?page=0"); res.Status != http.StatusBadRequest {
+		t.Errorf("page 0: %d", res.Status)
+	}
+}
+
+// TestShopperCancelReturnsStock: the shopper cancels until it ships; the
+// stock comes back once, a second cancel is a 422, someone else's order a
+// 404, and the item's cached page is purged (it shows the new stock).
+func TestShopperCancelReturnsStock(t *testing.T) {
+	a := newApp(t, nil, nil)
+	a.setStock(9, 4)
+	shopper := a.client()
+	shopper.Register("cara")
+	before := shopper.Get("/items/9") // cached
+	if textOf(before.Body, "item-stock") == "" {
+		t.Fatal("no stock on the item page")
+	}
+	id := shopper.orderFor("cara", 9, 3)
+	if a.stockOf(9) != 1 {
+		t.Fatalf("stock after order %d", a.stockOf(9))
+	}
+	other := a.client()
+	other.Register("mallory")
+	if res := other.Post("/orders/"+itoa(id)+"/cancel", nil); res.Status != http.StatusNotFound || a.orderStatus(id) != "pending" {
+		t.Fatalf("another shopper's cancel: %d", res.Status)
+	}
+	if res := shopper.Get("/orders/" + itoa(id)); !strings.Contains(res.Body, `data-testid="cancel-order"`) {
+		t.Fatal("a pending order offers no cancel")
+	}
+	res := shopper.Post("/orders/"+itoa(id)+"/cancel", nil)
+	if res.Status != http.StatusSeeOther || a.orderStatus(id) != "cancelled" || a.stockOf(9) != 4 {
+		t.Fatalf("cancel: %d, status %s, stock %d", res.Status, a.orderStatus(id), a.stockOf(9))
+	}
+	if res := shopper.Post("/orders/"+itoa(id)+"/cancel", nil); res.Status != http.StatusUnprocessableEntity || a.stockOf(9) != 4 {
+		t.Fatalf("second cancel: %d, stock %d", res.Status, a.stockOf(9))
+	}
+	// The worker comes late: a cancelled order stays cancelled.
+	a.fulfil()
+	if a.orderStatus(id) != "cancelled" {
+		t.Fatalf("the worker moved a cancelled order to %s", a.orderStatus(id))
+	}
+	if got := textOf(shopper.Get("/items/9").Body, "item-stock"); !strings.Contains(got, "4") {
+		t.Errorf("item page stock after the cancel %q", got)
+	}
+	if got := strings.Join(a.orderEvents(id), ","); got != "cancelled" {
+		t.Errorf("events %s", got)
+	}
+}
+
+// TestTwoAdminsMoveOneOrderAtOnce: two admins send the same move for one
+// order many times at once; exactly one applies, the rest are 422, and a
+// cancel returns the stock once.
+func TestTwoAdminsMoveOneOrderAtOnce(t *testing.T) {
+	a := newApp(t, nil, nil)
+	a.setStock(11, 50)
+	shopper := a.client()
+	shopper.Register("race")
+	admins := []*client{a.client(), a.client()}
+	for _, ad := range admins {
+		ad.signInAdmin()
+	}
+	for round := 0; round < 5; round++ {
+		id := shopper.orderFor("race", 11, 2)
+		stock := a.stockOf(11)
+		var wg sync.WaitGroup
+		codes := make(chan int, 8)
+		for i := 0; i < 8; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				to := []string{"cancelled", "paid"}[round%2]
+				codes <- admins[i%2].Post("/admin/orders/"+itoa(id)+"/status", url.Values{"status": {to}}).Status
+			}(i)
+		}
+		wg.Wait()
+		close(codes)
+		won, refused := 0, 0
+		for c := range codes {
+			switch c {
+			case http.StatusSeeOther:
+				won++
+			case http.StatusUnprocessableEntity:
+				refused++
+			default:
+				t.Fatalf("unexpected status %d", c)
+			}
+		}
+		st := a.orderStatus(id)
+		events := a.orderEvents(id)
+		if won != 1 || refused != 7 || len(events) != 1 || events[0] != st {
+			t.Fatalf("round %d: %d won, %d refused, events %v, status %s", round, won, refused, events, st)
+		}
+		want := stock
+		if st == "cancelled" {
+			want = stock + 2
+		}
+		if got := a.stockOf(11); got != want {
+			t.Fatalf("round %d: status %s, stock %d, want %d", round, st, got, want)
+		}
+	}
+}

@@ -1,0 +1,9 @@
+package apptest_test
+
+import (
+	"testing"
+
+	"storefront/handlers/apptest"
+)
+
+func TestMain(m *testing.M) { apptest.Main(m) }

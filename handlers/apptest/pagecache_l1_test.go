@@ -1,0 +1,242 @@
+package apptest_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"storefront/handlers"
+	"storefront/handlers/apptest"
+	"storefront/store"
+	"storefront/store/storetest"
+)
+
+// eventually polls cond with a generous deadline (no timing is asserted).
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+	}
+}
+
+// TestPageCacheCoherenceAcrossInstances: two app processes on one Redis
+// each hold the page in process; an edit, a stock change (a checkout) and
+// a purge made on one are served by the other once it has heard the
+// purge, and the old page never comes back.
+func TestPageCacheCoherenceAcrossInstances(t *testing.T) {
+	sh := sharedEnv(t, nil)
+	ps := startInstances(t, 2, sh.env)
+	a, b := ps[0].URL, ps[1].URL
+	accounts := newAccountMaker(t, sh.env)
+	const item = "/items/77"
+	guest := apptest.NewClient(t, a)
+	get := func(base string) apptest.Response { return guest.At(base).MustGet(item, http.StatusOK) }
+	warm := func() {
+		t.Helper()
+		for _, base := range []string{a, b} {
+			eventually(t, "the page is a hit on "+base, func() bool { return get(base).Header.Get("X-Cache") == "HIT" })
+		}
+	}
+	// neverStale checks the other instance serves the new page once, and
+	// then every time (the in-process copy never brings the old one back).
+	neverStale := func(base, what string, fresh func(apptest.Response) bool) {
+		t.Helper()
+		eventually(t, what+" on "+base, func() bool { return fresh(get(base)) })
+		for range 20 {
+			if r := get(base); !fresh(r) {
+				t.Fatalf("%s: the old page came back on %s (X-Cache %s)", what, base, r.Header.Get("X-Cache"))
+			}
+		}
+	}
+	warm()
+
+	admin := apptest.NewClient(t, a)
+	admin.MustPost("/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}}, http.StatusSeeOther)
+	admin.MustPost("/admin/items/77", url.Values{"name": {"Coherent Kettle"}, "price": {"43.21"}, "stock": {"9"},
+		"description": {"Edited on A."}}, http.StatusSeeOther)
+	neverStale(b, "the edit", func(r apptest.Response) bool {
+		return apptest.TextOf(r.Body, "item-price") == "$43.21" && strings.Contains(r.Body, "Coherent Kettle")
+	})
+
+	warm()
+	buyer := signIn(t, accounts, a, "coherent_buyer")
+	buyer.At(a).MustPost("/cart", url.Values{"item": {"77"}, "qty": {"2"}}, http.StatusSeeOther)
+	placeOrder(t, buyer.At(a), buyer.At(a), http.StatusSeeOther)
+	neverStale(b, "the stock change", func(r apptest.Response) bool { return strings.Contains(apptest.TextOf(r.Body, "item-stock"), "7") })
+
+	warm()
+	admin.MustPost("/admin/cache/purge", url.Values{"item": {"77"}}, http.StatusSeeOther)
+	eventually(t, "the purge reaches B", func() bool { return get(b).Header.Get("X-Cache") != "HIT" })
+	warm()
+	admin.At(b).MustPost("/admin/cache/purge", url.Values{"all": {"1"}}, http.StatusSeeOther)
+	eventually(t, "purging all reaches A", func() bool { return get(a).Header.Get("X-Cache") != "HIT" })
+}
+
+// TestHitWritesAndSIGKILL: hits' writes wait in process for WRITE_BEHIND
+// (an hour here, so nothing is flushed on the clock): a SIGKILL loses those
+// views and nothing else; the session and the cart were written before
+// their responses. A SIGTERM flushes them.
+func TestHitWritesAndSIGKILL(t *testing.T) {
+	sh := sharedEnv(t, map[string]string{"WRITE_BEHIND": "1h"})
+	ctx := t.Context()
+	accounts := newAccountMaker(t, sh.env)
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
+		p := apptest.Start(t, sh.env)
+		base := p.URL
+		s := signIn(t, accounts, base, "killed_"+strconv.Itoa(int(sig)))
+		s.At(base).MustPost("/cart", url.Values{"item": {"5"}, "qty": {"3"}}, http.StatusSeeOther)
+		guest := apptest.NewClient(t, base)
+		guest.MustGet("/items/88", http.StatusOK) // a new session: made before the answer
+		eventually(t, "item 88 is cached", func() bool {
+			return s.At(base).MustGet("/items/88", http.StatusOK).Header.Get("X-Cache") == "HIT"
+		})
+		before, _ := sh.rdb.ZScore(ctx, "viewed:", "88").Result()
+		const hits = 10
+		for range hits {
+			if x := s.At(base).MustGet("/items/88", http.StatusOK).Header.Get("X-Cache"); x != "HIT" {
+				t.Fatalf("X-Cache %s", x)
+			}
+		}
+		token, guestToken := s.At(base).Cookie("sid"), guest.Cookie("sid")
+		_ = p.Signal(sig)
+		_ = p.Wait()
+		for _, tok := range []string{token, guestToken} {
+			if _, err := sh.rdb.ZScore(ctx, "recent:", store.KeysOfSession(tok).ID).Result(); err != nil {
+				t.Errorf("%v: a session is gone: %v", sig, err)
+			}
+		}
+		// A signed-in shopper's cart is the account's.
+		uid, _ := sh.rdb.HGet(ctx, "login:", store.KeysOfSession(token).ID).Result()
+		if q, _ := sh.rdb.HGet(ctx, "{user:"+uid+"}:cart", "5").Result(); q != "3" {
+			t.Errorf("%v: cart line %q, want 3", sig, q)
+		}
+		after, _ := sh.rdb.ZScore(ctx, "viewed:", "88").Result()
+		lost := hits + 1 - int(before-after) // and the hit that ended the wait
+		switch {
+		case sig == syscall.SIGKILL && (lost < 0 || lost > hits+1):
+			t.Errorf("SIGKILL: %d views lost of %d buffered", lost, hits+1)
+		case sig == syscall.SIGTERM && lost != 0:
+			t.Errorf("SIGTERM: %d buffered views were not flushed on shutdown", lost)
+		}
+		t.Logf("%v: %d of %d buffered views lost", sig, lost, hits+1)
+	}
+}
+
+// roundTrips counts what reaches Redis: one per command sent alone, one
+// per pipeline.
+type roundTrips struct{ n, cmds int64 }
+
+func (h *roundTrips) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error { h.n++; return next(ctx, cmd) }
+}
+func (h *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error { h.n++; return next(ctx, cmds) }
+}
+
+// TestCachedHitZeroRoundTrips: on one Redis server (DB 0, RESP3) a
+// returning visitor's hit makes no blocking Redis round trip: the page is
+// in process, the holes' reads are answered by go-redis's client-side
+// cache, the writes go behind. A change to the visitor's cart reaches the
+// next hit (Redis invalidates the cached read).
+func TestCachedHitZeroRoundTrips(t *testing.T) {
+	rdb, cached, st, srv := cachedApp(t)
+	ctx := t.Context()
+	s := apptest.NewClient(t, srv.URL)
+	hits := 0 // views buffered
+	view := func() apptest.Response {
+		r := s.MustGet("/items/61", http.StatusOK)
+		if r.Header.Get("X-Cache") == "HIT" {
+			hits++
+		}
+		return r
+	}
+	s.MustPost("/register", url.Values{"username": {"zero_trip"}, "password": {"a-long-password-1"}}, http.StatusSeeOther)
+	s.MustPost("/cart", url.Values{"item": {"3"}, "qty": {"2"}}, http.StatusSeeOther)
+	eventually(t, "the page is a hit", func() bool {
+		return view().Header.Get("X-Cache") == "HIT"
+	})
+	view() // the holes' reads are cached now
+
+	trips := &roundTrips{}
+	rdb.AddHook(trips)
+	misses := cached.CSCStats().Misses
+	const n = 20
+	for range n {
+		r := view()
+		if r.Header.Get("X-Cache") != "HIT" || apptest.TextOf(r.Body, "user-name") != "zero_trip" || apptest.TextOf(r.Body, "cart-count") != "2" {
+			t.Fatalf("X-Cache %s, name %q, cart %q", r.Header.Get("X-Cache"), apptest.TextOf(r.Body, "user-name"), apptest.TextOf(r.Body, "cart-count"))
+		}
+	}
+	if trips.n != 0 || cached.CSCStats().Misses != misses {
+		t.Errorf("%d hits made %d round trips and %d client-side cache misses, want none",
+			n, trips.n, cached.CSCStats().Misses-misses)
+	}
+
+	// Another tab changes the cart: Redis invalidates the cached read.
+	s.MustPost("/cart", url.Values{"item": {"5"}, "qty": {"1"}}, http.StatusSeeOther)
+	eventually(t, "the new cart count on a hit", func() bool {
+		return apptest.TextOf(view().Body, "cart-count") == "3"
+	})
+	// The hits' views are written behind, in one pipeline.
+	before, _ := rdb.ZScore(ctx, "viewed:", "61").Result()
+	trips.n = 0
+	if err := st.FlushWrites(ctx); err != nil {
+		t.Fatal(err)
+	}
+	flushTrips := trips.n
+	after, _ := rdb.ZScore(ctx, "viewed:", "61").Result()
+	if after != before-float64(hits) || flushTrips != 1 {
+		t.Errorf("flush: ranking %v -> %v (want %d views less) in %d round trips, want 1", before, after, hits, flushTrips)
+	}
+}
+
+// cachedApp serves the real router over a store on a redis-server of its
+// own (DB 0, so go-redis's client-side caching applies), with the
+// write-behind left to the test (flushed by it only). It returns the plain
+// and the caching client, the store and the server.
+func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *store.Store, *httptest.Server) {
+	t.Helper()
+	rs := startOwnRedis(t, "--appendonly", "no")
+	opt, err := redis.ParseURL(rs.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opt)
+	cached := redis.NewClient(&redis.Options{Addr: opt.Addr, Protocol: 3,
+		ClientSideCacheConfig: &redis.ClientSideCacheConfig{MaxMemoryBytes: 1 << 20}})
+	t.Cleanup(func() { cached.Close(); rdb.Close() })
+	o := storetest.Options()
+	o.RedisMode, o.WriteBehind = store.ModeSingle, time.Hour // flushed by the test only
+	o.PageCacheTTL, o.PageCacheTop = time.Minute, 100
+	st := store.New(rdb, storetest.DB(t), o, storetest.Logger(t))
+	t.Cleanup(st.Close)
+	st.UseClientSideCache(cached)
+	ctx := t.Context()
+	if err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := handlers.ParseCookieKeys(apptest.CookieKeys)
+	h, err := handlers.New(handlers.Config{CookieKeys: keys, ItemsPerPage: 24, ArticlesPage: 25, MaxLineQty: 99,
+		ViewedPerSession: 25, RequestTimeout: 5 * time.Second}, st, storetest.Logger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h.Router())
+	t.Cleanup(srv.Close)
+
+	return rdb, cached, st, srv
+}

@@ -1,0 +1,185 @@
+package apptest_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"storefront/handlers/apptest"
+	"storefront/store"
+	"storefront/store/storetest"
+)
+
+// keyTouches records the commands sent to Redis on keys a test watches,
+// alone or in pipelines.
+type keyTouches struct {
+	mu      sync.Mutex
+	watch   func(key string) bool
+	touched []string
+}
+
+func (h *keyTouches) note(cmd redis.Cmder) {
+	args := cmd.Args()
+	if len(args) < 2 {
+		return
+	}
+	if key, ok := args[1].(string); ok && h.watch(key) {
+		h.mu.Lock()
+		h.touched = append(h.touched, cmd.Name()+" "+key)
+		h.mu.Unlock()
+	}
+}
+
+func (h *keyTouches) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *keyTouches) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error { h.note(cmd); return next(ctx, cmd) }
+}
+func (h *keyTouches) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		for _, c := range cmds {
+			h.note(c)
+		}
+		return next(ctx, cmds)
+	}
+}
+
+func (h *keyTouches) take() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := h.touched
+	h.touched = nil
+	return out
+}
+
+// TestPageReadSessionWithoutRoundTrip: on one Redis server (DB 0, RESP3) a
+// returning shopper's page reads (GET) take the session from go-redis's
+// client-side cache and write its touch behind: no command reaches the
+// session's keys until the flush, which touches it. A change on the server
+// (the session ended elsewhere) reaches the next page read; a form post
+// still reads the session from Redis.
+func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
+	rdb, _, st, srv := cachedApp(t)
+	ctx := t.Context()
+	s := apptest.NewClient(t, srv.URL)
+	s.MustPost("/register", url.Values{"username": {"reader"}, "password": {"a-long-password-1"}}, http.StatusSeeOther)
+	s.MustPost("/cart", url.Values{"item": {"3"}, "qty": {"2"}}, http.StatusSeeOther)
+	keys := store.KeysOfSession(s.Cookie("sid"))
+	page := func() apptest.Response {
+		r := s.MustGet("/items", http.StatusOK)
+		if apptest.TextOf(r.Body, "user-name") == "reader" && apptest.TextOf(r.Body, "cart-count") != "2" {
+			t.Fatalf("cart count %q, want 2", apptest.TextOf(r.Body, "cart-count"))
+		}
+		return r
+	}
+	page() // the session's reads are cached now
+	if err := st.FlushWrites(ctx); err != nil {
+		t.Fatal(err)
+	}
+	seen, err := rdb.ZScore(ctx, "recent:", keys.ID).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	watch := &keyTouches{watch: func(k string) bool {
+		return k == "recent:" || k == "login:" || k == keys.Cart || strings.HasSuffix(k, ":cart") || strings.HasSuffix(k, ":unread")
+	}}
+	rdb.AddHook(watch)
+	for range 10 {
+		if got := apptest.TextOf(page().Body, "user-name"); got != "reader" {
+			t.Fatalf("signed in as %q, want reader", got)
+		}
+	}
+	if got := watch.take(); len(got) != 0 {
+		t.Errorf("10 page reads sent %v to the session's keys; want nothing before the flush", got)
+	}
+	if err := st.FlushWrites(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := watch.take(); len(got) == 0 {
+		t.Error("the flush did not touch the session")
+	}
+	if after, _ := rdb.ZScore(ctx, "recent:", keys.ID).Result(); after <= seen {
+		t.Errorf("recent: score %v -> %v: the page reads' touch was not written", seen, after)
+	}
+
+	// A form post reads the session from Redis; the cart it changed
+	// reaches the page reads once Redis has invalidated the cached count.
+	s.MustPost("/cart", url.Values{"item": {"3"}, "qty": {"1"}}, http.StatusSeeOther)
+	if got := watch.take(); !containsPrefix(got, "hget login:") {
+		t.Errorf("a cart post sent %v; want the session read from Redis (HGET login:)", got)
+	}
+	read := func() apptest.Response { return s.MustGet("/items", http.StatusOK) }
+	eventually(t, "the new cart count on a page read", func() bool {
+		return apptest.TextOf(read().Body, "cart-count") == "1"
+	})
+
+	// The session ends on the server (another instance signed it out):
+	// Redis invalidates the cached read and the next page is anonymous.
+	if err := rdb.HDel(ctx, "login:", keys.ID).Err(); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the ended session is seen on a page read", func() bool {
+		return apptest.TextOf(read().Body, "user-name") == ""
+	})
+}
+
+func containsPrefix(list []string, prefix string) bool {
+	for _, s := range list {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestListingsFromClientSideCache: on one Redis server (DB 0, RESP3)
+// article rows are read through the client-side cache; a vote made on
+// another instance reaches the next listing once Redis invalidates the
+// row, and the voter's own vote shows at once (read from Redis itself).
+func TestListingsFromClientSideCache(t *testing.T) {
+	_, cached, st, _ := cachedApp(t)
+	ctx := t.Context()
+	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
+	t.Cleanup(other.Close)
+	u, err := st.CreateUser(ctx, "voter", "a-long-password-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	poster, err := st.CreateUser(ctx, "poster", "a-long-password-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, title := range []string{"First news", "Second news"} {
+		if _, err := st.PostArticle(ctx, store.NewArticle{Title: title, Link: "https://example.com/" + url.PathEscape(title), PosterID: poster.ID}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page, err := st.Articles(ctx, store.ArticleQuery{PerPage: 5})
+	if err != nil || len(page.Articles) == 0 {
+		t.Fatalf("no articles to list: %v", err)
+	}
+	a := page.Articles[0]
+	misses := cached.CSCStats().Misses
+	if again, err := st.Articles(ctx, store.ArticleQuery{PerPage: 5}); err != nil || len(again.Articles) != len(page.Articles) {
+		t.Fatalf("second listing: %v", err)
+	}
+	if got := cached.CSCStats().Misses - misses; got != 0 {
+		t.Errorf("a repeated listing missed the client-side cache %d times, want 0", got)
+	}
+	if _, _, err := other.Vote(ctx, a.ID, u.ID, store.VoteUp); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.ArticlesByID(ctx, []int64{a.ID}, u.ID)
+	if err != nil || len(got) != 1 || got[0].MyVote != store.VoteUp {
+		t.Fatalf("the voter's own vote is not shown at once: %+v, %v", got, err)
+	}
+	eventually(t, "the other instance's vote in the listing", func() bool {
+		got, err := st.ArticlesByID(ctx, []int64{a.ID}, 0)
+		return err == nil && len(got) == 1 && got[0].Up == a.Up+1
+	})
+}

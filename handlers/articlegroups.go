@@ -1,0 +1,73 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+	"storefront/views"
+)
+
+// articleGroupStore edits an article's groups.
+type articleGroupStore interface {
+	EditArticleGroups(ctx context.Context, id int64, add, remove []string) ([]string, error)
+}
+
+// EditArticleGroups is POST /articles/:id/groups (add=, remove=, each a
+// group name, repeated or comma-separated; signed in only): the poster or
+// an admin moves
+// the article in and out of groups. Unknown groups are a 422; anyone else
+// gets a 403.
+func (h *Handler) EditArticleGroups(c echo.Context) error {
+	id, err := articleIDParam(c)
+	if err != nil {
+		return err
+	}
+	s := session(c)
+	ctx := c.Request().Context()
+	a, _, err := h.store.ArticleWithComments(ctx, id, 0)
+	if err != nil || a.Hidden {
+		return articleNotFound(store.ErrNotFound)
+	}
+	if a.PosterID != s.UserID && !s.IsAdmin {
+		return echo.NewHTTPError(http.StatusForbidden, "Only the poster can change an article's groups.")
+	}
+	params, _ := c.FormParams()
+	add, remove := groupList(params["add"]), groupList(params["remove"])
+	groups, err := h.store.EditArticleGroups(ctx, id, add, remove)
+	if errors.Is(err, store.ErrInvalid) || (err == nil && len(add)+len(remove) == 0) {
+		msg := "Choose groups from the site's list: " + strings.Join(store.ArticleGroups, ", ") + "."
+		if wantsJSON(c) {
+			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
+		}
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
+	}
+	if err != nil {
+		return articleNotFound(err)
+	}
+	if a.PosterID != s.UserID {
+		h.audit(c, "edit article groups", "article "+itoa(id), "add", strings.Join(add, ","), "remove", strings.Join(remove, ","))
+	}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, map[string]any{"id": id, "groups": groups})
+	}
+	h.setFlash(c, "The article's groups are saved.")
+	return redirect(c, views.ArticleURL(id))
+}
+
+// groupList reads repeated or comma-separated group names, skipping blanks.
+func groupList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, g := range strings.Split(v, ",") {
+			if g = strings.TrimSpace(g); g != "" {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}

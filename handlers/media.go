@@ -1,0 +1,114 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+	"storefront/views"
+)
+
+// mediaStore is the part of the store behind item pictures.
+type mediaStore interface {
+	Media(ctx context.Context, hash string, width int, ext string) (store.Rendition, error)
+	ItemImages(ctx context.Context, itemID int64) ([]store.ItemImage, error)
+	MainImages(ctx context.Context, itemIDs []int64) (map[int64]store.ItemImage, error)
+	AddItemImage(ctx context.Context, itemID int64, img store.ProcessedImage) (int, error)
+	DeleteItemImage(ctx context.Context, itemID int64, position int) error
+}
+
+// mediaName is a picture URL's file name: content hash, width, extension.
+var mediaName = regexp.MustCompile(`^([0-9a-f]{24})-([0-9]{1,5})\.(jpg|png)$`)
+
+// Media is GET /media/<hash>-<width>.<ext>: one stored size of a picture.
+// The name is derived from the content, so it never changes: cached for
+// a year, and revalidated by ETag.
+func (h *Handler) Media(c echo.Context) error {
+	m := mediaName.FindStringSubmatch(c.Param("file"))
+	if m == nil {
+		return notFound("No such picture.")
+	}
+	etag := `"` + m[1] + "-" + m[2] + `"`
+	hdr := c.Response().Header()
+	if c.Request().Header.Get("If-None-Match") == etag {
+		hdr.Set("ETag", etag)
+		hdr.Set("Cache-Control", "public, max-age=31536000, immutable")
+		return c.NoContent(http.StatusNotModified)
+	}
+	width, _ := strconv.Atoi(m[2])
+	r, err := h.store.Media(c.Request().Context(), m[1], width, m[3])
+	if err != nil {
+		return err
+	}
+	hdr.Set("ETag", etag)
+	hdr.Set("Cache-Control", "public, max-age=31536000, immutable")
+	return c.Blob(http.StatusOK, r.ContentType, r.Bytes)
+}
+
+// mediaURL is the address of one stored size of a picture.
+func mediaURL(hash string, s store.ImageSize) string {
+	return "/media/" + hash + "-" + strconv.Itoa(s.Width) + "." + s.Ext
+}
+
+// picture turns a stored picture into an <img>'s attributes.
+func picture(img store.ItemImage) views.Picture {
+	if len(img.Sizes) == 0 {
+		return views.Picture{}
+	}
+	srcset := make([]string, len(img.Sizes))
+	for i, s := range img.Sizes {
+		srcset[i] = mediaURL(img.Hash, s) + " " + strconv.Itoa(s.Width) + "w"
+	}
+	largest := img.Sizes[len(img.Sizes)-1]
+	return views.Picture{Src: mediaURL(img.Hash, img.Sizes[0]), Srcset: strings.Join(srcset, ", "),
+		Width: largest.Width, Height: largest.Height, Position: img.Position}
+}
+
+func pictures(imgs []store.ItemImage) []views.Picture {
+	out := make([]views.Picture, len(imgs))
+	for i, img := range imgs {
+		out[i] = picture(img)
+	}
+	return out
+}
+
+// linePictures returns the main pictures of items ids, for the lines of
+// carts and orders.
+func (h *Handler) linePictures(ctx context.Context, ids []int64) (map[int64]views.Picture, error) {
+	main, err := h.store.MainImages(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]views.Picture, len(main))
+	for id, img := range main {
+		out[id] = picture(img)
+	}
+	return out, nil
+}
+
+// withPictures fills in the cards' main pictures with one query.
+func (h *Handler) withPictures(ctx context.Context, lists ...[]views.ItemCard) error {
+	var ids []int64
+	for _, l := range lists {
+		for _, c := range l {
+			ids = append(ids, c.ID)
+		}
+	}
+	main, err := h.store.MainImages(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, l := range lists {
+		for i := range l {
+			if img, ok := main[l[i].ID]; ok {
+				l[i].Picture = picture(img)
+			}
+		}
+	}
+	return nil
+}

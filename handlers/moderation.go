@@ -1,0 +1,78 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+	"storefront/views"
+)
+
+// moderationStore is what the moderators' actions need.
+type moderationStore interface {
+	HideArticle(ctx context.Context, id int64, moderator string) (store.Article, error)
+	HideComment(ctx context.Context, articleID, commentID int64) (store.Comment, error)
+	BanUser(ctx context.Context, name string) (store.User, int, error)
+	EndUserSessions(ctx context.Context, userID int64, keep string) (int, error)
+	UserByName(ctx context.Context, name string) (store.User, error)
+}
+
+// AdminHideArticle is POST /admin/articles/:id/hide: the article leaves
+// every listing, group listing, feed and counter at once; its poster still
+// sees it, marked as hidden by a moderator.
+func (h *Handler) AdminHideArticle(c echo.Context) error {
+	id, err := articleIDParam(c)
+	if err != nil {
+		return err
+	}
+	a, err := h.store.HideArticle(c.Request().Context(), id, session(c).UserName)
+	if err != nil {
+		return articleNotFound(err)
+	}
+	h.audit(c, "hide article", "article "+itoa(id), "title", a.Title, "poster", a.Poster)
+	return h.adminDone(c, fmt.Sprintf("Article %d is hidden.", id), views.ArticleURL(id))
+}
+
+// AdminHideComment is POST /admin/comments/:id/hide, where id is the
+// comment's data-comment-id ("<article>-<number>"): the comment leaves the
+// page and the count; its author sees that a moderator hid it.
+func (h *Handler) AdminHideComment(c echo.Context) error {
+	articleID, commentID, ok := store.ParseCommentRef(c.Param("id"))
+	if !ok {
+		return notFound("There is no comment with that number.")
+	}
+	cm, err := h.store.HideComment(c.Request().Context(), articleID, commentID)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound("There is no comment with that number.")
+	}
+	if err != nil {
+		return err
+	}
+	h.audit(c, "hide comment", "comment "+c.Param("id"), "author", cm.User)
+	return h.adminDone(c, "The comment is hidden.", views.ArticleURL(articleID)+"#comments")
+}
+
+// AdminBanUser is POST /admin/users/:name/ban: every session of the
+// account ends at once, it can no longer sign in or check out, and its
+// orders stay.
+func (h *Handler) AdminBanUser(c echo.Context) error {
+	u, n, err := h.store.BanUser(c.Request().Context(), c.Param("name"))
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound("There is no one by that name.")
+	}
+	if errors.Is(err, store.ErrInvalid) {
+		if wantsJSON(c) {
+			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": "Administrators cannot be banned."})
+		}
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, "Administrators cannot be banned.")
+	}
+	if err != nil {
+		return err
+	}
+	h.audit(c, "ban user", "user "+u.Username, "user_id", u.ID, "sessions_ended", n)
+	return h.adminDone(c, fmt.Sprintf("%s is banned and was signed out of %d sessions.", u.Username, n), views.UserURL(u.Username))
+}

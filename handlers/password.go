@@ -1,0 +1,65 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+	"storefront/views"
+)
+
+// passwordStore is what changing a password needs.
+type passwordStore interface {
+	ChangePassword(ctx context.Context, userID int64, current, next string) error
+}
+
+// PasswordForm is GET /account/password (signed in only).
+func (h *Handler) PasswordForm(c echo.Context) error {
+	return render(c, http.StatusOK, views.PasswordPage(h.chrome(c, "Change your password"), views.PasswordForm{}))
+}
+
+// ChangePassword is POST /account/password (current, new; signed in
+// only): check the
+// current password, store the new one (bcrypt) and sign the account out of
+// every other session at once; this one stays. At most PASSWORD_RATE
+// attempts per account.
+func (h *Handler) ChangePassword(c echo.Context) error {
+	s := session(c)
+	if err := h.limit(c, "password", itoa(s.UserID), h.cfg.Rates.Password, "Too many password changes."); err != nil {
+		return err
+	}
+	current, next := c.FormValue("current"), c.FormValue("new")
+	errs := map[string]string{}
+	if current == "" || len(current) > 1024 {
+		errs["current"] = "Enter your current password."
+	}
+	if n := utf8.RuneCountInString(next); n < 8 || n > 128 || !utf8.ValidString(next) {
+		errs["new"] = "Use 8 to 128 characters."
+	}
+	if len(errs) > 0 {
+		return h.passwordError(c, errs)
+	}
+	ctx := c.Request().Context()
+	err := h.store.ChangePassword(ctx, s.UserID, current, next)
+	if errors.Is(err, store.ErrBadCredentials) {
+		return h.passwordError(c, map[string]string{"current": "That is not your current password."})
+	}
+	if err != nil {
+		return err
+	}
+	n, err := h.store.EndUserSessions(context.WithoutCancel(ctx), s.UserID, s.Token)
+	if err != nil {
+		return err
+	}
+	h.log.Info("password changed", "user_id", s.UserID, "other_sessions_ended", n)
+	h.setFlash(c, "Your password is changed. Every other device was signed out.")
+	return redirect(c, "/account/password")
+}
+
+func (h *Handler) passwordError(c echo.Context, errs map[string]string) error {
+	return render(c, http.StatusUnprocessableEntity, views.PasswordPage(h.chrome(c, "Change your password"), views.PasswordForm{Errors: errs}))
+}

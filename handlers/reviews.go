@@ -1,0 +1,73 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/store"
+	"storefront/views"
+)
+
+// reviewStore is what reviews need.
+type reviewStore interface {
+	SaveReview(ctx context.Context, itemID, userID int64, rating int, body string) (bool, error)
+	ItemReviews(ctx context.Context, itemID int64) ([]store.Review, store.Rating, error)
+	MyReview(ctx context.Context, itemID, userID int64) (store.Review, bool, error)
+	Ratings(ctx context.Context, ids []int64) (map[int64]store.Rating, error)
+}
+
+// PostReview is POST /items/:id/reviews (rating 1-5, body 1-2,000
+// characters; signed in only): one review per account and item, posting
+// again edits it. At most REVIEW_RATE per account. The item's cached pages
+// are purged so that everyone sees the new average at once.
+func (h *Handler) PostReview(c echo.Context) error {
+	id, err := itemIDParam(c)
+	if err != nil {
+		return err
+	}
+	s := session(c)
+	rating, rerr := strconv.Atoi(strings.TrimSpace(c.FormValue("rating")))
+	body := strings.TrimSpace(strings.ReplaceAll(c.FormValue("body"), "\r\n", "\n"))
+	msg := ""
+	switch {
+	case rerr != nil || rating < 1 || rating > 5:
+		msg = "Choose a rating from 1 to 5."
+	case body == "":
+		msg = "Write a few words about the item."
+	default:
+		if m := checkComment(body); m != "" {
+			msg = strings.Replace(m, "Comments", "Reviews", 1)
+			msg = strings.Replace(msg, "comment", "review", 1)
+		}
+	}
+	if msg != "" {
+		if wantsJSON(c) {
+			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
+		}
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
+	}
+	if err := h.limit(c, "review", itoa(s.UserID), h.cfg.Rates.Review, "You are reviewing faster than we allow."); err != nil {
+		return err
+	}
+	created, err := h.store.SaveReview(c.Request().Context(), id, s.UserID, rating, body)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound("There is no item with that number.")
+	}
+	if err != nil {
+		return err
+	}
+	flash := "Your review is updated."
+	if created {
+		flash = "Thank you for your review."
+	}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, map[string]any{"item": id, "rating": rating, "created": created})
+	}
+	h.setFlash(c, flash)
+	return redirect(c, views.ItemURL(id)+"#reviews")
+}

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ImageSize is one stored width of a picture.
+type ImageSize struct {
+	Width, Height int
+	Ext           string
+}
+
+// ItemImage is one of an item's pictures: its content hash and the sizes
+// stored, narrowest first. Position 1 is the main picture.
+type ItemImage struct {
+	Position int
+	Hash     string
+	Sizes    []ImageSize
+}
+
+// AddItemImage stores a processed picture as the item's last one and
+// purges the item's cached pages. The bytes are stored once per content
+// hash, shared by every item that uses the same picture.
+func (s *Store) AddItemImage(ctx context.Context, itemID int64, img ProcessedImage) (int, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("add image: %w", err)
+	}
+	defer tx.Rollback()
+	// Touching the item first takes its row lock (the write lock on
+	// SQLite), so concurrent uploads to one item take turns for the count
+	// and the position.
+	if err := s.touchItem(ctx, tx, itemID); err != nil {
+		return 0, err
+	}
+	var n, last int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(MAX(position), 0) FROM item_images WHERE item_id = $1`, itemID).Scan(&n, &last); err != nil {
+		return 0, fmt.Errorf("add image: %w", err)
+	}
+	if n >= MaxItemImages {
+		return 0, ErrItemImagesFull
+	}
+	if err := s.insertImage(ctx, tx, img); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO item_images (item_id, position, hash) VALUES ($1, $2, $3)`, itemID, last+1, img.Hash); err != nil {
+		return 0, fmt.Errorf("add image: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("add image: %w", err)
+	}
+	return last + 1, s.PurgeItemPages(ctx, itemID)
+}
+
+// insertImage stores a picture's renditions unless they are there already.
+func (s *Store) insertImage(ctx context.Context, tx *sql.Tx, img ProcessedImage) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO images (hash, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, img.Hash, s.now().Unix()); err != nil {
+		return fmt.Errorf("store image: %w", err)
+	}
+	for _, r := range img.Renditions {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO image_renditions (hash, width, height, ext, content_type, bytes)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, img.Hash, r.Width, r.Height, r.Ext, r.ContentType, r.Bytes); err != nil {
+			return fmt.Errorf("store image: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) touchItem(ctx context.Context, tx *sql.Tx, itemID int64) error {
+	res, err := tx.ExecContext(ctx, `UPDATE items SET updated_at = $1 WHERE id = $2`, s.now().Unix(), itemID)
+	if err != nil {
+		return fmt.Errorf("item %d: %w", itemID, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// DeleteItemImage removes the item's picture at position (1-based); the
+// later ones move up. A picture no item uses any more is deleted. The
+// item's cached pages are purged.
+func (s *Store) DeleteItemImage(ctx context.Context, itemID int64, position int) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("delete image: %w", err)
+	}
+	defer tx.Rollback()
+	if err := s.touchItem(ctx, tx, itemID); err != nil {
+		return err
+	}
+	var hash string
+	err = tx.QueryRowContext(ctx, `SELECT hash FROM item_images WHERE item_id = $1 AND position = $2`, itemID, position).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("delete image: %w", err)
+	}
+	// Positions move up in two steps so that no step collides with the
+	// (item_id, position) key while rows are renumbered.
+	for _, stmt := range []string{
+		`DELETE FROM item_images WHERE item_id = $1 AND position = $2`,
+		`UPDATE item_images SET position = position + 1000 WHERE item_id = $1 AND position > $2`,
+		`UPDATE item_images SET position = position - 1001 WHERE item_id = $1 AND position > 1000 + $2`,
+	} {
+		if _, err := tx.ExecContext(ctx, stmt, itemID, position); err != nil {
+			return fmt.Errorf("delete image: %w", err)
+		}
+	}
+	for _, stmt := range []string{
+		`DELETE FROM image_renditions WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)`,
+		`DELETE FROM images WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)`,
+	} {
+		if _, err := tx.ExecContext(ctx, stmt, hash); err != nil {
+			return fmt.Errorf("delete image: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("delete image: %w", err)
+	}
+	return s.PurgeItemPages(ctx, itemID)
+}
+
+// ItemImages returns an item's pictures in order.
+func (s *Store) ItemImages(ctx context.Context, itemID int64) ([]ItemImage, error) {
+	m, err := s.images(ctx, `ii.item_id = $1`, []any{itemID})
+	return m[itemID], err
+}
+
+// MainImages returns the main picture of each item that has one.
+func (s *Store) MainImages(ctx context.Context, itemIDs []int64) (map[int64]ItemImage, error) {
+	out := map[int64]ItemImage{}
+	if len(itemIDs) == 0 {
+		return out, nil
+	}
+	ph := make([]string, len(itemIDs))
+	args := make([]any, len(itemIDs))
+	for i, id := range itemIDs {
+		ph[i], args[i] = fmt.Sprintf("$%d", i+1), id
+	}
+	m, err := s.images(ctx, `ii.position = 1 AND ii.item_id IN (`+strings.Join(ph, ",")+`)`, args)
+	for id, imgs := range m {
+		out[id] = imgs[0]
+	}
+	return out, err
+}
+
+func (s *Store) images(ctx context.Context, cond string, args []any) (map[int64][]ItemImage, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT ii.item_id, ii.position, r.hash, r.width, r.height, r.ext
+		FROM item_images ii JOIN image_renditions r ON r.hash = ii.hash
+		WHERE `+cond+` ORDER BY ii.item_id, ii.position, r.width`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("item images: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64][]ItemImage{}
+	for rows.Next() {
+		var id int64
+		var pos int
+		var hash string
+		var size ImageSize
+		if err := rows.Scan(&id, &pos, &hash, &size.Width, &size.Height, &size.Ext); err != nil {
+			return nil, fmt.Errorf("item images: %w", err)
+		}
+		imgs := out[id]
+		if len(imgs) == 0 || imgs[len(imgs)-1].Position != pos {
+			imgs = append(imgs, ItemImage{Position: pos, Hash: hash})
+		}
+		imgs[len(imgs)-1].Sizes = append(imgs[len(imgs)-1].Sizes, size)
+		out[id] = imgs
+	}
+	return out, rows.Err()
+}
+
+// Media returns one stored size of a picture.
+func (s *Store) Media(ctx context.Context, hash string, width int, ext string) (Rendition, error) {
+	r := Rendition{Width: width, Ext: ext}
+	err := s.db.QueryRowContext(ctx, `SELECT height, content_type, bytes FROM image_renditions WHERE hash = $1 AND width = $2 AND ext = $3`,
+		hash, width, ext).Scan(&r.Height, &r.ContentType, &r.Bytes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, ErrNotFound
+	}
+	if err != nil {
+		return r, fmt.Errorf("media: %w", err)
+	}
+	return r, nil
+}

@@ -1,0 +1,187 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// ErrBanned means the account was banned by an admin: it cannot sign in,
+// and its checkouts are refused.
+var ErrBanned = errors.New("account banned")
+
+// hideArticleScript hides an article in one step in the board's slot: the
+// hash is marked (who hid it), and the id leaves `score:`, `time:`, every
+// group set and every cached group listing, so no listing shows it from
+// the next read on, on any instance.
+// KEYS: article hash, score:, time:, then per site group its set and its
+// two cached listings. ARGV: article id, moderator.
+// Returns 0 for a missing article, 1 when hidden now, 2 if it already was.
+var hideArticleScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'hidden') == 1 then return 2 end
+redis.call('HSET', KEYS[1], 'hidden', ARGV[2])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+for i = 4, #KEYS, 3 do
+  redis.call('SREM', KEYS[i], ARGV[1])
+  redis.call('ZREM', KEYS[i + 1], ARGV[1])
+  redis.call('ZREM', KEYS[i + 2], ARGV[1])
+end
+return 1`)
+
+// unpostScript takes a hidden article off its author's profile and posts
+// counter, together, in the author's slot. KEYS: posts, counts. ARGV: id.
+var unpostScript = redis.NewScript(`
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('HINCRBY', KEYS[2], 'posts', -1)
+end
+return 1`)
+
+// HideArticle hides an article for a moderator: gone from the listings,
+// group listings (cached ones included), feeds, the author's profile and
+// posts counter. The author still opens it and sees it was hidden.
+// ErrNotFound for a missing article. Hiding twice changes nothing more.
+func (s *Store) HideArticle(ctx context.Context, id int64, moderator string) (Article, error) {
+	keys := []string{articleKey(id), keyArticleScore, keyArticleTime}
+	for _, g := range ArticleGroups {
+		keys = append(keys, groupKey(g), groupOrderKey("score:", g), groupOrderKey("time:", g))
+	}
+	n, err := hideArticleScript.Run(ctx, s.rdb, keys, id, moderator).Int()
+	if err != nil {
+		return Article{}, fmt.Errorf("hide article %d: %w", id, err)
+	}
+	if n == 0 {
+		return Article{}, ErrNotFound
+	}
+	a, _, err := s.ArticleWithComments(ctx, id, 0)
+	if err != nil {
+		return Article{}, err
+	}
+	// Feeds hold only ids and read the entry from post:<id>: without it
+	// every feed skips the article. The profile list and counter follow.
+	if err := s.rdb.Unlink(ctx, postKey(id)).Err(); err != nil {
+		return a, fmt.Errorf("hide article %d: feed entry: %w", id, err)
+	}
+	if a.PosterID > 0 {
+		if err := unpostScript.Run(ctx, s.rdb, []string{postsKey(a.PosterID), userCountsKey(a.PosterID)}, id).Err(); err != nil {
+			return a, fmt.Errorf("hide article %d: author's posts: %w", id, err)
+		}
+	}
+	return a, nil
+}
+
+// hideCommentScript marks one comment hidden and takes it off the
+// article's count, atomically. The stored JSON gets a "hidden" member
+// appended as text (re-encoding it in Lua would round the time).
+// KEYS: article hash, comments list. ARGV: comment number (from 1).
+// Returns -1 for a missing comment, 0 if already hidden, 1 when hidden now.
+var hideCommentScript = redis.NewScript(`
+local i = tonumber(ARGV[1]) - 1
+local raw = redis.call('LINDEX', KEYS[2], i)
+if not raw then return -1 end
+if string.find(raw, '"hidden":true', 1, true) then return 0 end
+redis.call('LSET', KEYS[2], i, string.sub(raw, 1, -2) .. ',"hidden":true}')
+redis.call('HINCRBY', KEYS[1], 'comments', -1)
+return 1`)
+
+// CommentByID reads one comment of an article (its number from 1).
+func (s *Store) CommentByID(ctx context.Context, articleID, commentID int64) (Comment, error) {
+	raw, err := s.rdb.LIndex(ctx, commentsKey(articleID), commentID-1).Result()
+	if errors.Is(err, redis.Nil) || commentID < 1 {
+		return Comment{}, ErrNotFound
+	}
+	if err != nil {
+		return Comment{}, fmt.Errorf("comment: %w", err)
+	}
+	c, ok := parseComment(raw)
+	if !ok {
+		return Comment{}, ErrNotFound
+	}
+	c.ID, c.ArticleID = commentID, articleID
+	return c, nil
+}
+
+// HideComment hides one comment: gone from the article's page and its
+// comment count for everyone but its author (who sees it was hidden) and
+// admins. Comments are named by article and number; the page's hook
+// carries both as "<article>-<number>". ErrNotFound for a missing one.
+func (s *Store) HideComment(ctx context.Context, articleID, commentID int64) (Comment, error) {
+	if commentID < 1 {
+		return Comment{}, ErrNotFound
+	}
+	n, err := hideCommentScript.Run(ctx, s.rdb, []string{articleKey(articleID), commentsKey(articleID)}, commentID).Int()
+	if err != nil {
+		return Comment{}, fmt.Errorf("hide comment: %w", err)
+	}
+	if n < 0 {
+		return Comment{}, ErrNotFound
+	}
+	return s.CommentByID(ctx, articleID, commentID)
+}
+
+// CommentRef is how pages and the moderation route name a comment:
+// "<article id>-<comment number>".
+func CommentRef(articleID, commentID int64) string {
+	return strconv.FormatInt(articleID, 10) + "-" + strconv.FormatInt(commentID, 10)
+}
+
+// ParseCommentRef reads a CommentRef.
+func ParseCommentRef(ref string) (articleID, commentID int64, ok bool) {
+	a, c, found := strings.Cut(ref, "-")
+	if !found {
+		return 0, 0, false
+	}
+	articleID, err1 := strconv.ParseInt(a, 10, 64)
+	commentID, err2 := strconv.ParseInt(c, 10, 64)
+	return articleID, commentID, err1 == nil && err2 == nil && articleID > 0 && commentID > 0
+}
+
+// BanUser bans an account: it can no longer sign in (ErrBanned), every
+// session it has is ended at once, and its checkouts are refused from the
+// moment the ban commits; its orders stay. The admin account cannot be
+// banned (ErrInvalid). It returns the account and how many sessions ended.
+// Banning twice ends any session that slipped in and changes nothing else.
+func (s *Store) BanUser(ctx context.Context, name string) (User, int, error) {
+	u, err := s.UserByName(ctx, name)
+	if err != nil {
+		return User{}, 0, err
+	}
+	if u.IsAdmin {
+		return u, 0, ErrInvalid
+	}
+	// The ban is written before the sessions are read: a sign-in racing
+	// with it adds its session before checking the ban (see SignIn's
+	// caller), so either we find that session or it finds the ban.
+	if _, err := s.db.ExecContext(ctx, `UPDATE users SET banned_at = $1 WHERE id = $2 AND banned_at IS NULL`, s.now().Unix(), u.ID); err != nil {
+		return u, 0, fmt.Errorf("ban %q: %w", name, err)
+	}
+	u.Banned = true
+	n, err := s.EndUserSessions(ctx, u.ID, "")
+	return u, n, err
+}
+
+// lockBuyer is the checkout transaction's first step: it takes the
+// shopper's account row (on PostgreSQL a row lock, so a ban waits for a
+// checkout already under way, and a checkout after the ban sees it) and
+// refuses a banned account with ErrBanned. Guests (0) have no row.
+func lockBuyer(ctx context.Context, tx *sql.Tx, userID int64) error {
+	if userID <= 0 {
+		return nil
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE users SET banned_at = banned_at WHERE id = $1 AND banned_at IS NULL`, userID)
+	if err != nil {
+		return fmt.Errorf("checkout: account: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("checkout: account: %w", err)
+	} else if n == 0 {
+		return ErrBanned
+	}
+	return nil
+}

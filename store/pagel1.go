@@ -1,0 +1,232 @@
+package store
+
+import (
+	"container/list"
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"storefront/store/pagebody"
+)
+
+// The in-process page cache (l1) holds decoded copies of pages stored in
+// Redis, so that a hit reads nothing from Redis for the page. It is
+// bounded in bytes (PAGE_L1_BYTES, least recently used out first); an
+// entry lives no longer than its page does in Redis, and goes at once on
+// every instance when its item's pages are purged.
+//
+// Purges reach the other instances on the purge channel (PUBLISH after the
+// purge is complete in Redis). Redis's own invalidation (CLIENT TRACKING)
+// is not used for pages: it is unavailable on Cluster and in miniredis, and
+// a purge is one message per item either way. A copy being read while a
+// purge is announced is refused by the item's purge epoch: every entry
+// records the epoch read before its page was, and put refuses it if a purge
+// came in between. While the subscription is down (and until it is first
+// confirmed) nothing is served from l1, and a reconnect empties it, since
+// announcements sent meanwhile are lost.
+type l1Cache struct {
+	max  int64
+	mu   sync.Mutex
+	used int64
+	lru  *list.List               // of *l1Entry, most recent first
+	byID map[string]*list.Element // cache hash -> element
+	// epochs count purges per item, all is the count of purge-alls; an
+	// entry read under older counts is refused.
+	epochs map[int64]uint64
+	all    uint64
+	live   bool // the purge channel is subscribed
+}
+
+// l1Entry is one page held in process.
+type l1Entry struct {
+	key        string
+	page       *pagebody.Page
+	freshUntil time.Time // after this the page is stale (served while rendered again)
+	hardUntil  time.Time // when Redis drops it
+	size       int64
+}
+
+// l1Epoch is an item's purge epoch, read before a page is.
+type l1Epoch struct{ item, all uint64 }
+
+func newL1Cache(maxBytes int64) *l1Cache {
+	return &l1Cache{max: maxBytes, lru: list.New(), byID: map[string]*list.Element{}, epochs: map[int64]uint64{}}
+}
+
+// get returns the page held under key, or nil.
+func (c *l1Cache) get(key string, now time.Time) *l1Entry {
+	if c.max <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.live {
+		return nil
+	}
+	el, ok := c.byID[key]
+	if !ok {
+		return nil
+	}
+	e := el.Value.(*l1Entry)
+	if !now.Before(e.hardUntil) {
+		c.removeLocked(el)
+		return nil
+	}
+	c.lru.MoveToFront(el)
+	return e
+}
+
+// epoch returns the item's purge epoch, to be read before its page is.
+func (c *l1Cache) epoch(itemID int64) l1Epoch {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return l1Epoch{item: c.epochs[itemID], all: c.all}
+}
+
+// epochLive returns the item's purge epoch and whether purges are being
+// heard (otherwise nothing read under an epoch may be trusted).
+func (c *l1Cache) epochLive(itemID int64) (l1Epoch, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return l1Epoch{item: c.epochs[itemID], all: c.all}, c.live && c.max > 0
+}
+
+// put holds a page read from (or just written to) Redis with ttl left
+// there, unless a purge of its item was announced since ep was read.
+func (c *l1Cache) put(key string, p *pagebody.Page, now time.Time, ttl, grace time.Duration, ep l1Epoch) {
+	if c.max <= 0 || ttl == -2 {
+		return
+	}
+	if ttl < 0 { // no expiry set: treat as just stored
+		ttl = grace
+	}
+	e := &l1Entry{key: key, page: p, freshUntil: now.Add(ttl - grace), hardUntil: now.Add(ttl), size: int64(p.Size() + len(key))}
+	if e.size > c.max {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.live || c.epochs[p.ItemID] != ep.item || c.all != ep.all {
+		return
+	}
+	if el, ok := c.byID[key]; ok {
+		c.removeLocked(el)
+	}
+	c.byID[key] = c.lru.PushFront(e)
+	c.used += e.size
+	for c.used > c.max {
+		c.removeLocked(c.lru.Back())
+	}
+}
+
+func (c *l1Cache) removeLocked(el *list.Element) {
+	e := el.Value.(*l1Entry)
+	c.lru.Remove(el)
+	delete(c.byID, e.key)
+	c.used -= e.size
+}
+
+// purgeItem drops the item's pages and refuses copies read before now.
+func (c *l1Cache) purgeItem(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.epochs[id]++
+	if el, ok := c.byID[PageKey(id)]; ok {
+		c.removeLocked(el)
+	}
+}
+
+// purgeAll empties the cache and refuses copies read before now.
+func (c *l1Cache) purgeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.all++
+	c.lru.Init()
+	c.byID = map[string]*list.Element{}
+	c.used = 0
+}
+
+// setLive says whether purges are being heard; going live empties the
+// cache, since announcements made while deaf are lost.
+func (c *l1Cache) setLive(live bool) {
+	c.purgeAll()
+	c.mu.Lock()
+	c.live = live
+	c.mu.Unlock()
+}
+
+// stats returns the entries and bytes held.
+func (c *l1Cache) stats() (int, int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Len(), c.used
+}
+
+// purgeAllMessage is what the purge channel carries for "every page";
+// otherwise a message is an item id.
+const purgeAllMessage = "*"
+
+// announcePurge tells every instance (this one included) to drop the
+// items' pages, or all pages when no id is given.
+func (s *Store) announcePurge(ctx context.Context, ids ...int64) error {
+	if len(ids) == 0 {
+		s.pages.l1.purgeAll()
+		return s.rdb.Publish(ctx, keyPurgeChannel, purgeAllMessage).Err()
+	}
+	pipe := s.rdb.Pipeline()
+	for _, id := range ids {
+		s.pages.l1.purgeItem(id)
+		pipe.Publish(ctx, keyPurgeChannel, formatID(id))
+	}
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// listenPurges applies purges announced by any instance until ctx ends.
+// go-redis resubscribes after a lost connection and reports each
+// (re)subscription as a *redis.Subscription: the cache empties then.
+func (s *Store) listenPurges(ctx context.Context, done chan<- struct{}) {
+	defer close(done)
+	ps := s.rdb.Subscribe(ctx, keyPurgeChannel)
+	defer ps.Close()
+	ch := ps.ChannelWithSubscriptions(redis.WithChannelHealthCheckInterval(time.Second))
+	for {
+		select {
+		case <-ctx.Done():
+			s.pages.l1.setLive(false)
+			return
+		case m, ok := <-ch:
+			if !ok {
+				s.pages.l1.setLive(false)
+				return
+			}
+			switch m := m.(type) {
+			case *redis.Subscription:
+				s.pages.l1.setLive(m.Kind == "subscribe")
+			case *redis.Message:
+				if m.Payload == purgeAllMessage {
+					s.pages.l1.purgeAll()
+				} else if id, err := strconv.ParseInt(m.Payload, 10, 64); err == nil {
+					s.pages.l1.purgeItem(id)
+				}
+			}
+		}
+	}
+}
+
+// HeldPage returns the item's page as this process holds it, or nil
+// (tests and the dashboard look at what is held, never serve it).
+func (s *Store) HeldPage(itemID int64) *pagebody.Page {
+	s.pages.l1.mu.Lock()
+	defer s.pages.l1.mu.Unlock()
+	if el, ok := s.pages.l1.byID[PageKey(itemID)]; ok {
+		return el.Value.(*l1Entry).page
+	}
+	return nil
+}
+
+// L1Stats returns how many pages this process holds and their bytes.
+func (s *Store) L1Stats() (pages int, bytes int64) { return s.pages.l1.stats() }

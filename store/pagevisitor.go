@@ -1,0 +1,174 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// What a cached page's holes need of a returning visitor (the signed-in
+// check, cart count, unread count, viewed list, like state) is read through
+// go-redis's server-assisted client-side cache where it applies (one Redis
+// server, DB 0, RESP3): Redis tracks the keys each read touched and tells
+// the client when they change, so a returning visitor's reads are answered
+// in process. A visitor's first request, and every read after its keys
+// changed, goes to Redis.
+//
+// The token's MAC is checked locally; whether a guest session still exists
+// is learnt behind, by the write-behind flush (a token found gone is
+// remembered here and its next request takes the full read, which drops
+// it). A signed-in claim is checked against `login:` on every request.
+
+// UseClientSideCache gives the store a client with client-side caching for
+// the reads of cached pages' holes (see RedisConn.Cached).
+func (s *Store) UseClientSideCache(c *redis.Client) { s.csc = c }
+
+// reader is the client for reads that may come from the client-side
+// cache (shared listings, a session's own lists), or the plain client
+// where there is none.
+func (s *Store) reader() redis.Cmdable {
+	if s.csc != nil && s.now().UnixNano()-s.cscFailedAt.Load() > int64(cscPause) {
+		return s.csc
+	}
+	return s.rdb
+}
+
+// cscPause is how long reads keep off the caching client after it failed.
+const cscPause = 10 * time.Second
+
+// deadTokens remembers tokens that the write-behind flush found gone, so
+// that their next request is read in full; bounded, since a forgotten one
+// is found again by the next flush.
+type deadTokens struct {
+	mu sync.Mutex
+	m  map[string]struct{}
+}
+
+const deadTokensMax = 10_000
+
+func (d *deadTokens) add(token string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.m == nil || len(d.m) >= deadTokensMax {
+		d.m = map[string]struct{}{}
+	}
+	d.m[token] = struct{}{}
+}
+
+func (d *deadTokens) has(token string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.m[token]
+	return ok
+}
+
+// readVisitCached reads what the holes of a cached page need for a
+// returning visitor, or for a visitor left without a session, through the
+// client-side cache.
+func (s *Store) readVisitCached(ctx context.Context, req ItemPageRequest) (visitReads, error) {
+	c := s.csc
+	v := visitReads{rank: -1, session: SessionState{Known: true}}
+	if req.Token == "" {
+		// A visitor without a session who gets none (over the cap of new
+		// sessions): only the item's counters.
+		v.session = SessionState{}
+		return s.readLikeCached(ctx, req.ItemID, v)
+	}
+	st, err := s.readSessionCached(ctx, req.Token, req.ClaimedUserID)
+	if err != nil || !st.Known {
+		return visitReads{rank: -1, session: st}, err
+	}
+	v.session = st
+	recent, err := c.LRange(ctx, viewedKey(req.Token), 0, s.opt.ViewedPerSession-1).Result()
+	if err != nil {
+		return v, fmt.Errorf("item visit: %w", err)
+	}
+	v.recent = parseIDs(recent)
+	return s.readLikeCached(ctx, req.ItemID, v)
+}
+
+// readLikeCached adds the like box's reads to v through the client-side
+// cache: the item's counters, and the shopper's own like when signed in.
+func (s *Store) readLikeCached(ctx context.Context, itemID int64, v visitReads) (visitReads, error) {
+	c := s.csc
+	counts := c.HMGet(ctx, itemCountsKey(itemID), "views", "likes")
+	if err := counts.Err(); err != nil {
+		return v, fmt.Errorf("item visit: %w", err)
+	}
+	r := likeReads{counts: counts}
+	if v.session.UserID > 0 {
+		r.liked = c.SIsMember(ctx, itemLikesKey(itemID), v.session.UserID)
+		if err := r.liked.Err(); err != nil {
+			return v, fmt.Errorf("item visit: %w", err)
+		}
+	}
+	cs, liked := r.result()
+	v.like = LikeVisit{Counts: cs, Liked: liked}
+	return v, nil
+}
+
+// readSessionCached reads a returning visitor's session state through the
+// client-side cache: with a claimed user, the `login:` entry (a missing one
+// means the token is signed in no more: unknown) and the unread count; the
+// cart's quantities always. A guest token's existence is not read (it is
+// learnt behind, by the write-behind flush).
+func (s *Store) readSessionCached(ctx context.Context, token string, claimedUserID int64) (SessionState, error) {
+	c := s.csc
+	st := SessionState{Known: true}
+	if claimedUserID > 0 {
+		uid, err := c.HGet(ctx, keyLogin, sessionID(token)).Result()
+		switch {
+		case errors.Is(err, redis.Nil):
+			return SessionState{}, nil
+		case err != nil:
+			return SessionState{}, fmt.Errorf("session: %w", err)
+		case uid == formatID(claimedUserID):
+			st.UserID = claimedUserID
+			unread, err := c.HVals(ctx, unreadKey(claimedUserID)).Result()
+			if err != nil {
+				return SessionState{}, fmt.Errorf("session: %w", err)
+			}
+			st.Unread = sumQuantities(unread)
+		}
+	}
+	// The header counts the account's cart once the server agrees who is
+	// signed in, else the session's guest cart (as the session read does).
+	cartOf := cartKey(token)
+	if st.UserID > 0 {
+		cartOf = accountCartKey(st.UserID)
+	}
+	cart, err := c.HVals(ctx, cartOf).Result()
+	if err != nil {
+		return SessionState{}, fmt.Errorf("session: %w", err)
+	}
+	st.CartCount = sumQuantities(cart)
+	return st, nil
+}
+
+// ViewSession is LoadSession for a request that changes nothing (a page
+// read): a returning visitor's state comes through the client-side cache
+// and its touch is written behind with the page cache hits' writes, so the
+// request costs no blocking round trip. Requests that change data, and
+// tokens the flush found gone, take LoadSession. Without client-side
+// caching it is LoadSession.
+func (s *Store) ViewSession(ctx context.Context, token string, claimedUserID int64) (SessionState, error) {
+	if s.reader() == s.rdb || s.pages.dead.has(token) {
+		return s.LoadSession(ctx, token, claimedUserID)
+	}
+	st, err := s.readSessionCached(ctx, token, claimedUserID)
+	if err != nil {
+		// The caching client cannot answer (its server restarted, say):
+		// read from Redis, and keep other reads off it for a while.
+		s.cscFailedAt.Store(s.now().UnixNano())
+		return s.LoadSession(ctx, token, claimedUserID)
+	}
+	if !st.Known {
+		return st, nil
+	}
+	s.pages.writes.touch(token, st.UserID > 0, s.nowSeconds())
+	return st, nil
+}

@@ -1,0 +1,117 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"storefront/store"
+	"storefront/store/storetest"
+)
+
+// benchCatalogSize is the catalog the search benchmark runs on.
+const benchCatalogSize = 100_000
+
+// BenchmarkSearch100k times catalog queries on a 100,000-item catalog
+// (the demo's 1,200 plus generated ones), on SQLite by default and on
+// PostgreSQL with DATABASE_URL:
+//
+//	go test ./store -run '^$' -bench BenchmarkSearch100k -benchtime 200x
+//	DATABASE_URL=postgres://... go test ./store -run '^$' -bench BenchmarkSearch100k -benchtime 200x
+func BenchmarkSearch100k(b *testing.B) {
+	db := storetest.DB(b)
+	st := store.New(storetest.Redis(b), db, storetest.Options(), storetest.Logger(b))
+	ctx := context.Background()
+	if err := st.Migrate(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	if err := insertBenchItems(ctx, db, store.DemoItemCount+1, benchCatalogSize); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%s: inserted %d items (index kept by the database) in %s", storetest.DBKind(), benchCatalogSize-store.DemoItemCount, time.Since(start).Round(time.Millisecond))
+	for id := int64(1); id <= 2000; id += 3 { // a view ranking for the popular sort
+		if err := st.UpdateToken(ctx, "bench", true, id); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name string
+		q    store.SearchQuery
+	}{
+		{"word", store.SearchQuery{Q: "lantern"}},
+		{"two_words", store.SearchQuery{Q: "walnut lantern"}},
+		{"word_filters", store.SearchQuery{Q: "lantern", Category: "Home", MinCents: 1000, HasMin: true, MaxCents: 9000, HasMax: true, InStock: true}},
+		{"word_price_desc", store.SearchQuery{Q: "lantern", Sort: store.SortPriceDesc}},
+		{"word_popular", store.SearchQuery{Q: "lantern", Sort: store.SortPopular}},
+		{"typo", store.SearchQuery{Q: "lanterm"}},
+		{"browse_all", store.SearchQuery{}},
+		{"browse_category_price_asc", store.SearchQuery{Category: "Kitchen", Sort: store.SortPriceAsc}},
+		{"browse_newest_page_100", store.SearchQuery{Sort: store.SortNewest, Page: 100}},
+		{"browse_popular", store.SearchQuery{Sort: store.SortPopular}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			q := c.q
+			if q.Page == 0 {
+				q.Page = 1
+			}
+			q.PerPage = 24
+			var total int
+			for b.Loop() {
+				res, err := st.Search(ctx, q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				total = res.Total
+			}
+			b.ReportMetric(float64(total), "matches")
+		})
+	}
+}
+
+var (
+	benchAdjectives = strings.Fields("Classic Compact Deluxe Everyday Heritage Nordic Pro Rustic Studio Urban Vintage Summit Coastal Midnight Evergreen Walnut Copper Linen Granite Harbor")
+	benchNouns      = strings.Fields("Lantern Kettle Backpack Notebook Blanket Speaker Trowel Puzzle Jacket Racket Teapot Compass Satchel Tumbler Easel Ottoman Hammock Skillet Journal Planter")
+	benchWords      = strings.Fields("durable light handmade recycled waterproof quiet soft bright warm sturdy portable elegant simple modern cosy")
+	benchCategories = strings.Fields("Kitchen Outdoors Books Electronics Garden Toys Office Apparel Home Sports")
+)
+
+// insertBenchItems adds generated items with ids from..to in batches.
+func insertBenchItems(ctx context.Context, db *sql.DB, from, to int) error {
+	rng := rand.New(rand.NewPCG(7, 11))
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	const batch = 500
+	for start := from; start <= to; start += batch {
+		var sb strings.Builder
+		var args []any
+		sb.WriteString(`INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at) VALUES `)
+		for id := start; id < start+batch && id <= to; id++ {
+			name := fmt.Sprintf("%s %s %s %d", benchAdjectives[rng.IntN(len(benchAdjectives))], benchNouns[rng.IntN(len(benchNouns))], benchWords[rng.IntN(len(benchWords))], id)
+			desc := fmt.Sprintf("A %s, %s and %s %s for every day.", benchWords[rng.IntN(len(benchWords))], benchWords[rng.IntN(len(benchWords))],
+				benchWords[rng.IntN(len(benchWords))], strings.ToLower(benchNouns[rng.IntN(len(benchNouns))]))
+			if len(args) > 0 {
+				sb.WriteByte(',')
+			}
+			n := len(args)
+			fmt.Fprintf(&sb, "($%d,$%d,$%d,$%d,$%d,$%d,$%d,$%d)", n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8)
+			args = append(args, id, fmt.Sprintf("bench-%d", id), name, desc, benchCategories[id%len(benchCategories)],
+				int64(500+rng.IntN(30000)), int64(rng.IntN(40)), int64(0))
+		}
+		if _, err := tx.ExecContext(ctx, sb.String(), args...); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}

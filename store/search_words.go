@@ -1,0 +1,227 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Spelling correction applies to words at least this long: shorter ones
+// have too many neighbours one typo away.
+const minCorrectable = 5
+
+// maxSearchWords bounds the words of one query that reach the index.
+const maxSearchWords = 12
+
+// searchWords splits a query into lower-case words of letters and digits,
+// without repeats. Everything else (quotes, operators, punctuation) is a
+// separator, so no query syntax of either database reaches it.
+func searchWords(q string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
+	}) {
+		if !seen[w] && len(out) < maxSearchWords {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// wordGroups makes each word a group of one alternative.
+func wordGroups(words []string) [][]string {
+	out := make([][]string, len(words))
+	for i, w := range words {
+		out[i] = []string{w}
+	}
+	return out
+}
+
+// ftsQuery is an FTS5 MATCH expression: every group must match, any
+// alternative of a group may; words of two or more letters match as
+// prefixes so that "tent" finds "tents" while the shopper is typing.
+func ftsQuery(groups [][]string) string {
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		alts := make([]string, len(g))
+		for j, w := range g {
+			alts[j] = `"` + w + `"`
+			if utf8.RuneCountInString(w) > 1 {
+				alts[j] += "*"
+			}
+		}
+		parts[i] = "(" + strings.Join(alts, " OR ") + ")"
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// tsQuery is the same expression for PostgreSQL's to_tsquery.
+func tsQuery(groups [][]string) string {
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		alts := make([]string, len(g))
+		for j, w := range g {
+			alts[j] = w + ":*"
+		}
+		parts[i] = "(" + strings.Join(alts, " | ") + ")"
+	}
+	return strings.Join(parts, " & ")
+}
+
+// suggestion is the corrected query a shopper is offered: each group's
+// best alternative.
+func suggestion(groups [][]string) string {
+	words := make([]string, len(groups))
+	for i, g := range groups {
+		words[i] = g[0]
+	}
+	return strings.Join(words, " ")
+}
+
+// vocabWord is a catalog word and how many items use it (0 when the
+// database does not count).
+type vocabWord struct {
+	word string
+	docs int
+}
+
+// correct replaces each word of five or more letters that starts no
+// catalog word by the catalog words one typo away from it (best first).
+// changed says whether any word was replaced.
+func (s *Store) correct(ctx context.Context, words []string) ([][]string, bool, error) {
+	var long bool
+	for _, w := range words {
+		long = long || utf8.RuneCountInString(w) >= minCorrectable
+	}
+	if !long {
+		return nil, false, nil
+	}
+	vocab, err := s.vocabulary(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	groups := wordGroups(words)
+	changed := false
+	for i, w := range words {
+		if utf8.RuneCountInString(w) < minCorrectable || startsAWord(w, vocab) {
+			continue
+		}
+		if alts := oneTypoAway(w, vocab); len(alts) > 0 {
+			groups[i] = alts
+			changed = true
+		}
+	}
+	return groups, changed, nil
+}
+
+// vocabulary reads the catalog's words of four or more letters: FTS5's own
+// vocabulary table on SQLite, the trigger-kept search_words on PostgreSQL.
+func (s *Store) vocabulary(ctx context.Context) ([]vocabWord, error) {
+	query := `SELECT term, doc FROM items_vocab WHERE length(term) >= 4`
+	if s.dbKind == DBPostgres {
+		query = `SELECT word, 0 FROM search_words WHERE length(word) >= 4`
+	}
+	rows, err := s.db.QueryContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("search vocabulary: %w", err)
+	}
+	defer rows.Close()
+	var out []vocabWord
+	for rows.Next() {
+		var v vocabWord
+		if err := rows.Scan(&v.word, &v.docs); err != nil {
+			return nil, fmt.Errorf("search vocabulary: %w", err)
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+func startsAWord(prefix string, vocab []vocabWord) bool {
+	for _, v := range vocab {
+		if strings.HasPrefix(v.word, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneTypoAway returns the vocabulary words one edit from w (a letter
+// added, dropped, changed, or two neighbours swapped), the most used
+// first, at most five.
+func oneTypoAway(w string, vocab []vocabWord) []string {
+	var hits []vocabWord
+	for _, v := range vocab {
+		if oneEdit([]rune(w), []rune(v.word)) {
+			hits = append(hits, v)
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].docs != hits[j].docs {
+			return hits[i].docs > hits[j].docs
+		}
+		return hits[i].word < hits[j].word
+	})
+	out := make([]string, 0, 5)
+	for _, h := range hits {
+		if len(out) < cap(out) {
+			out = append(out, h.word)
+		}
+	}
+	return out
+}
+
+// oneEdit says whether a and b differ by exactly one insertion, deletion,
+// substitution or swap of adjacent letters.
+func oneEdit(a, b []rune) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	switch len(b) - len(a) {
+	case 0:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		if i == len(a) {
+			return false // equal
+		}
+		if runesEqual(a[i+1:], b[i+1:]) {
+			return true // substitution
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && runesEqual(a[i+2:], b[i+2:])
+	case 1:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return runesEqual(a[i:], b[i+1:])
+	}
+	return false
+}
+
+func runesEqual(a, b []rune) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sortCategories(cs []Category) {
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].Count != cs[j].Count {
+			return cs[i].Count > cs[j].Count
+		}
+		return cs[i].Name < cs[j].Name
+	})
+}
