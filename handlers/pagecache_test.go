@@ -706,6 +706,10 @@ func TestRescaleStopsCaching(t *testing.T) {
 	for range 3 {
 		c.Get("/items/103?_=1") // another item overtakes 102
 	}
+	// Every request below views 102 again: keep 101 and 103 far ahead so
+	// that however many polls a slow machine needs, 102 stays third.
+	rdb.ZIncrBy(ctx, "viewed:", -1000, "101")
+	rdb.ZIncrBy(ctx, "viewed:", -1000, "103")
 	// The in-process copy learns the item's new rank with the next flush
 	// of the hits' writes, and drops it.
 	storetest.Eventually(t, func() bool {

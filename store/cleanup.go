@@ -9,54 +9,51 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+	"golang.org/x/sync/errgroup"
 )
 
 // The session cleanup is the book's clean_full_sessions made safe to run
 // from several instances and on Redis Cluster. Tuned with BenchmarkCleanup.
 const (
-	cleanupBatch    = 2000             // sessions per batch (one script of a few ms; on Cluster two round trips)
+	cleanupBatch    = 2000             // sessions per batch: one script of a few ms
 	cleanupIdle     = time.Second      // the book's sleep when under the limit
 	cleanupBudget   = 2 * time.Second  // work done between two lease renewals
 	cleanupLeaseTTL = 15 * time.Second // longer than a budget plus a slow round trip
+	// cleanupDeletesInFlight bounds the batches whose keys a Cluster
+	// cleanup is still deleting while it evicts the next: two keep every
+	// node busy while the slowest finishes the batch before.
+	cleanupDeletesInFlight = 2
 )
 
-// evictScript removes sessions from `recent:` (KEYS[1]) so that at most
-// ARGV[1] are left. ARGV[2] is the newest score among the candidates when
-// they were picked, ARGV[3..] the candidate tokens, oldest first. Counting
-// and removing in one script means that cleaners running at once never
-// evict more than the excess between them. A candidate seen since it was
-// picked (a score past ARGV[2]) is spared, and one no longer in `recent:`
-// is gone. To keep the reply small it returns how many candidates it went
-// through and the positions of the gone and the spared ones:
-// {seen, {gone...}, {spared...}}; every other candidate up to seen was
-// evicted. It touches one key, so it is fine on Cluster. Commands take at
-// most 1000 arguments from the Lua stack.
+// evictScript is the Cluster cleanup's step on the node of `recent:`
+// (KEYS[1]): while it holds more than ARGV[1] sessions it takes up to
+// ARGV[2] from the front (guests first, least recently seen first: see
+// signedInScore) and cuts them off by rank, in one atomic step, so
+// cleaners running at once never evict more than the excess between them.
+// The sessions' own keys live in other slots, which the caller deletes.
+// Reply: {sessions still over the limit, {token, score, ...}}.
 var evictScript = redis.NewScript(`
-local key, limit, newest = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
-local n = #ARGV - 2
+local key, limit, batch = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
 local excess = redis.call('ZCARD', key) - limit
-local evicted, gone, spared, seen = {}, {}, {}, 0
-for from = 1, n, 1000 do
-  if #evicted >= excess then break end
-  local to = math.min(from + 999, n)
-  local cur = redis.call('ZMSCORE', key, unpack(ARGV, from + 2, to + 2))
-  for j = from, to do
-    if #evicted >= excess then break end
-    seen = j
-    local s = cur[j - from + 1]
-    if not s then
-      gone[#gone + 1] = j
-    elseif tonumber(s) <= newest then
-      evicted[#evicted + 1] = ARGV[j + 2]
-    else
-      spared[#spared + 1] = j
-    end
-  end
+if excess <= 0 then return {0, {}} end
+local take = math.min(excess, batch)
+local front = redis.call('ZRANGE', key, 0, take - 1, 'WITHSCORES')
+redis.call('ZREMRANGEBYRANK', key, 0, take - 1)
+return {excess - take, front}`)
+
+// unlinkScript deletes sessions' keys that live on one Cluster node but in
+// many slots, in one call instead of one UNLINK command each: KEYS[1] and
+// ARGV[1] are one session's two keys, then ARGV holds the others' in
+// pairs. Each UNLINK stays within one slot (a session's keys share one);
+// the flag lets the script reach the other slots of the node it runs on.
+// A node that refuses it (an older Redis, a slot moving away) gets the
+// plain commands instead (see dropSessions).
+var unlinkScript = redis.NewScript(`#!lua flags=allow-cross-slot-keys
+local n = redis.call('UNLINK', KEYS[1], ARGV[1])
+for i = 2, #ARGV, 2 do
+  n = n + redis.call('UNLINK', ARGV[i], ARGV[i + 1])
 end
-for i = 1, #evicted, 1000 do
-  redis.call('ZREM', key, unpack(evicted, i, math.min(i + 999, #evicted)))
-end
-return {seen, gone, spared}`)
+return n`)
 
 // evictFrontScript is the whole cleanup of one batch on a single node, the
 // book's clean_full_sessions in one atomic step: while `recent:` (KEYS[1])
@@ -105,29 +102,79 @@ func (s *Store) CleanSessions(ctx context.Context) (int64, error) {
 // store is under its limit or, when until is set, that time has passed;
 // more says whether work is left. On a single node a batch is one script
 // (cleanFront). On Cluster, where one script cannot reach the sessions'
-// keys in other slots, a batch takes two round trips: evictScript takes the
-// candidates out of `recent:`, then one pipeline deletes the rest of the
-// evicted sessions and picks the next candidates.
+// keys in other slots, it is cleanSpread.
 func (s *Store) cleanSessions(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
 	if !s.isCluster() {
 		return s.cleanFront(ctx, until)
 	}
-	pipe := s.rdb.Pipeline()
-	next := s.addPick(ctx, pipe)
-	if _, err := pipe.Exec(ctx); err != nil {
-		return 0, false, fmt.Errorf("clean sessions: %w", err)
+	return s.cleanSpread(ctx, until)
+}
+
+// cleanSpread is cleanSessions on Cluster. Each batch is one evictScript
+// call on the node of `recent:`; the evicted sessions' keys, spread over
+// every node, are deleted while the next batch is being evicted, so the
+// two never wait on each other. At most cleanupDeletesInFlight batches'
+// deletes are in flight, and all are done when it returns.
+func (s *Store) cleanSpread(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
+	drops := make(chan error, cleanupDeletesInFlight)
+	inFlight := 0
+	// wait waits until fewer than max batches' deletes are in flight,
+	// keeping the first error.
+	wait := func(max int) {
+		for ; inFlight > max-1 && inFlight > 0; inFlight-- {
+			if derr := <-drops; derr != nil && err == nil {
+				err = derr
+			}
+		}
 	}
+	defer wait(0)
 	for {
 		if !until.IsZero() && time.Now().After(until) {
 			return evicted, true, nil
 		}
-		n, more, err := s.cleanBatch(ctx, &next)
-		evicted += n
-		s.evictedTotal.Add(float64(n))
-		if err != nil || !more {
-			return evicted, more, err
+		res, rerr := evictScript.Run(ctx, s.rdb, []string{keyRecent}, s.opt.SessionLimit, cleanupBatch).Slice()
+		if rerr != nil {
+			return evicted, true, fmt.Errorf("clean sessions: %w", rerr)
+		}
+		left, dropped, perr := readEvicted(res)
+		if perr != nil {
+			return evicted, true, perr
+		}
+		evicted += int64(len(dropped))
+		s.evictedTotal.Add(float64(len(dropped)))
+		wait(cleanupDeletesInFlight)
+		if err != nil {
+			return evicted, true, err
+		}
+		if len(dropped) > 0 {
+			inFlight++
+			go func() { drops <- s.dropSessions(ctx, dropped) }()
+		}
+		if left <= 0 || len(dropped) == 0 {
+			return evicted, false, nil
 		}
 	}
+}
+
+// readEvicted reads evictScript's reply: how many sessions are still over
+// the limit, and the evicted ones with their scores.
+func readEvicted(res []any) (left int64, dropped []redis.Z, err error) {
+	if len(res) != 2 {
+		return 0, nil, fmt.Errorf("clean sessions: reply %v", res)
+	}
+	left, _ = res[0].(int64)
+	flat := replyList(res[1])
+	dropped = make([]redis.Z, 0, len(flat)/2)
+	for i := 0; i+1 < len(flat); i += 2 {
+		member, _ := flat[i].(string)
+		raw, _ := flat[i+1].(string)
+		score, perr := strconv.ParseFloat(raw, 64)
+		if member == "" || perr != nil {
+			return 0, nil, fmt.Errorf("clean sessions: reply entry %v %v", flat[i], flat[i+1])
+		}
+		dropped = append(dropped, redis.Z{Member: member, Score: score})
+	}
+	return left, dropped, nil
 }
 
 // cleanFront is cleanSessions on a single node: one evictFrontScript call
@@ -154,112 +201,93 @@ func (s *Store) cleanFront(ctx context.Context, until time.Time) (evicted int64,
 	}
 }
 
-// pick is what a batch starts from: the number of sessions and the front
-// of `recent:`, which holds the least recently seen guests first and then
-// the least recently seen signed-in sessions (see signedInScore).
-type pick struct {
-	size   *redis.IntCmd
-	oldest *redis.ZSliceCmd
-}
-
-func (s *Store) addPick(ctx context.Context, pipe redis.Pipeliner) pick {
-	return pick{pipe.ZCard(ctx, keyRecent), pipe.ZRangeWithScores(ctx, keyRecent, 0, cleanupBatch-1)}
-}
-
-// cleanBatch evicts one batch from the front of `recent:` and queues the
-// next pick. It reports whether the store may still be over its limit.
-func (s *Store) cleanBatch(ctx context.Context, p *pick) (int64, bool, error) {
-	excess := p.size.Val() - s.opt.SessionLimit
-	cands := p.oldest.Val()
-	if excess <= 0 || len(cands) == 0 {
-		return 0, false, nil
-	}
-	cands = cands[:min(int64(len(cands)), excess)]
-	args := make([]any, 2, 2+len(cands))
-	args[0], args[1] = s.opt.SessionLimit, strconv.FormatFloat(cands[len(cands)-1].Score, 'g', -1, 64)
-	for _, z := range cands {
-		args = append(args, z.Member)
-	}
-	res, err := evictScript.Run(ctx, s.rdb, []string{keyRecent}, args...).Slice()
-	if err != nil {
-		return 0, false, fmt.Errorf("clean sessions: %w", err)
-	}
-	evicted, gone := sortCandidates(cands, res)
-
-	// The sessions are out of recent: now; finish deleting them even if
-	// ctx was cancelled meanwhile (shutdown), or their keys would linger.
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+// dropSessions deletes what evicted sessions leave once evictScript took
+// them out of `recent:`: their viewed lists and guest carts (an account's
+// cart outlives its sessions), and the login: entries of the signed-in
+// ones. The keys are grouped by the node that holds them and each group
+// goes in one unlinkScript call, all nodes at once. It finishes even if ctx
+// was cancelled meanwhile (shutdown), or the keys would linger.
+func (s *Store) dropSessions(ctx context.Context, dropped []redis.Z) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	pipe := s.rdb.Pipeline()
-	s.addDropSessions(dctx, pipe, append(evicted, gone...))
-	// Queued after the deletes: on one node commands run in order, so the
-	// pick sees this batch gone (recent: itself changed in the script).
-	*p = s.addPick(dctx, pipe)
-	if _, err := pipe.Exec(dctx); err != nil {
-		return int64(len(evicted)), true, fmt.Errorf("clean sessions: %w", err)
-	}
-	return int64(len(evicted)), true, nil
-}
-
-// addDropSessions queues the deletion of what evicted sessions leave once
-// evictScript took them out of `recent:`: their viewed lists and guest
-// carts (an account's cart outlives its sessions), and
-// the login: entries of the signed-in ones. Each session's two keys share a
-// slot and go in one UNLINK (no cross-slot commands).
-func (s *Store) addDropSessions(ctx context.Context, pipe redis.Pipeliner, dropped []redis.Z) {
-	if len(dropped) == 0 {
-		return
+	c, ok := s.rdb.(*redis.ClusterClient)
+	if !ok {
+		return s.dropSessionsByCommand(ctx, dropped)
 	}
 	var signedIn []string
-	keys := make([]string, 0, 2*len(dropped))
+	groups := map[*redis.Client][]string{}
 	for _, z := range dropped {
 		sid := z.Member.(string)
 		if z.Score >= signedInScore {
 			signedIn = append(signedIn, sid)
 		}
-		keys = append(keys, viewedKeyOf(sid), cartKeyOf(sid))
+		viewed, cart := viewedKeyOf(sid), cartKeyOf(sid)
+		node, err := c.MasterForKey(ctx, viewed)
+		if err != nil {
+			return s.dropSessionsByCommand(ctx, dropped)
+		}
+		groups[node] = append(groups[node], viewed, cart)
+	}
+	var g errgroup.Group
+	if len(signedIn) > 0 {
+		g.Go(func() error { return c.HDel(ctx, keyLogin, signedIn...).Err() })
+	}
+	for node, keys := range groups {
+		g.Go(func() error {
+			err := unlinkScript.Run(ctx, node, keys[:1], anySlice(keys[1:])...).Err()
+			if err == nil {
+				return nil
+			}
+			// Refused (an older Redis without script flags, a slot on its
+			// way to another node): one UNLINK per session, which the
+			// Cluster client redirects as needed.
+			pipe := c.Pipeline()
+			for i := 0; i+1 < len(keys); i += 2 {
+				pipe.Unlink(ctx, keys[i], keys[i+1])
+			}
+			_, err = pipe.Exec(ctx)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return fmt.Errorf("clean sessions: %w", err)
+	}
+	return nil
+}
+
+// dropSessionsByCommand is dropSessions with one UNLINK per session, the
+// way that works wherever the keys are.
+func (s *Store) dropSessionsByCommand(ctx context.Context, dropped []redis.Z) error {
+	var signedIn []string
+	pipe := s.rdb.Pipeline()
+	for _, z := range dropped {
+		sid := z.Member.(string)
+		if z.Score >= signedInScore {
+			signedIn = append(signedIn, sid)
+		}
+		pipe.Unlink(ctx, viewedKeyOf(sid), cartKeyOf(sid))
 	}
 	if len(signedIn) > 0 {
 		pipe.HDel(ctx, keyLogin, signedIn...)
 	}
-	for i := 0; i < len(keys); i += 2 {
-		pipe.Unlink(ctx, keys[i], keys[i+1])
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("clean sessions: %w", err)
 	}
+	return nil
+}
+
+func anySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, v := range ss {
+		out[i] = v
+	}
+	return out
 }
 
 // isCluster reports whether keys may live on different nodes.
 func (s *Store) isCluster() bool {
 	_, ok := s.rdb.(*redis.ClusterClient)
 	return ok
-}
-
-// sortCandidates reads evictScript's reply: the evicted candidates and the
-// ones already gone from `recent:` (whose keys may still be there). The
-// spared ones, seen since the pick, stay.
-func sortCandidates(cands []redis.Z, res []any) (evicted, gone []redis.Z) {
-	if len(res) != 3 {
-		return nil, nil
-	}
-	seen, _ := res[0].(int64)
-	skip := map[int64]bool{}
-	for _, v := range replyList(res[1]) {
-		if j, ok := v.(int64); ok && j >= 1 && j <= int64(len(cands)) {
-			skip[j] = true
-			gone = append(gone, cands[j-1])
-		}
-	}
-	for _, v := range replyList(res[2]) {
-		if j, ok := v.(int64); ok {
-			skip[j] = true
-		}
-	}
-	evicted = make([]redis.Z, 0, seen)
-	for j := int64(1); j <= min(seen, int64(len(cands))); j++ {
-		if !skip[j] {
-			evicted = append(evicted, cands[j-1])
-		}
-	}
-	return evicted, gone
 }
 
 func replyList(v any) []any {

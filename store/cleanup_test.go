@@ -237,7 +237,7 @@ func TestCleanupEvictsGuestsFirst(t *testing.T) {
 	}
 }
 
-func TestCleanupSparesSessionsSeenSincePicked(t *testing.T) {
+func TestCleanupSparesRecentlySeenAndIgnoresOrphans(t *testing.T) {
 	st := limitStore(t, 2)
 	ctx, rdb := t.Context(), st.Redis()
 	// Leftovers of a session already gone from recent: (another cleaner or
@@ -395,5 +395,30 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met in 30 s")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestCleanupFallbackDeletesEverything: the plain-command way of deleting
+// evicted sessions' keys (taken on Cluster when a node refuses the
+// deleting script) leaves nothing of them behind, signed in or not.
+func TestCleanupFallbackDeletesEverything(t *testing.T) {
+	st := limitStore(t, 100)
+	ctx, rdb := t.Context(), st.Redis()
+	guest(t, st, "g1")
+	signedInSession(t, st, "s1", 42)
+	guest(t, st, "kept")
+	for _, tok := range []string{"g1", "s1"} {
+		if err := rdb.ZRem(ctx, "recent:", store.KeysOfSession(tok).ID).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := store.DropSessionsByCommand(ctx, st, []string{"g1", "s1"}, []float64{1, store.SignedInScore + 1}); err != nil {
+		t.Fatal(err)
+	}
+	if alive(t, rdb, "g1", false) || alive(t, rdb, "s1", true) {
+		t.Error("an evicted session is still there")
+	}
+	if !alive(t, rdb, "kept", false) {
+		t.Error("a session that was not evicted lost its keys")
 	}
 }

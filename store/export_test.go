@@ -125,3 +125,14 @@ func QueueSession(ctx context.Context, pipe redis.Pipeliner, token string, userI
 	pipe.RPush(ctx, viewedKeyOf(sid), viewed...)
 	pipe.HSet(ctx, cartKeyOf(sid), cart...)
 }
+
+// DropSessionsByCommand deletes the keys of sessions already taken out of
+// `recent:` the way the Cluster cleanup does when a node refuses its
+// script; scores say which were signed in.
+func DropSessionsByCommand(ctx context.Context, s *Store, tokens []string, scores []float64) error {
+	dropped := make([]redis.Z, len(tokens))
+	for i, tok := range tokens {
+		dropped[i] = redis.Z{Member: sessionID(tok), Score: scores[i]}
+	}
+	return s.dropSessionsByCommand(ctx, dropped)
+}
