@@ -134,6 +134,11 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 		// Not ready first, so that a load balancer stops sending new
 		// requests, then drain: in-flight requests finish.
 		h.Drain()
+		// Answers from now on close their connections: a client that
+		// reused an idle keep-alive connection just as Shutdown closed it
+		// would lose that request (a POST is not retried), while a new
+		// connection is either served or refused outright.
+		srv.SetKeepAlivesEnabled(false)
 		logger.Info("shutting down", "ready", false, "drain_delay", cfg.DrainDelay.String())
 		select {
 		case <-time.After(cfg.DrainDelay):

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -193,7 +192,7 @@ var priceRE = regexp.MustCompile(`^[0-9]{1,7}(\.[0-9]{1,2})?$`)
 func validateItemForm(f views.ItemForm) (store.ItemEdit, map[string]string) {
 	errs := map[string]string{}
 	e := store.ItemEdit{Name: f.Name, Description: f.Description, Category: f.Category}
-	if n := utf8.RuneCountInString(f.Name); n < 1 || n > 200 || strings.IndexFunc(f.Name, unicode.IsControl) >= 0 {
+	if n := utf8.RuneCountInString(f.Name); n < 1 || n > 200 || !printable(f.Name) {
 		errs["name"] = "Use 1 to 200 characters, on one line."
 	}
 	if cents, ok := parsePrice(f.Price); ok {

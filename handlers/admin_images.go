@@ -26,6 +26,7 @@ var uploadRefusal = map[error]string{
 	store.ErrImageFormat:    "That file is not a JPEG, PNG, GIF or WebP picture.",
 	store.ErrImageDamaged:   "That picture is damaged or incomplete.",
 	store.ErrImageTooMany:   "That picture has too many pixels (at most 40 megapixels).",
+	store.ErrImageShape:     "That picture is too long or too tall (at most 16,384 pixels a side).",
 	store.ErrImagePolyglot:  "That file holds something besides the picture.",
 	store.ErrItemImagesFull: "This item already has 8 pictures; delete one first.",
 	errUploadForm:           "Choose a picture to upload.",
@@ -45,7 +46,11 @@ func (h *Handler) AdminUploadImage(c echo.Context) error {
 	data, err := h.readUpload(c)
 	var img store.ProcessedImage
 	if err == nil {
-		img, err = store.ProcessImage(data, h.cfg.MaxImageBytes)
+		img, err = store.ProcessImage(req.Context(), data, h.cfg.MaxImageBytes)
+	}
+	if errors.Is(err, store.ErrImageBusy) {
+		// Waited for the whole request budget: a 503 with Retry-After.
+		return echo.NewHTTPError(http.StatusServiceUnavailable, "Other pictures are being processed.")
 	}
 	var pos int
 	if err == nil {

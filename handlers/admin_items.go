@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -149,5 +148,5 @@ func (h *Handler) withCategories(ctx context.Context, f *views.ItemForm) error {
 // validCategory checks a category name: 1 to 50 characters on one line.
 func validCategory(s string) bool {
 	n := utf8.RuneCountInString(s)
-	return n >= 1 && n <= 50 && utf8.ValidString(s) && strings.IndexFunc(s, unicode.IsControl) < 0
+	return n >= 1 && n <= 50 && printable(s)
 }

@@ -78,7 +78,7 @@ func nextMoves(status string) []string {
 // nothing. Of two admins moving one order at once, one wins and the other
 // gets the 422.
 func (h *Handler) AdminMoveOrder(c echo.Context) error {
-	id, ok := positiveID(c.Param("id"))
+	id, ok := pathID(c.Param("id"))
 	if !ok {
 		return notFound("There is no order with that number.")
 	}

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -186,10 +185,6 @@ func checkLink(link string) string {
 	return ""
 }
 
-// printable reports whether s is valid UTF-8 without control characters.
-func printable(s string) bool {
-	return utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl)
-}
 
 // articleNotFound gives a missing article its own message.
 func articleNotFound(err error) error {

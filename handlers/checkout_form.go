@@ -3,7 +3,6 @@ package handlers
 import (
 	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -64,7 +63,7 @@ func (f checkoutForm) validate(guest bool) map[string]string {
 	}
 	text := func(field, value, label string, required bool, maxLen int) {
 		switch {
-		case !utf8.ValidString(value) || strings.ContainsFunc(value, unicode.IsControl):
+		case !printable(value):
 			errs[field] = label + " contains characters we cannot print on a parcel."
 		case value == "" && required:
 			errs[field] = "Enter " + strings.ToLower(label) + "."

@@ -233,6 +233,7 @@ func TestCheckoutFieldErrors(t *testing.T) {
 		{"no name", "name", "", guest},
 		{"long name", "name", strings.Repeat("n", 101), guest},
 		{"control characters", "name", "Ada\x07", guest},
+		{"a right-to-left override", "city", "Par\u202esi", guest},
 		{"no address", "line1", "", shopper},
 		{"long second line", "line2", strings.Repeat("x", 201), guest},
 		{"no city", "city", "", guest},

@@ -79,7 +79,11 @@ func jpegWithComment(t *testing.T, comment string) []byte {
 
 // pngBomb is a valid PNG header claiming 50,000 x 50,000 pixels (2.5
 // gigapixels) in a file of a few dozen bytes.
-func pngBomb() []byte {
+func pngBomb() []byte { return pngClaiming(50_000, 50_000) }
+
+// pngClaiming is a PNG whose header claims w x h pixels, with one tiny
+// IDAT: refused pictures must be refused from the header alone.
+func pngClaiming(w, h uint32) []byte {
 	var b bytes.Buffer
 	b.Write([]byte("\x89PNG\r\n\x1a\n"))
 	chunk := func(typ string, data []byte) {
@@ -89,8 +93,8 @@ func pngBomb() []byte {
 		binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
 	}
 	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], 50_000)
-	binary.BigEndian.PutUint32(ihdr[4:], 50_000)
+	binary.BigEndian.PutUint32(ihdr[0:], w)
+	binary.BigEndian.PutUint32(ihdr[4:], h)
 	ihdr[8], ihdr[9] = 8, 2 // 8-bit RGB
 	chunk("IHDR", ihdr)
 	chunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})
@@ -198,6 +202,9 @@ func TestImageUploadRefusesHostileFiles(t *testing.T) {
 		{"empty", strings.NewReader(""), "not a JPEG, PNG, GIF or WebP"},
 		{"truncated", bytes.NewReader(good[:len(good)/2]), "damaged"},
 		{"decompression bomb", bytes.NewReader(pngBomb()), "too many pixels"},
+		// Within the pixel count, but no JPEG can hold its renditions.
+		{"a 1 x 40,000,000 strip", bytes.NewReader(pngClaiming(1, 40_000_000)), "too long or too tall"},
+		{"a 20,000 x 100 banner", bytes.NewReader(pngClaiming(20_000, 100)), "too long or too tall"},
 		{"50 MB", io.LimitReader(zeroes{}, 50<<20), "larger than 10 MB"},
 		{"polyglot PNG+HTML", bytes.NewReader(append(append([]byte{}, good...), "<html><script>alert(1)</script>"...)), "something besides"},
 		{"polyglot PNG+ZIP", bytes.NewReader(append(append([]byte{}, good...), "PK\x03\x04zipzipzip"...)), "something besides"},

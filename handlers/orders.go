@@ -98,8 +98,8 @@ func (h *Handler) ShowGuestOrder(c echo.Context) error {
 }
 
 func orderIDParam(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
+	id, ok := pathID(c.Param("id"))
+	if !ok {
 		return 0, notFound("There is no order with that number.")
 	}
 	return id, nil
@@ -185,9 +185,9 @@ func actorText(actor string, adminView bool) string {
 // After shipping (or a second cancel) it is a 422 and nothing changes.
 func (h *Handler) CancelOrder(c echo.Context) error {
 	s := session(c)
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
-		return notFound("There is no order with that number.")
+	id, err := orderIDParam(c)
+	if err != nil {
+		return err
 	}
 	_, err = h.store.MoveOrder(c.Request().Context(), id, s.UserID, store.OrderCancelled, store.ActorShopper)
 	var me *store.MoveError

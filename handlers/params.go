@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -19,10 +20,26 @@ import (
 // listing is simply empty, so a huge number costs no database scan.
 const maxPage = 1_000_000
 
+// pathID reads a number in a path: decimal digits without a sign or
+// leading zeros, 1 or more, so each thing has one address (`/items/+5`
+// and `/items/005` are not `/items/5`: they name nothing).
+func pathID(s string) (int64, bool) {
+	if s == "" || s[0] < '1' || s[0] > '9' {
+		return 0, false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil
+}
+
 // itemIDParam reads :id; anything but a positive number names no item.
 func itemIDParam(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
+	id, ok := pathID(c.Param("id"))
+	if !ok {
 		return 0, notFound("There is no item with that number.")
 	}
 	return id, nil
@@ -30,8 +47,8 @@ func itemIDParam(c echo.Context) (int64, error) {
 
 // articleIDParam reads :id; anything but a positive number names no article.
 func articleIDParam(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
+	id, ok := pathID(c.Param("id"))
+	if !ok {
 		return 0, notFound("There is no article with that number.")
 	}
 	return id, nil
@@ -121,3 +138,14 @@ func localPath(p, fallback string) string {
 
 // usernameRE is what a username may be: in the register form and in /users/:name.
 var usernameRE = regexp.MustCompile(`^[A-Za-z0-9_]{3,32}$`)
+
+// printable reports whether s can be shown on one line as typed: valid
+// UTF-8 without control characters and without the bidirectional
+// overrides and isolates (U+202A-U+202E, U+2066-U+2069), which make a
+// name or an address read differently from what it holds (the marks
+// U+200E and U+200F that right-to-left text needs stay allowed).
+func printable(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
+	})
+}

@@ -41,6 +41,10 @@ func TestShopPages(t *testing.T) {
 		{"non-numeric item", "/items/abc", 404, []string{"no item with that number"}, 0},
 		{"negative item", "/items/-3", 404, nil, 0},
 		{"huge item", "/items/99999999999999999999999999", 404, nil, 0},
+		// One address per item: other spellings of 7 name nothing.
+		{"item with a sign", "/items/+7", 404, []string{"no item with that number"}, 0},
+		{"item with leading zeros", "/items/007", 404, []string{"no item with that number"}, 0},
+		{"article with leading zeros", "/articles/01", 404, nil, 0},
 		{"no such page", "/nowhere", 404, []string{"Page not found", "Back to the shop"}, 0},
 	}
 	for _, tc := range tests {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -11,6 +12,8 @@ import (
 	_ "image/gif" // registers GIF decoding
 	"image/jpeg"
 	"image/png"
+	"runtime"
+	"runtime/debug"
 
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // registers WebP decoding
@@ -24,6 +27,11 @@ const (
 	// header before any pixel is decoded (a decompression bomb is a small
 	// file that claims a huge picture).
 	MaxImagePixels = 40_000_000
+	// MaxImageSide is the longest side accepted: JPEG cannot hold more
+	// than 65,535 a side, and a rendition keeps the picture's proportions,
+	// so a 1 x 40,000,000 strip (within the pixel count) must be refused
+	// before it is decoded.
+	MaxImageSide = 16_384
 	// MaxItemImages is how many pictures one item may have.
 	MaxItemImages = 8
 	jpegQuality   = 82
@@ -38,6 +46,8 @@ var ImageWidths = []int{320, 640, 1280}
 var (
 	ErrImageTooLarge  = errors.New("the file is larger than the upload limit")
 	ErrImageTooMany   = errors.New("the picture has too many pixels")
+	ErrImageShape     = errors.New("the picture is too long or too tall")
+	ErrImageBusy      = errors.New("other pictures are being processed")
 	ErrImageFormat    = errors.New("the file is not a JPEG, PNG, GIF or WebP picture")
 	ErrImageDamaged   = errors.New("the picture is damaged or incomplete")
 	ErrImagePolyglot  = errors.New("the file holds something besides the picture")
@@ -60,10 +70,18 @@ type ProcessedImage struct {
 	Renditions []Rendition
 }
 
+// imageSlots bounds the pictures decoded and re-encoded at once in this
+// process: each takes up to several hundred MB and seconds of CPU, so a
+// few uploads at once must wait their turn rather than starve the shop or
+// exhaust its memory.
+var imageSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
+
 // ProcessImage checks an upload and re-encodes it at ImageWidths. The
-// size, the format and the pixel count are checked before the pixels are
-// decoded.
-func ProcessImage(data []byte, maxBytes int64) (ProcessedImage, error) {
+// size, the format, the pixel count and the sides are checked before the
+// pixels are decoded. It waits for a free slot (see imageSlots) until ctx
+// ends, answering ErrImageBusy then, and gives up between steps once ctx
+// has ended.
+func ProcessImage(ctx context.Context, data []byte, maxBytes int64) (ProcessedImage, error) {
 	if int64(len(data)) > maxBytes {
 		return ProcessedImage{}, ErrImageTooLarge
 	}
@@ -74,23 +92,42 @@ func ProcessImage(data []byte, maxBytes int64) (ProcessedImage, error) {
 	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
 		return ProcessedImage{}, ErrImageTooMany
 	}
+	if cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
+		return ProcessedImage{}, ErrImageShape
+	}
 	if err := checkContainer(format, data); err != nil {
 		return ProcessedImage{}, err
+	}
+	select {
+	case imageSlots <- struct{}{}:
+		defer func() { <-imageSlots }()
+	case <-ctx.Done():
+		return ProcessedImage{}, ErrImageBusy
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return ProcessedImage{}, ErrImageDamaged
 	}
+	if cfg.Width*cfg.Height >= bigPicture {
+		// Hand the decoded pixels back to the system once done: uploads
+		// are rare, and without this a few large ones leave the process
+		// holding gigabytes it no longer uses.
+		defer debug.FreeOSMemory()
+	}
 	sum := sha256.Sum256(data)
 	out := ProcessedImage{Hash: hex.EncodeToString(sum[:12])}
-	out.Renditions, err = renditions(img)
+	out.Renditions, err = renditions(ctx, img)
 	return out, err
 }
+
+// bigPicture is the pixel count from which ProcessImage returns the
+// memory it used to the system.
+const bigPicture = 4_000_000
 
 // renditions re-encodes img at each width it is at least as wide as, and
 // at its own width when it is narrower than the largest: JPEG for opaque
 // pictures, PNG for those with transparency.
-func renditions(img image.Image) ([]Rendition, error) {
+func renditions(ctx context.Context, img image.Image) ([]Rendition, error) {
 	b := img.Bounds()
 	var widths []int
 	for _, w := range ImageWidths {
@@ -104,6 +141,9 @@ func renditions(img image.Image) ([]Rendition, error) {
 	opaque := isOpaque(img)
 	var out []Rendition
 	for _, w := range widths {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("resize picture: %w", err)
+		}
 		h := max(1, int(int64(b.Dy())*int64(w)/int64(b.Dx())))
 		dst := image.NewRGBA(image.Rect(0, 0, w, h))
 		if w == b.Dx() {
