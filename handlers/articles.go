@@ -185,7 +185,6 @@ func checkLink(link string) string {
 	return ""
 }
 
-
 // articleNotFound gives a missing article its own message.
 func articleNotFound(err error) error {
 	if errors.Is(err, store.ErrNotFound) {
