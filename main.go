@@ -298,23 +298,24 @@ func (c config) handlerConfig(keys handlers.CookieKeys) handlers.Config {
 // storeOptions is the part of the configuration the data layer reads.
 func (c config) storeOptions(redisMode string) store.Options {
 	return store.Options{
-		RedisMode:        redisMode,
-		SessionLimit:     c.SessionLimit,
-		ViewedPerSession: c.ViewedPerSession,
-		PageCacheTTL:     c.PageCacheTTL,
-		PageCacheTop:     c.PageCacheTop,
-		PageL1Bytes:      l1Bytes(c.PageL1Bytes),
-		WriteBehind:      c.WriteBehind,
-		ViewedKeep:       c.ViewedKeep,
-		RescaleInterval:  c.RescaleInterval,
-		GroupCacheTTL:    c.GroupCacheTTL,
-		VoteWindow:       c.VoteWindow,
-		VoteScore:        c.VoteScore,
-		AccountCartTTL:   c.AccountCartTTL,
-		Shipping:         &c.Shipping,
-		SeedArticles:     true,
-		SeedImages:       true,
-		SessionRate:      c.SessionRate,
+		RedisMode:           redisMode,
+		SessionLimit:        c.SessionLimit,
+		ViewedPerSession:    c.ViewedPerSession,
+		PageCacheTTL:        c.PageCacheTTL,
+		PageCacheTop:        c.PageCacheTop,
+		PageL1Bytes:         l1Bytes(c.PageL1Bytes),
+		WriteBehind:         c.WriteBehind,
+		ViewedKeep:          c.ViewedKeep,
+		RescaleInterval:     c.RescaleInterval,
+		GroupCacheTTL:       c.GroupCacheTTL,
+		VoteWindow:          c.VoteWindow,
+		VoteScore:           c.VoteScore,
+		AccountCartTTL:      c.AccountCartTTL,
+		Shipping:            &c.Shipping,
+		SeedArticles:        true,
+		SeedImages:          true,
+		DemoPictureCacheDir: demoPictureCacheDir(),
+		SessionRate:         c.SessionRate,
 	}
 }
 
@@ -494,4 +495,16 @@ func startBanner(addr, generatedPassword string) string {
 			" (shown only this once; set ADMIN_PASSWORD to choose one)"
 	}
 	return "Storefront is running at " + url + "\n  " + login + " at " + url + "/login\n"
+}
+
+// demoPictureCacheDir is where the generated demo pictures are kept
+// between starts (the user's cache directory, as the go command keeps its
+// builds there), or "" when there is none: drawing them again is then
+// only slower.
+func demoPictureCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "storefront")
 }

@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"maps"
 	"math"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -29,11 +30,45 @@ var demoPalette = map[string]color.RGBA{
 	"Cobalt": {40, 90, 190, 255},
 }
 
-// demoPictures generates, once per process, one picture per demo category
-// and colour: the category's product silhouette painted in the colour on
-// a soft backdrop. Deterministic: the same bytes on every machine, so the
-// content hashes are too.
-var demoPictures = sync.OnceValues(func() (map[string]ProcessedImage, error) {
+// demoPictures generates one picture per demo category and colour: the
+// category's product silhouette painted in the colour on a soft backdrop.
+// Deterministic: the same bytes on every machine, so the content hashes
+// are too. They are drawn once per process (every store in it shares
+// them), or read from DemoPictureCacheDir when a start of the same
+// program drew them before (see seed_images_cache.go).
+func (s *Store) demoPictures() (map[string]ProcessedImage, error) {
+	demoPicturesMemo.once.Do(func() {
+		m := &demoPicturesMemo
+		cache := ""
+		if s.opt.DemoPictureCacheDir != "" {
+			if exe, err := os.Executable(); err == nil {
+				cache = demoPictureCacheFile(s.opt.DemoPictureCacheDir, exe)
+			}
+		}
+		if pics, ok := loadDemoPictures(cache); ok {
+			m.pics = pics
+			return
+		}
+		m.pics, m.err = drawDemoPictures()
+		m.drawn = true
+		if m.err == nil && cache != "" {
+			if err := saveDemoPictures(cache, m.pics); err != nil {
+				s.log.Warn("demo pictures: not cached", "err", err)
+			}
+		}
+	})
+	return demoPicturesMemo.pics, demoPicturesMemo.err
+}
+
+var demoPicturesMemo struct {
+	once  sync.Once
+	pics  map[string]ProcessedImage
+	err   error
+	drawn bool // drawn by this process, not read from the cache
+}
+
+// drawDemoPictures draws every demo picture, a few at a time.
+func drawDemoPictures() (map[string]ProcessedImage, error) {
 	out := map[string]ProcessedImage{}
 	var mu sync.Mutex
 	var g errgroup.Group
@@ -51,7 +86,7 @@ var demoPictures = sync.OnceValues(func() (map[string]ProcessedImage, error) {
 		}
 	}
 	return out, g.Wait()
-})
+}
 
 func demoPictureKey(category, colour string) string { return category + "/" + colour }
 
@@ -67,7 +102,7 @@ func (s *Store) seedImages(ctx context.Context) error {
 		return nil
 	}
 	start := time.Now()
-	pics, err := demoPictures()
+	pics, err := s.demoPictures()
 	if err != nil {
 		return fmt.Errorf("seed images: %w", err)
 	}
@@ -97,7 +132,8 @@ func (s *Store) seedImages(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("seed images: %w", err)
 	}
-	s.log.Info("seeded demo pictures", "pictures", len(pics), "items", missing, "took", time.Since(start).Round(time.Millisecond))
+	s.log.Info("seeded demo pictures", "pictures", len(pics), "items", missing, "drawn", demoPicturesMemo.drawn,
+		"took", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -54,6 +54,10 @@ type Options struct {
 	// SeedImages gives demo items generated pictures (main turns it on;
 	// tests that want them opt in).
 	SeedImages bool
+	// DemoPictureCacheDir, if set, is a directory where the generated
+	// demo pictures are kept for the next start of the same program (see
+	// demoPictures): drawing them is most of a first start's work.
+	DemoPictureCacheDir string
 	// Fulfilment queue tuning.
 	OrderVisibility time.Duration // a taken order not acknowledged within this goes to another worker
 	OrderSweepAge   time.Duration // orders pending longer than this are fulfilled from the database

@@ -159,7 +159,7 @@ func Start(t testing.TB, env map[string]string) *App {
 			t.Errorf("the app stopped with: %v", err)
 		}
 	})
-	m := a.WaitLog(t, "storefront listening")
+	m := a.waitLog(t, "storefront listening", StartDeadline)
 	a.URL = "http://" + m["addr"].(string)
 	return a
 }
@@ -201,11 +201,22 @@ func (a *App) readLogs(r interface{ Read([]byte) (int, error) }) {
 }
 
 // WaitLog returns the next log line with msg, failing the test after a
-// generous deadline (start-up under -race on a busy machine is slow; this
-// is no timing assertion) or when the app exits first.
+// generous deadline (PollDeadline; this is no timing assertion) or when
+// the app exits first.
 func (a *App) WaitLog(t testing.TB, msg string) map[string]any {
 	t.Helper()
-	deadline := time.After(PollDeadline)
+	return a.waitLog(t, msg, PollDeadline)
+}
+
+// StartDeadline is how long Start waits for the app to listen: longer
+// than PollDeadline because a first start draws the demo pictures, which
+// under -race on a busy machine, with several apps starting at once, can
+// take minutes. It is a limit for a hung start, not a timing assertion.
+const StartDeadline = 6 * time.Minute
+
+func (a *App) waitLog(t testing.TB, msg string, within time.Duration) map[string]any {
+	t.Helper()
+	deadline := time.After(within)
 	for {
 		select {
 		case m, ok := <-a.logs:
@@ -216,7 +227,7 @@ func (a *App) WaitLog(t testing.TB, msg string) map[string]any {
 				return m
 			}
 		case <-deadline:
-			t.Fatalf("no %q log line after %v", msg, PollDeadline)
+			t.Fatalf("no %q log line after %v", msg, within)
 		}
 	}
 }

@@ -71,3 +71,44 @@ func findChild(t *testing.T, parent int) int {
 	pid, _ := strconv.Atoi(strings.Fields(string(out))[0])
 	return pid
 }
+
+// TestDemoPicturesKeptBetweenStarts: the first start of a program draws
+// the demo pictures and keeps them in the user's cache directory; the
+// next start of the same program, on an empty database, reads them back
+// instead of drawing, and seeds the same pictures.
+func TestDemoPicturesKeptBetweenStarts(t *testing.T) {
+	cache := t.TempDir()
+	seeded := func() map[string]any {
+		app := apptest.Start(t, map[string]string{"XDG_CACHE_HOME": cache})
+		lines := app.Logged("seeded demo pictures")
+		if len(lines) != 1 {
+			t.Fatalf("%d \"seeded demo pictures\" lines; logs:\n%s", len(lines), app.Logs())
+		}
+		pic := apptest.NewClient(t, app.URL).MustGet("/items/1", 200)
+		if err := app.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		lines[0]["picture"] = firstMedia(pic.Body)
+		return lines[0]
+	}
+	first, second := seeded(), seeded()
+	if first["drawn"] != true || second["drawn"] != false {
+		t.Errorf("drawn: first start %v, second %v; want true, then false (read from the cache)", first["drawn"], second["drawn"])
+	}
+	if first["pictures"] != second["pictures"] || first["picture"] == "" || first["picture"] != second["picture"] {
+		t.Errorf("first start seeded %v pictures (item 1: %v), the second %v (%v)", first["pictures"], first["picture"], second["pictures"], second["picture"])
+	}
+}
+
+// firstMedia is the first /media/ address in a page.
+func firstMedia(body string) string {
+	i := strings.Index(body, "/media/")
+	if i < 0 {
+		return ""
+	}
+	end := strings.IndexAny(body[i:], "\" ,")
+	if end < 0 {
+		return ""
+	}
+	return body[i : i+end]
+}
