@@ -125,3 +125,17 @@ func QueueSession(ctx context.Context, pipe redis.Pipeliner, token string, userI
 	pipe.RPush(ctx, viewedKeyOf(sid), viewed...)
 	pipe.HSet(ctx, cartKeyOf(sid), cart...)
 }
+
+// SearchVersionString reads the catalog version search results are cached
+// under.
+func SearchVersionString(ctx context.Context, s *Store) (string, error) {
+	v, err := s.searchVersion(ctx)
+	return v.resultsKey() + "/" + v.wordsKey(), err
+}
+
+// SearchCacheLen is how many results the store's search cache holds.
+func SearchCacheLen(s *Store) int {
+	s.searchCache.mu.Lock()
+	defer s.searchCache.mu.Unlock()
+	return s.searchCache.lru.Len()
+}

@@ -86,34 +86,48 @@ func suggestion(groups [][]string) string {
 // vocabWord is a catalog word and how many items use it (0 when the
 // database does not count).
 type vocabWord struct {
-	word string
-	docs int
+	word  string
+	runes []rune
+	docs  int
 }
 
 // correct replaces each word of five or more letters that starts no
 // catalog word by the catalog words one typo away from it (best first).
-// changed says whether any word was replaced.
-func (s *Store) correct(ctx context.Context, words []string) ([][]string, bool, error) {
-	var long bool
-	for _, w := range words {
-		long = long || utf8.RuneCountInString(w) >= minCorrectable
-	}
-	if !long {
-		return nil, false, nil
-	}
-	vocab, err := s.vocabulary(ctx)
-	if err != nil {
-		return nil, false, err
-	}
+// changed says whether any word was replaced. With cached, the vocabulary
+// and each word's corrections are held under the words version of v.
+func (s *Store) correct(ctx context.Context, words []string, v searchVersion, cached bool) ([][]string, bool, error) {
 	groups := wordGroups(words)
 	changed := false
+	var vocab []vocabWord
 	for i, w := range words {
-		if utf8.RuneCountInString(w) < minCorrectable || startsAWord(w, vocab) {
+		if utf8.RuneCountInString(w) < minCorrectable {
 			continue
 		}
-		if alts := oneTypoAway(w, vocab); len(alts) > 0 {
-			groups[i] = alts
-			changed = true
+		key := ""
+		if cached {
+			key = v.wordsKey() + "|typo|" + w
+			if alts, ok := s.searchCache.get(key); ok {
+				if alts := alts.([]string); len(alts) > 0 {
+					groups[i], changed = alts, true
+				}
+				continue
+			}
+		}
+		if vocab == nil {
+			var err error
+			if vocab, err = s.vocabulary(ctx, v, cached); err != nil {
+				return nil, false, err
+			}
+		}
+		var alts []string
+		if !startsAWord(w, vocab) {
+			alts = oneTypoAway(w, vocab)
+		}
+		if key != "" {
+			s.searchCache.put(key, alts, int64(16*len(alts)+len(strings.Join(alts, ""))))
+		}
+		if len(alts) > 0 {
+			groups[i], changed = alts, true
 		}
 	}
 	return groups, changed, nil
@@ -121,7 +135,13 @@ func (s *Store) correct(ctx context.Context, words []string) ([][]string, bool, 
 
 // vocabulary reads the catalog's words of four or more letters: FTS5's own
 // vocabulary table on SQLite, the trigger-kept search_words on PostgreSQL.
-func (s *Store) vocabulary(ctx context.Context) ([]vocabWord, error) {
+// It is read once per words version when cached.
+func (s *Store) vocabulary(ctx context.Context, v searchVersion, cached bool) ([]vocabWord, error) {
+	if cached {
+		if vocab, ok := s.searchCache.getVocab(v.wordsKey()); ok {
+			return vocab, nil
+		}
+	}
 	query := `SELECT term, doc FROM items_vocab WHERE length(term) >= 4`
 	if s.dbKind == DBPostgres {
 		query = `SELECT word, 0 FROM search_words WHERE length(word) >= 4`
@@ -131,15 +151,22 @@ func (s *Store) vocabulary(ctx context.Context) ([]vocabWord, error) {
 		return nil, fmt.Errorf("search vocabulary: %w", err)
 	}
 	defer rows.Close()
-	var out []vocabWord
+	out := []vocabWord{}
 	for rows.Next() {
 		var v vocabWord
 		if err := rows.Scan(&v.word, &v.docs); err != nil {
 			return nil, fmt.Errorf("search vocabulary: %w", err)
 		}
+		v.runes = []rune(v.word)
 		out = append(out, v)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search vocabulary: %w", err)
+	}
+	if cached {
+		s.searchCache.putVocab(v.wordsKey(), out)
+	}
+	return out, nil
 }
 
 func startsAWord(prefix string, vocab []vocabWord) bool {
@@ -156,8 +183,9 @@ func startsAWord(prefix string, vocab []vocabWord) bool {
 // first, at most five.
 func oneTypoAway(w string, vocab []vocabWord) []string {
 	var hits []vocabWord
+	rw := []rune(w)
 	for _, v := range vocab {
-		if oneEdit([]rune(w), []rune(v.word)) {
+		if d := len(v.runes) - len(rw); d >= -1 && d <= 1 && oneEdit(rw, v.runes) {
 			hits = append(hits, v)
 		}
 	}
