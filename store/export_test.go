@@ -139,3 +139,32 @@ func SearchCacheLen(s *Store) int {
 	defer s.searchCache.mu.Unlock()
 	return s.searchCache.lru.Len()
 }
+
+// TypoAlternatives returns the corrections of each word found through
+// the words near it (as Search does on SQLite) and through the whole
+// vocabulary, which must agree.
+func TypoAlternatives(ctx context.Context, s *Store, words []string) (near, full [][]string, err error) {
+	v, err := s.searchVersion(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	vocab, err := s.vocabulary(ctx, v, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range words {
+		var f, n []string
+		if !startsAWord(w, vocab) {
+			f = oneTypoAway(w, vocab)
+		}
+		starts, words, err := s.nearWords(ctx, w, v, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !starts {
+			n = oneTypoAway(w, words)
+		}
+		near, full = append(near, n), append(full, f)
+	}
+	return near, full, nil
+}
