@@ -114,7 +114,11 @@ func (s *Store) search(ctx context.Context, q SearchQuery, groups [][]string, v 
 	var ids []int64
 	if q.Sort == SortPopular {
 		// Not cached: the order follows views, which change all the time.
-		ids, err = s.popularPage(ctx, f, offset, q.PerPage)
+		textKey := ""
+		if key != "" {
+			textKey = key + "|text"
+		}
+		ids, err = s.popularPage(ctx, f, offset, q.PerPage, textKey)
 	} else {
 		if key != "" {
 			key = fmt.Sprintf("%s|page|%q|%t|%s|%d|%d", key, q.Category, q.InStock, q.Sort, offset, q.PerPage)
