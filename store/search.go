@@ -102,29 +102,28 @@ func (s *Store) search(ctx context.Context, q SearchQuery, groups [][]string, v 
 	if cached {
 		key = v.resultsKey() + "|" + ftsQuery(groups) + "|" + priceKey(q)
 	}
+	offset := (q.Page - 1) * q.PerPage
+	// The page is read beside the facet counts, on another connection:
+	// neither needs the other (unless the page is past the last match,
+	// when it is dropped), so a search takes as long as the slower one.
+	pageCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	page := make(chan idsOrErr, 1)
+	go func() {
+		ids, err := s.pageIDs(pageCtx, f, q, offset, key)
+		page <- idsOrErr{ids, err}
+	}()
 	counts, err := s.facetCounts(ctx, f, key)
-	if err != nil {
+	if err == nil {
+		res.fillFacets(counts, q)
+	}
+	if err != nil || offset >= res.Total {
+		cancel()
+		<-page // its connection is back in the pool before Search returns
 		return res, err
 	}
-	res.fillFacets(counts, q)
-	offset := (q.Page - 1) * q.PerPage
-	if offset >= res.Total {
-		return res, nil
-	}
-	var ids []int64
-	if q.Sort == SortPopular {
-		// Not cached: the order follows views, which change all the time.
-		textKey := ""
-		if key != "" {
-			textKey = key + "|text"
-		}
-		ids, err = s.popularPage(ctx, f, offset, q.PerPage, textKey)
-	} else {
-		if key != "" {
-			key = fmt.Sprintf("%s|page|%q|%t|%s|%d|%d", key, q.Category, q.InStock, q.Sort, offset, q.PerPage)
-		}
-		ids, err = s.cachedPage(ctx, f, q.Sort, offset, q.PerPage, key)
-	}
+	p := <-page
+	ids, err := p.ids, p.err
 	if err != nil {
 		return res, err
 	}
@@ -138,6 +137,28 @@ func (s *Store) search(ctx context.Context, q SearchQuery, groups [][]string, v 
 		}
 	}
 	return res, nil
+}
+
+type idsOrErr struct {
+	ids []int64
+	err error
+}
+
+// pageIDs returns the ids of one page of matches in the query's order;
+// key (when not "") is the query's cache key without the page.
+func (s *Store) pageIDs(ctx context.Context, f searchFilter, q SearchQuery, offset int, key string) ([]int64, error) {
+	if q.Sort == SortPopular {
+		// Not cached: the order follows views, which change all the time.
+		textKey := ""
+		if key != "" {
+			textKey = key + "|text"
+		}
+		return s.popularPage(ctx, f, offset, q.PerPage, textKey)
+	}
+	if key != "" {
+		key = fmt.Sprintf("%s|page|%q|%t|%s|%d|%d", key, q.Category, q.InStock, q.Sort, offset, q.PerPage)
+	}
+	return s.cachedPage(ctx, f, q.Sort, offset, q.PerPage, key)
 }
 
 // priceKey is the price range part of a cache key.
