@@ -176,6 +176,7 @@ type config struct {
 	PageCacheTTL      time.Duration
 	PageCacheTop      int64
 	PageL1Bytes       int64
+	SearchCacheBytes  int64
 	WriteBehind       time.Duration
 	ViewedKeep        int64
 	RescaleInterval   time.Duration
@@ -214,6 +215,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		PageCacheTTL:      p.duration("PAGE_CACHE_TTL", 300*time.Second),
 		PageCacheTop:      p.int("PAGE_CACHE_TOP", 10_000, 0),
 		PageL1Bytes:       p.int("PAGE_L1_BYTES", store.DefaultPageL1Bytes, 0),
+		SearchCacheBytes:  p.int("SEARCH_CACHE_BYTES", store.DefaultSearchCacheBytes, 0),
 		WriteBehind:       p.duration("WRITE_BEHIND", store.DefaultWriteBehind),
 		ViewedKeep:        p.int("VIEWED_KEEP", 20_000, 1),
 		RescaleInterval:   p.duration("RESCALE_INTERVAL", 5*time.Minute),
@@ -269,8 +271,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 }
 
 // storeOptions passes the knobs that the data layer needs.
-// l1Bytes maps PAGE_L1_BYTES to the store's option: 0 turns the
-// in-process page cache off.
+// l1Bytes maps PAGE_L1_BYTES and SEARCH_CACHE_BYTES to the store's
+// options: 0 turns the in-process cache off.
 func l1Bytes(n int64) int64 {
 	if n == 0 {
 		return -1
@@ -304,6 +306,7 @@ func (c config) storeOptions(redisMode string) store.Options {
 		PageCacheTTL:        c.PageCacheTTL,
 		PageCacheTop:        c.PageCacheTop,
 		PageL1Bytes:         l1Bytes(c.PageL1Bytes),
+		SearchCacheBytes:    l1Bytes(c.SearchCacheBytes),
 		WriteBehind:         c.WriteBehind,
 		ViewedKeep:          c.ViewedKeep,
 		RescaleInterval:     c.RescaleInterval,

@@ -39,6 +39,10 @@ func (s *Store) CreateItem(ctx context.Context, n NewItem) (Item, error) {
 			return Item{}, fmt.Errorf("create item: %w", err)
 		}
 		if k, err := res.RowsAffected(); err == nil && k == 1 {
+			// Cached search results must now include the item.
+			if err := s.rdb.Incr(ctx, keySearchGen).Err(); err != nil {
+				return Item{}, fmt.Errorf("create item: %w", err)
+			}
 			return s.Item(ctx, id)
 		}
 	}

@@ -150,3 +150,46 @@ func HoldImageSlots() (release func()) {
 		}
 	}
 }
+
+// SearchVersionString reads the catalog version search results are cached
+// under.
+func SearchVersionString(ctx context.Context, s *Store) (string, error) {
+	v, err := s.searchVersion(ctx)
+	return v.resultsKey() + "/" + v.wordsKey(), err
+}
+
+// SearchCacheLen is how many results the store's search cache holds.
+func SearchCacheLen(s *Store) int {
+	s.searchCache.mu.Lock()
+	defer s.searchCache.mu.Unlock()
+	return s.searchCache.lru.Len()
+}
+
+// TypoAlternatives returns the corrections of each word found through
+// the words near it (as Search does on SQLite) and through the whole
+// vocabulary, which must agree.
+func TypoAlternatives(ctx context.Context, s *Store, words []string) (near, full [][]string, err error) {
+	v, err := s.searchVersion(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	vocab, err := s.vocabulary(ctx, v, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range words {
+		var f, n []string
+		if !startsAWord(w, vocab) {
+			f = oneTypoAway(w, vocab)
+		}
+		starts, words, err := s.nearWords(ctx, w, v, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !starts {
+			n = oneTypoAway(w, words)
+		}
+		near, full = append(near, n), append(full, f)
+	}
+	return near, full, nil
+}

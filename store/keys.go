@@ -227,6 +227,11 @@ const (
 	pageGenAll   = "*"               // the pagegen: field that purging everything bumps
 )
 
+// keySearchGen is the search generation: a counter the store bumps after
+// each catalog write of its own has committed, part of the version that
+// cached search results are held under (search_cache.go).
+const keySearchGen = "searchgen"
+
 // pageLockKey is the short lock that lets one instance render a page.
 func pageLockKey(hash string) string { return "{cache:" + hash + "}:lock" }
 

@@ -448,6 +448,7 @@ func (s *Store) purgeItemPages(ctx context.Context, ids []int64) (int, error) {
 		pipe.Unlink(ctx, invKey(id))
 		pipe.ZAddXX(ctx, keySchedule, redis.Z{Score: s.nowSeconds(), Member: strconv.FormatInt(id, 10)})
 	}
+	bumpSearchGen(ctx, pipe) // the item's search results go with its pages
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("purge pages: %w", err)
 	}
@@ -464,7 +465,10 @@ func (s *Store) purgeItemPages(ctx context.Context, ids []int64) (int, error) {
 // generation (voiding pages in flight), then scans `cache:*` on every
 // master. It returns how many pages it deleted.
 func (s *Store) PurgeAllPages(ctx context.Context) (int, error) {
-	if err := s.rdb.HIncrBy(ctx, keyPageGen, pageGenAll, 1).Err(); err != nil {
+	pipe := s.rdb.Pipeline()
+	pipe.HIncrBy(ctx, keyPageGen, pageGenAll, 1)
+	bumpSearchGen(ctx, pipe)
+	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("purge all pages: %w", err)
 	}
 	var mu sync.Mutex

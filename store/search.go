@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -56,6 +57,10 @@ type SearchResult struct {
 // requested order, and facet counts that follow the query and filters. A
 // query that matches nothing is retried with each unknown word of five or
 // more letters replaced by the catalog words one typo away from it.
+//
+// Facet counts, pages of ids and spelling corrections are cached in
+// process under the catalog's version (search_cache.go); the items of the
+// page are always read fresh.
 func (s *Store) Search(ctx context.Context, q SearchQuery) (SearchResult, error) {
 	if q.Sort == "" {
 		q.Sort = SortRelevance
@@ -64,15 +69,22 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) (SearchResult, error)
 	if len(words) == 0 && strings.TrimSpace(q.Q) != "" {
 		return SearchResult{}, nil // only punctuation: nothing can match
 	}
-	res, err := s.search(ctx, q, wordGroups(words))
+	v, err := s.searchVersion(ctx)
+	cached := err == nil
+	if err != nil {
+		// Searching still works without the cache (Redis down on
+		// PostgreSQL): every query is computed afresh.
+		s.log.Warn("search cache off for this query", "err", err)
+	}
+	res, err := s.search(ctx, q, wordGroups(words), v, cached)
 	if err != nil || res.Total > 0 || len(words) == 0 {
 		return res, err
 	}
-	fixed, changed, err := s.correct(ctx, words)
+	fixed, changed, err := s.correct(ctx, words, v, cached)
 	if err != nil || !changed {
 		return res, err
 	}
-	retry, err := s.search(ctx, q, fixed)
+	retry, err := s.search(ctx, q, fixed, v, cached)
 	if err != nil || retry.Total == 0 {
 		return res, err
 	}
@@ -81,24 +93,37 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) (SearchResult, error)
 }
 
 // search runs one query whose words are groups of alternatives (a word
-// and its spelling corrections).
-func (s *Store) search(ctx context.Context, q SearchQuery, groups [][]string) (SearchResult, error) {
+// and its spelling corrections). With cached, results held under version
+// v are used and new ones held.
+func (s *Store) search(ctx context.Context, q SearchQuery, groups [][]string, v searchVersion, cached bool) (SearchResult, error) {
 	f := s.filter(q, groups)
 	var res SearchResult
-	if err := s.facets(ctx, f, q, &res); err != nil {
-		return res, err
+	key := ""
+	if cached {
+		key = v.resultsKey() + "|" + ftsQuery(groups) + "|" + priceKey(q)
 	}
 	offset := (q.Page - 1) * q.PerPage
-	if offset >= res.Total {
-		return res, nil
+	// The page is read beside the facet counts, on another connection:
+	// neither needs the other (unless the page is past the last match,
+	// when it is dropped), so a search takes as long as the slower one.
+	pageCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	page := make(chan idsOrErr, 1)
+	go func() {
+		ids, err := s.pageIDs(pageCtx, f, q, offset, key)
+		page <- idsOrErr{ids, err}
+	}()
+	counts, err := s.facetCounts(ctx, f, key)
+	if err == nil {
+		res.fillFacets(counts, q)
 	}
-	var ids []int64
-	var err error
-	if q.Sort == SortPopular {
-		ids, err = s.popularPage(ctx, f, offset, q.PerPage)
-	} else {
-		ids, err = s.orderedPage(ctx, f, q.Sort, offset, q.PerPage)
+	if err != nil || offset >= res.Total {
+		cancel()
+		<-page // its connection is back in the pool before Search returns
+		return res, err
 	}
+	p := <-page
+	ids, err := p.ids, p.err
 	if err != nil {
 		return res, err
 	}
@@ -114,43 +139,123 @@ func (s *Store) search(ctx context.Context, q SearchQuery, groups [][]string) (S
 	return res, nil
 }
 
-// facets fills the total and the facet counts with one grouped query over
-// the matches of the text query and price range.
-func (s *Store) facets(ctx context.Context, f searchFilter, q SearchQuery, res *SearchResult) error {
+type idsOrErr struct {
+	ids []int64
+	err error
+}
+
+// pageIDs returns the ids of one page of matches in the query's order;
+// key (when not "") is the query's cache key without the page.
+func (s *Store) pageIDs(ctx context.Context, f searchFilter, q SearchQuery, offset int, key string) ([]int64, error) {
+	if q.Sort == SortPopular {
+		// Not cached: the order follows views, which change all the time.
+		textKey := ""
+		if key != "" {
+			textKey = key + "|text"
+		}
+		return s.popularPage(ctx, f, offset, q.PerPage, textKey)
+	}
+	if key != "" {
+		key = fmt.Sprintf("%s|page|%q|%t|%s|%d|%d", key, q.Category, q.InStock, q.Sort, offset, q.PerPage)
+	}
+	return s.cachedPage(ctx, f, q.Sort, offset, q.PerPage, key)
+}
+
+// priceKey is the price range part of a cache key.
+func priceKey(q SearchQuery) string {
+	k := ""
+	if q.HasMin {
+		k += "min" + strconv.FormatInt(q.MinCents, 10)
+	}
+	if q.HasMax {
+		k += "max" + strconv.FormatInt(q.MaxCents, 10)
+	}
+	return k
+}
+
+// facetCount is how many matches of the text query and price range one
+// category holds, and how many of them are in stock.
+type facetCount struct {
+	category     string
+	all, inStock int
+}
+
+// facetCounts counts the matches of the text query and price range per
+// category with one grouped query, or returns the counts cached under
+// key (when not ""). The category and in-stock filters are left out, so
+// the counts serve every combination of them.
+func (s *Store) facetCounts(ctx context.Context, f searchFilter, key string) ([]facetCount, error) {
+	if key != "" {
+		if v, ok := s.searchCache.get(key + "|facets"); ok {
+			return v.([]facetCount), nil
+		}
+	}
 	where, args := f.where(false, false)
-	rows, err := s.db.QueryContext(ctx, `SELECT items.category, items.stock > 0, COUNT(*) FROM `+f.from+` WHERE `+where+
-		` GROUP BY items.category, items.stock > 0`, args...)
+	from := f.from
+	if f.text == "" && s.dbKind != DBPostgres {
+		// Left to itself SQLite walks items_category and reads every
+		// item's row; the partial index holds all the query reads.
+		from = "items INDEXED BY items_onsale_facets"
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT items.category, COUNT(*), SUM(CASE WHEN items.stock > 0 THEN 1 ELSE 0 END) FROM `+
+		from+` WHERE `+where+` GROUP BY items.category`, args...)
 	if err != nil {
-		return fmt.Errorf("search facets: %w", err)
+		return nil, fmt.Errorf("search facets: %w", err)
 	}
 	defer rows.Close()
-	perCat := map[string]int{}
+	var out []facetCount
+	size := int64(0)
 	for rows.Next() {
-		var cat string
-		var inStock bool
-		var n int
-		if err := rows.Scan(&cat, &inStock, &n); err != nil {
-			return fmt.Errorf("search facets: %w", err)
+		var c facetCount
+		if err := rows.Scan(&c.category, &c.all, &c.inStock); err != nil {
+			return nil, fmt.Errorf("search facets: %w", err)
 		}
-		inCat := q.Category == "" || cat == q.Category
-		if inStock || !q.InStock {
-			perCat[cat] += n
+		out = append(out, c)
+		size += int64(len(c.category)) + 32
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search facets: %w", err)
+	}
+	if key != "" {
+		s.searchCache.put(key+"|facets", out, size)
+	}
+	return out, nil
+}
+
+// fillFacets sets the total and the facets of res from the per-category
+// counts, under the query's category and in-stock filters.
+func (res *SearchResult) fillFacets(counts []facetCount, q SearchQuery) {
+	for _, c := range counts {
+		n := c.all
+		if q.InStock {
+			n = c.inStock
+		}
+		inCat := q.Category == "" || c.category == q.Category
+		if n > 0 {
+			res.Categories = append(res.Categories, Category{Name: c.category, Count: n})
 			if inCat {
 				res.Total += n
 			}
 		}
-		if inStock && inCat {
-			res.InStock += n
+		if inCat {
+			res.InStock += c.inStock
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("search facets: %w", err)
-	}
-	for name, n := range perCat {
-		res.Categories = append(res.Categories, Category{Name: name, Count: n})
-	}
 	sortCategories(res.Categories)
-	return nil
+}
+
+// cachedPage is orderedPage through the cache (key "" bypasses it).
+func (s *Store) cachedPage(ctx context.Context, f searchFilter, sort string, offset, limit int, key string) ([]int64, error) {
+	if key != "" {
+		if v, ok := s.searchCache.get(key); ok {
+			return v.([]int64), nil
+		}
+	}
+	ids, err := s.orderedPage(ctx, f, sort, offset, limit)
+	if err == nil && key != "" {
+		s.searchCache.put(key, ids, int64(8*len(ids)))
+	}
+	return ids, err
 }
 
 // orderedPage returns one page of matching ids in an order SQL can give.

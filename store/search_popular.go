@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -12,17 +13,25 @@ const popularChunk = 500
 // popularPage returns one page of matching ids, most viewed first: it
 // walks the `viewed:` ranking in chunks, keeping the ids that match the
 // query and filters, until the page is full. Items nobody viewed follow
-// in catalog order once the ranking runs out.
-func (s *Store) popularPage(ctx context.Context, f searchFilter, offset, limit int) ([]int64, error) {
+// in catalog order once the ranking runs out. textKey, when not "", is
+// where the ids matching the text query are cached.
+func (s *Store) popularPage(ctx context.Context, f searchFilter, offset, limit int, textKey string) ([]int64, error) {
 	var ranked []int64
 	seen := map[int64]bool{}
+	var text []int64 // sorted ids matching the text query; read with the first chunk
 	for start := int64(0); ; start += popularChunk {
 		members, err := s.rdb.ZRange(ctx, keyViewedItems, start, start+popularChunk-1).Result()
 		if err != nil {
 			return nil, fmt.Errorf("popular: %w", err)
 		}
 		ids := parseIDs(members)
-		matched, err := s.matching(ctx, f, ids)
+		if text == nil && f.text != "" {
+			var err error
+			if text, err = s.textMatches(ctx, f, textKey); err != nil {
+				return nil, err
+			}
+		}
+		matched, err := s.matching(ctx, f, text, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -73,21 +82,62 @@ func (s *Store) unviewed(ctx context.Context, f searchFilter, seen map[int64]boo
 	return rows.Err()
 }
 
-// matching says which of ids match the query and filters.
-func (s *Store) matching(ctx context.Context, f searchFilter, ids []int64) (map[int64]bool, error) {
+// matching says which of ids match the query and filters. The text
+// query is checked against text, the sorted ids matching it, rather than
+// in SQL: joined to the full-text index, SQLite would find every match
+// of the text to check a few hundred ids.
+func (s *Store) matching(ctx context.Context, f searchFilter, text []int64, ids []int64) (map[int64]bool, error) {
 	out := make(map[int64]bool, len(ids))
+	if f.text != "" {
+		var kept []int64
+		for _, id := range ids {
+			if _, ok := slices.BinarySearch(text, id); ok {
+				kept = append(kept, id)
+			}
+		}
+		ids = kept
+	}
 	if len(ids) == 0 {
 		return out, nil
 	}
-	where, args := f.where(true, true)
+	plain := f
+	plain.from, plain.text = "items", ""
+	where, args := plain.where(true, true)
 	ph := make([]string, len(ids))
 	for i, id := range ids {
 		args = append(args, id)
 		ph[i] = fmt.Sprintf("$%d", len(args))
 	}
-	got, err := s.queryIDs(ctx, `SELECT items.id FROM `+f.from+` WHERE `+where+` AND items.id IN (`+strings.Join(ph, ",")+`)`, args...)
+	got, err := s.queryIDs(ctx, `SELECT items.id FROM items WHERE `+where+` AND items.id IN (`+strings.Join(ph, ",")+`)`, args...)
 	for _, id := range got {
 		out[id] = true
 	}
 	return out, err
+}
+
+// textMatches returns the sorted ids of the items matching the text query
+// alone (archived ones too: the other conditions are checked apart),
+// cached under key when not "".
+func (s *Store) textMatches(ctx context.Context, f searchFilter, key string) ([]int64, error) {
+	if key != "" {
+		if v, ok := s.searchCache.get(key); ok {
+			return v.([]int64), nil
+		}
+	}
+	query := `SELECT rowid FROM items_fts WHERE items_fts MATCH $1`
+	if s.dbKind == DBPostgres {
+		query = `SELECT id FROM items WHERE search @@ to_tsquery('english', $1)`
+	}
+	ids, err := s.queryIDs(ctx, query, f.textArg)
+	if err != nil {
+		return nil, err
+	}
+	if ids == nil {
+		ids = []int64{}
+	}
+	slices.Sort(ids)
+	if key != "" {
+		s.searchCache.put(key, ids, int64(8*len(ids)))
+	}
+	return ids, nil
 }

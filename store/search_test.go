@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -307,5 +308,63 @@ func TestSearchLeavesArchivedItemsOut(t *testing.T) {
 	}
 	if res := search(t, st, store.SearchQuery{Q: "xylophone"}); res.Total != 1 {
 		t.Errorf("restored item not found: %d", res.Total)
+	}
+}
+
+// TestSearchTypoNearWordsMatchWholeVocabulary: reading only the words that
+// can be one typo away finds the same corrections, in the same order, as
+// comparing against every catalog word (SQLite; PostgreSQL reads them all).
+func TestSearchTypoNearWordsMatchWholeVocabulary(t *testing.T) {
+	if storetest.DBKind() != "sqlite" {
+		t.Skip("PostgreSQL compares against the whole vocabulary")
+	}
+	st, _ := searchStore(t)
+	rng := rand.New(rand.NewPCG(3, 5))
+	letters := []rune("abcdefghijklmnopqrstuvwxyz0123456789é")
+	seen := map[string]bool{}
+	var typos []string
+	for _, it := range store.DemoItems(time.Now()) {
+		for _, w := range strings.Fields(strings.ToLower(it.Name + " " + it.Category)) {
+			r := []rune(w)
+			if len(r) < 5 || seen[w] || len(typos) >= 60 {
+				continue
+			}
+			seen[w] = true
+			i := rng.IntN(len(r))
+			c := letters[rng.IntN(len(letters))]
+			forms := []string{
+				string(r[:i]) + string(c) + string(r[i+1:]), // changed
+				string(r[:i]) + string(c) + string(r[i:]),   // added
+				string(r[:i]) + string(r[i+1:]),             // dropped
+				string(c) + string(r[1:]),                   // first changed
+				string(c) + w,                               // one in front
+				string(r[1:]),                               // first dropped
+				string(r[1]) + string(r[0]) + string(r[2:]), // first two swapped
+			}
+			// Two forms per word, sixty typos in all, keep the test quick
+			// (each typo costs a few queries, slow under the race
+			// detector); the word order and the seed vary which.
+			for _, k := range []int{len(seen) % len(forms), rng.IntN(len(forms))} {
+				if typo := forms[k]; len([]rune(typo)) >= 5 {
+					typos = append(typos, typo)
+				}
+			}
+		}
+	}
+	near, full, err := store.TypoAlternatives(t.Context(), st, typos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corrected := 0
+	for i, typo := range typos {
+		if !slices.Equal(near[i], full[i]) {
+			t.Errorf("%q: near words give %v, the whole vocabulary %v", typo, near[i], full[i])
+		}
+		if len(full[i]) > 0 {
+			corrected++
+		}
+	}
+	if corrected < len(typos)/4 {
+		t.Errorf("only %d of %d typos corrected: the test no longer exercises corrections", corrected, len(typos))
 	}
 }

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -86,34 +88,58 @@ func suggestion(groups [][]string) string {
 // vocabWord is a catalog word and how many items use it (0 when the
 // database does not count).
 type vocabWord struct {
-	word string
-	docs int
+	word  string
+	runes []rune
+	docs  int
 }
 
 // correct replaces each word of five or more letters that starts no
 // catalog word by the catalog words one typo away from it (best first).
-// changed says whether any word was replaced.
-func (s *Store) correct(ctx context.Context, words []string) ([][]string, bool, error) {
-	var long bool
-	for _, w := range words {
-		long = long || utf8.RuneCountInString(w) >= minCorrectable
-	}
-	if !long {
-		return nil, false, nil
-	}
-	vocab, err := s.vocabulary(ctx)
-	if err != nil {
-		return nil, false, err
-	}
+// changed says whether any word was replaced. With cached, the vocabulary
+// and each word's corrections are held under the words version of v.
+func (s *Store) correct(ctx context.Context, words []string, v searchVersion, cached bool) ([][]string, bool, error) {
 	groups := wordGroups(words)
 	changed := false
+	var vocab []vocabWord
 	for i, w := range words {
-		if utf8.RuneCountInString(w) < minCorrectable || startsAWord(w, vocab) {
+		if utf8.RuneCountInString(w) < minCorrectable {
 			continue
 		}
-		if alts := oneTypoAway(w, vocab); len(alts) > 0 {
-			groups[i] = alts
-			changed = true
+		key := ""
+		if cached {
+			key = v.wordsKey() + "|typo|" + w
+			if alts, ok := s.searchCache.get(key); ok {
+				if alts := alts.([]string); len(alts) > 0 {
+					groups[i], changed = alts, true
+				}
+				continue
+			}
+		}
+		var alts []string
+		if s.dbKind == DBPostgres {
+			if vocab == nil {
+				var err error
+				if vocab, err = s.vocabulary(ctx, v, cached); err != nil {
+					return nil, false, err
+				}
+			}
+			if !startsAWord(w, vocab) {
+				alts = oneTypoAway(w, vocab)
+			}
+		} else {
+			starts, near, err := s.nearWords(ctx, w, v, cached)
+			if err != nil {
+				return nil, false, err
+			}
+			if !starts {
+				alts = oneTypoAway(w, near)
+			}
+		}
+		if key != "" {
+			s.searchCache.put(key, alts, int64(16*len(alts)+len(strings.Join(alts, ""))))
+		}
+		if len(alts) > 0 {
+			groups[i], changed = alts, true
 		}
 	}
 	return groups, changed, nil
@@ -121,7 +147,13 @@ func (s *Store) correct(ctx context.Context, words []string) ([][]string, bool, 
 
 // vocabulary reads the catalog's words of four or more letters: FTS5's own
 // vocabulary table on SQLite, the trigger-kept search_words on PostgreSQL.
-func (s *Store) vocabulary(ctx context.Context) ([]vocabWord, error) {
+// It is read once per words version when cached.
+func (s *Store) vocabulary(ctx context.Context, v searchVersion, cached bool) ([]vocabWord, error) {
+	if cached {
+		if vocab, ok := s.searchCache.getVocab(v.wordsKey()); ok {
+			return vocab, nil
+		}
+	}
 	query := `SELECT term, doc FROM items_vocab WHERE length(term) >= 4`
 	if s.dbKind == DBPostgres {
 		query = `SELECT word, 0 FROM search_words WHERE length(word) >= 4`
@@ -131,15 +163,122 @@ func (s *Store) vocabulary(ctx context.Context) ([]vocabWord, error) {
 		return nil, fmt.Errorf("search vocabulary: %w", err)
 	}
 	defer rows.Close()
-	var out []vocabWord
+	out := []vocabWord{}
 	for rows.Next() {
 		var v vocabWord
 		if err := rows.Scan(&v.word, &v.docs); err != nil {
 			return nil, fmt.Errorf("search vocabulary: %w", err)
 		}
+		v.runes = []rune(v.word)
 		out = append(out, v)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search vocabulary: %w", err)
+	}
+	if cached {
+		s.searchCache.putVocab(v.wordsKey(), out)
+	}
+	return out, nil
+}
+
+// nearWords reads from SQLite's vocabulary only the words that can be
+// one typo from w (of five or more letters), rather than all of them: the
+// words that start with w's first letter, and those whose edit is at the
+// front: w without its first letter, with its first two swapped, and with
+// any other first letter in front of w or in place of its first. starts
+// says whether a word starts with w (which is then left as it is).
+func (s *Store) nearWords(ctx context.Context, w string, v searchVersion, cached bool) (starts bool, near []vocabWord, err error) {
+	var next string
+	if err := s.db.QueryRowContext(ctx, `SELECT term FROM items_vocab WHERE term >= $1 LIMIT 1`, w).Scan(&next); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, nil, fmt.Errorf("search vocabulary: %w", err)
+	}
+	if strings.HasPrefix(next, w) {
+		return true, nil, nil
+	}
+	rw := []rune(w)
+	firsts, err := s.firstLetters(ctx, v, cached)
+	if err != nil {
+		return false, nil, err
+	}
+	seen := map[string]bool{}
+	read := func(query string, args ...any) error {
+		rows, err := s.db.QueryContext(ctx, query, args...)
+		if err != nil {
+			return fmt.Errorf("search vocabulary: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var vw vocabWord
+			if err := rows.Scan(&vw.word, &vw.docs); err != nil {
+				return fmt.Errorf("search vocabulary: %w", err)
+			}
+			if !seen[vw.word] {
+				seen[vw.word] = true
+				vw.runes = []rune(vw.word)
+				near = append(near, vw)
+			}
+		}
+		return rows.Err()
+	}
+	if err := read(`SELECT term, doc FROM items_vocab WHERE term >= $1 AND term < $2 AND length(term) >= 4`,
+		string(rw[0]), string(nextRune(rw[0]))); err != nil {
+		return false, nil, err
+	}
+	exact := []any{string(rw[1:]), string(rw[1]) + string(rw[0]) + string(rw[2:])}
+	for _, c := range firsts {
+		if c != rw[0] {
+			exact = append(exact, string(c)+string(rw[1:]), string(c)+w)
+		}
+	}
+	ph := make([]string, len(exact))
+	for i := range exact {
+		ph[i] = fmt.Sprintf("$%d", i+1)
+	}
+	if err := read(`SELECT term, doc FROM items_vocab WHERE term IN (`+strings.Join(ph, ",")+`)`, exact...); err != nil {
+		return false, nil, err
+	}
+	return false, near, nil
+}
+
+// firstLetters lists the letters SQLite's vocabulary words start with,
+// skipping from one letter to the next through the sorted vocabulary.
+func (s *Store) firstLetters(ctx context.Context, v searchVersion, cached bool) ([]rune, error) {
+	key := v.wordsKey() + "|firsts"
+	if cached {
+		if f, ok := s.searchCache.get(key); ok {
+			return f.([]rune), nil
+		}
+	}
+	var out []rune
+	for from := ""; ; {
+		var term string
+		err := s.db.QueryRowContext(ctx, `SELECT term FROM items_vocab WHERE term >= $1 LIMIT 1`, from).Scan(&term)
+		if errors.Is(err, sql.ErrNoRows) || term == "" {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("search vocabulary: %w", err)
+		}
+		r, _ := utf8.DecodeRuneInString(term)
+		out = append(out, r)
+		if r >= unicode.MaxRune {
+			break
+		}
+		from = string(nextRune(r))
+	}
+	if cached {
+		s.searchCache.put(key, out, int64(4*len(out)))
+	}
+	return out, nil
+}
+
+// nextRune is the first valid rune after r (skipping the surrogates,
+// which UTF-8 cannot hold): every string starting with r sorts before it.
+func nextRune(r rune) rune {
+	if r+1 >= 0xD800 && r+1 <= 0xDFFF {
+		return 0xE000
+	}
+	return r + 1
 }
 
 func startsAWord(prefix string, vocab []vocabWord) bool {
@@ -156,8 +295,9 @@ func startsAWord(prefix string, vocab []vocabWord) bool {
 // first, at most five.
 func oneTypoAway(w string, vocab []vocabWord) []string {
 	var hits []vocabWord
+	rw := []rune(w)
 	for _, v := range vocab {
-		if oneEdit([]rune(w), []rune(v.word)) {
+		if d := len(v.runes) - len(rw); d >= -1 && d <= 1 && oneEdit(rw, v.runes) {
 			hits = append(hits, v)
 		}
 	}

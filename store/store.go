@@ -73,6 +73,9 @@ type Options struct {
 	// DefaultWriteBehind).
 	PageL1Bytes int64
 	WriteBehind time.Duration
+	// SearchCacheBytes bounds the in-process cache of search results (0
+	// takes DefaultSearchCacheBytes, negative turns it off).
+	SearchCacheBytes int64
 	// AccountCartTTL is how long a signed-in account's cart is kept
 	// without use (0 = DefaultAccountCartTTL).
 	AccountCartTTL time.Duration
@@ -114,6 +117,9 @@ func (o Options) withDefaults() Options {
 	if o.PageL1Bytes == 0 {
 		o.PageL1Bytes = DefaultPageL1Bytes // negative: off
 	}
+	if o.SearchCacheBytes == 0 {
+		o.SearchCacheBytes = DefaultSearchCacheBytes // negative: off
+	}
 	def(&o.AccountCartTTL, DefaultAccountCartTTL)
 	if o.Shipping == nil {
 		rates := DefaultShipping
@@ -140,6 +146,9 @@ type Store struct {
 	articles articleState
 	orders   *orderState
 	pages    *pageCache
+	// searchCache holds search results under the catalog's version
+	// (search_cache.go).
+	searchCache *searchCache
 
 	// evictedTotal counts the sessions this instance's cleanup evicted.
 	evictedTotal prometheus.Counter
@@ -189,6 +198,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.articles.events = engagementEvents{s: s}
 	s.initOrders()
 	s.initPageCache() // page cache, row cache and view analytics
+	s.searchCache = newSearchCache(s.opt.SearchCacheBytes)
 	s.dummyHash = sync.OnceValue(s.makeDummyHash)
 	go s.dummyHash() // ready before the first sign-in with an unknown name
 	s.initAdmin()
