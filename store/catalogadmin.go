@@ -76,6 +76,7 @@ func (s *Store) SetItemArchived(ctx context.Context, id int64, archived bool) (b
 		return false, nil
 	}
 	s.pages.names.forget(id)
+	s.searchChanged(ctx)
 	if err := s.PurgeItemPages(ctx, id); err != nil {
 		return true, err
 	}

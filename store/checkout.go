@@ -186,15 +186,17 @@ func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []Car
 	}
 
 	var problems []LineProblem
+	soldOut := false
 	for _, l := range lines {
-		res, err := tx.ExecContext(ctx, `UPDATE items SET stock = stock - $1 WHERE id = $2 AND stock >= $1 AND `+onSale, l.Qty, l.ItemID)
-		if err != nil {
-			return Order{}, fmt.Errorf("checkout: take stock: %w", err)
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return Order{}, fmt.Errorf("checkout: take stock: %w", err)
-		} else if n == 1 {
+		var left int64
+		err := tx.QueryRowContext(ctx, `UPDATE items SET stock = stock - $1 WHERE id = $2 AND stock >= $1 AND `+onSale+` RETURNING stock`,
+			l.Qty, l.ItemID).Scan(&left)
+		if err == nil {
+			soldOut = soldOut || left == 0
 			continue
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return Order{}, fmt.Errorf("checkout: take stock: %w", err)
 		}
 		p, err := lineProblemTx(ctx, tx, l)
 		if err != nil {
@@ -247,6 +249,9 @@ func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []Car
 	}
 	if err := tx.Commit(); err != nil {
 		return Order{}, fmt.Errorf("checkout: commit: %w", err)
+	}
+	if soldOut {
+		s.searchChanged(ctx) // out of stock now: the in-stock filter and counts change
 	}
 	return o, nil
 }

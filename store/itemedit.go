@@ -28,6 +28,7 @@ func (s *Store) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, err
 		return Item{}, ErrNotFound
 	}
 	s.pages.names.forget(id)
+	s.searchChanged(ctx)
 	if err := s.PurgeItemPages(ctx, id); err != nil {
 		return Item{}, err
 	}

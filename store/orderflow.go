@@ -79,6 +79,7 @@ func (s *Store) MoveOrder(ctx context.Context, id, ownerID int64, to, actor stri
 	ctx = context.WithoutCancel(ctx) // the move is committed: finish the rest
 	s.notifyOrder(ctx, userID, id, to)
 	if to == OrderCancelled && len(lines) > 0 {
+		s.searchChanged(ctx) // stock back: an item may be in stock again
 		if err := s.PurgeItemPages(ctx, lines...); err != nil {
 			s.log.Error("order cancelled: purge item pages", "order", id, "err", err)
 		}

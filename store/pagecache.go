@@ -448,7 +448,6 @@ func (s *Store) purgeItemPages(ctx context.Context, ids []int64) (int, error) {
 		pipe.Unlink(ctx, invKey(id))
 		pipe.ZAddXX(ctx, keySchedule, redis.Z{Score: s.nowSeconds(), Member: strconv.FormatInt(id, 10)})
 	}
-	bumpSearchGen(ctx, pipe) // the item's search results go with its pages
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("purge pages: %w", err)
 	}

@@ -70,6 +70,19 @@ func bumpSearchGen(ctx context.Context, pipe redis.Pipeliner) {
 	pipe.Incr(ctx, keySearchGen)
 }
 
+// searchChanged bumps the Redis search generation after a write that may
+// have changed what a search finds or how it orders or counts it (text,
+// category, price, on sale or not, in stock or not) has committed. Writes
+// that change none of that (a sale that leaves stock, a picture, a
+// review) leave cached results alone, as the database's own version does.
+// A failure is logged: the database's version still moved, and on SQLite
+// it alone decides.
+func (s *Store) searchChanged(ctx context.Context) {
+	if err := s.rdb.Incr(context.WithoutCancel(ctx), keySearchGen).Err(); err != nil {
+		s.log.Warn("search generation", "err", err)
+	}
+}
+
 // searchCache holds computed search results (facet counts, pages of ids,
 // spelling corrections) in process, least recently used out first,
 // bounded in bytes. Keys start with the catalog version they were

@@ -223,3 +223,43 @@ func TestSearchConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchCacheSurvivesSalesThatLeaveStock: a sale that leaves an item
+// in stock changes nothing a search finds, orders or counts (the rows
+// shown are read fresh), so the catalog version stays and cached results
+// keep serving; the sale that sells it out moves the version, and the
+// in-stock filter drops the item on the other instance.
+func TestSearchCacheSurvivesSalesThatLeaveStock(t *testing.T) {
+	a, b, _, _ := searchInstances(t)
+	ctx := t.Context()
+	setStock(t, a, 7, 3)
+	it, err := a.Item(ctx, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := store.SearchQuery{Category: it.Category, InStock: true, Sort: store.SortNewest, PerPage: 2000}
+	search(t, b, q)
+	before, err := store.SearchVersionString(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, _ := shopper(t, a, "steady")
+	setLine(t, a, owner, 7, 1)
+	if _, err := a.Checkout(ctx, buy(owner, -1)); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := store.SearchVersionString(ctx, b); after != before {
+		t.Errorf("a sale that left stock moved the search version from %s to %s", before, after)
+	}
+	r := search(t, b, q)
+	if i := slices.Index(ids(r.Items), 7); i < 0 || r.Items[i].Stock != 2 {
+		t.Fatalf("item 7 after selling one of 3: %v", r.Items)
+	}
+
+	setLine(t, a, owner, 7, 2)
+	if _, err := a.Checkout(ctx, buy(owner, -1)); err != nil {
+		t.Fatal(err)
+	}
+	eventuallySearch(t, b, q, func(r store.SearchResult) bool { return !slices.Contains(ids(r.Items), 7) },
+		"the item sold out on one instance is still in the other's in-stock results")
+}
