@@ -38,6 +38,10 @@ type WorkerStatus struct {
 // costs one round trip; a failure to report is logged, not returned, since
 // the worker's own work is done.
 func (s *Store) reportWorker(ctx context.Context, name string, run WorkerRun) {
+	// A run that ended as shutdown began is still recorded: the report
+	// does not share the worker's cancellation, only a short deadline.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
 	key := workerKey(name)
 	errText := ""
 	if run.Err != nil {
