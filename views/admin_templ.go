@@ -431,7 +431,7 @@ func AdminItemsPage(c Chrome, d AdminItemsData) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<nav class=\"breadcrumb\" aria-label=\"Breadcrumb\"><a href=\"/admin\">Admin</a> › Items</nav><div class=\"dash-head\"><h1>Items</h1><a class=\"button\" href=\"/admin/items/new\" data-testid=\"new-item\">New item</a></div><form method=\"get\" action=\"/admin/items\" class=\"inline-form\" role=\"search\"><label for=\"admin-q\">Name or number</label> <input id=\"admin-q\" name=\"q\" type=\"search\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<nav class=\"breadcrumb\" aria-label=\"Breadcrumb\"><a href=\"/admin\">Admin</a> › Items</nav><div class=\"dash-head\"><h1>Items</h1><a class=\"button\" href=\"/admin/items/new\" data-testid=\"new-item\">New item</a></div><form method=\"get\" action=\"/admin/items\" class=\"inline-form\" role=\"search\" aria-label=\"Search the catalog\"><label for=\"admin-q\">Name or number</label> <input id=\"admin-q\" name=\"q\" type=\"search\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
