@@ -83,7 +83,7 @@ func LoginPage(c Chrome, f AccountForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<button class=\"button\" type=\"submit\">Sign in</button></form><p class=\"hint\">New here? <a href=\"/register\">Create an account</a>.</p></section>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<button class=\"button\" type=\"submit\">Sign in</button></form><p class=\"hint\">New here? <a class=\"tap\" href=\"/register\">Create an account</a>.</p></section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -168,7 +168,7 @@ func RegisterPage(c Chrome, f AccountForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<p class=\"hint\" id=\"password-hint\">8 to 128 characters.</p><button class=\"button\" type=\"submit\">Create account</button></form><p class=\"hint\">Have an account? <a href=\"/login\">Sign in</a>.</p></section>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<p class=\"hint\" id=\"password-hint\">8 to 128 characters.</p><button class=\"button\" type=\"submit\">Create account</button></form><p class=\"hint\">Have an account? <a class=\"tap\" href=\"/login\">Sign in</a>.</p></section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
