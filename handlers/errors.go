@@ -56,7 +56,9 @@ func (h *Handler) ErrorHandler(err error, c echo.Context) {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(rl.retryAfter))
 	case errors.As(err, &he):
 		status = he.Code
-		if m, ok := he.Message.(string); ok && status < 500 {
+		// Echo's own errors (no route, wrong method) carry only the status
+		// text, which would repeat the page's title in other words.
+		if m, ok := he.Message.(string); ok && status < 500 && m != http.StatusText(status) {
 			msg = m
 		}
 	case errors.Is(err, store.ErrNotFound):

@@ -3,6 +3,8 @@ package apptest_test
 import (
 	_ "embed"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -21,7 +23,8 @@ const axeTags = `['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']`
 
 // TestBrowserAccessibilityOfEveryPageFamily runs axe-core on every page family,
 // signed out and signed in, on a desktop and a phone width: any violation
-// fails the test with the rule and the elements.
+// fails the test with the rule and the elements. At the phone width every
+// page must also fit the screen: a page wider than it scrolls sideways.
 func TestBrowserAccessibilityOfEveryPageFamily(t *testing.T) {
 	if !strings.HasPrefix(axeSource, "/*! axe v") || !strings.Contains(axeSource[:600], "Mozilla Public") {
 		t.Fatal("testdata/axe/axe.min.js lost its licence header")
@@ -39,6 +42,13 @@ func TestBrowserAccessibilityOfEveryPageFamily(t *testing.T) {
 	admin.click(`[data-testid=follow-button]`)
 	admin.waitAttr(`[data-testid=follow-button]`, "aria-pressed", "true")
 
+	// Pages with order lines: the admin's own order, the checkout with a
+	// line in the cart, and a guest's order behind its signed link.
+	order := placeOrderInBrowser(admin)
+	addLineInBrowser(admin, "8")
+	memberPages = append(memberPages, "/checkout", order, "/admin/items", "/admin/orders")
+	guestPages = append(guestPages, guestOrderLink(t, app))
+
 	for _, width := range []int64{1280, 390} {
 		for _, run := range []struct {
 			who   string
@@ -49,6 +59,14 @@ func TestBrowserAccessibilityOfEveryPageFamily(t *testing.T) {
 			for _, path := range run.pages {
 				if found := axeViolations(run.tab, path); found != "" {
 					t.Errorf("%s at %d px, %s: %s", run.who, width, path, found)
+				}
+				if path == "/checkout" && run.tab.count(`[data-testid=review-line]`) == 0 {
+					t.Errorf("%s: /checkout has no line to check", run.who)
+				}
+				if width == 390 {
+					if wide := tooWide(run.tab); wide != "" {
+						t.Errorf("%s at 390 px, %s is wider than the screen: %s", run.who, path, wide)
+					}
 				}
 			}
 		}
@@ -76,4 +94,63 @@ func axeViolations(tb *e2eTab, path string) string {
 		return true, "done", nil
 	})
 	return result
+}
+
+// tooWide describes how the open page is wider than the viewport, so that
+// a phone would scroll it sideways ("" when it fits): the document's width
+// and the widest elements that stick out on the right. clientWidth is the
+// viewport without a vertical scrollbar, what the page may fill.
+func tooWide(tb *e2eTab) string {
+	tb.t.Helper()
+	return eval[string](tb, `(() => {
+		const de = document.documentElement, w = de.clientWidth;
+		if (de.scrollWidth <= w) return '';
+		const out = [];
+		for (const e of document.querySelectorAll('body *')) {
+			const r = e.getBoundingClientRect();
+			if (r.width > 0 && r.right > w + 1) out.push(e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '') + ' right=' + Math.round(r.right));
+		}
+		return 'scrollWidth ' + de.scrollWidth + ' > ' + w + ' (' + out.slice(-4).join(', ') + ')';
+	})()`)
+}
+
+// addLineInBrowser puts one of an item in the tab's cart from the item
+// page and waits for the page to confirm it.
+func addLineInBrowser(tb *e2eTab, item string) {
+	tb.t.Helper()
+	tb.navigate("/items/" + item)
+	tb.fill("#qty", "1")
+	tb.click("form.buy button[type=submit]")
+	tb.waitFor(".cart-msg a[href='/cart']")
+}
+
+// placeOrderInBrowser has the tab's signed-in shopper buy one of item 8
+// (in stock in the demo catalog) through the checkout form and returns the
+// order page's path.
+func placeOrderInBrowser(tb *e2eTab) string {
+	tb.t.Helper()
+	addLineInBrowser(tb, "8")
+	tb.navigate("/checkout")
+	tb.waitFor(`[data-testid="checkout-form"]`)
+	tb.fill("#name", "Ada Lovelace")
+	tb.fill("#line1", "1 Main Street")
+	tb.fill("#city", "London")
+	tb.fill("#postcode", "N1 1AA")
+	tb.fill("#country", "GB")
+	tb.click(`[data-testid="checkout-form"] button[type=submit]`)
+	return tb.waitPath("/orders/")
+}
+
+// guestOrderLink places a guest's order over HTTP and returns its signed
+// link (path and key), which anyone holding it may open.
+func guestOrderLink(t *testing.T, app *browserApp) string {
+	t.Helper()
+	c := app.client(t)
+	c.MustPost("/cart", url.Values{"item": {"8"}, "qty": {"1"}}, http.StatusSeeOther)
+	res := placeOrder(t, c, c, http.StatusSeeOther)
+	loc := res.Header.Get("Location")
+	if !strings.HasPrefix(loc, "/guest-orders/") || !strings.Contains(loc, "key=") {
+		t.Fatalf("a guest's order went to %q, want its signed link", loc)
+	}
+	return loc
 }
