@@ -169,22 +169,22 @@ func (s *Store) CacheRows(ctx context.Context) (int, error) {
 	return s.refreshRows(ctx, mine, delays)
 }
 
-// rowDelays reads the delays of the due rows, by member.
+// rowDelays reads the delays of the due rows, by member, in one ZMSCORE;
+// a row without a delay reads as 0, which unschedules it like a delay
+// <= 0 does.
 func (s *Store) rowDelays(ctx context.Context, due []redis.Z) (map[string]float64, error) {
-	pipe := s.rdb.Pipeline()
-	cmds := make(map[string]*redis.FloatCmd, len(due))
-	for _, z := range due {
-		m := fmt.Sprint(z.Member)
-		cmds[m] = pipe.ZScore(ctx, keyDelay, m)
+	members := make([]string, len(due))
+	for i, z := range due {
+		members[i] = fmt.Sprint(z.Member)
 	}
-	res, err := pipe.Exec(ctx)
-	if err = realErr(res, err); err != nil {
+	scores, err := s.rdb.ZMScore(ctx, keyDelay, members...).Result()
+	if err != nil {
 		return nil, fmt.Errorf("cache rows: %w", err)
 	}
-	out := make(map[string]float64, len(cmds))
-	for m, c := range cmds {
-		if d, err := c.Result(); err == nil {
-			out[m] = d
+	out := make(map[string]float64, len(members))
+	for i, m := range members {
+		if i < len(scores) {
+			out[m] = scores[i]
 		}
 	}
 	return out, nil
@@ -226,19 +226,23 @@ func (s *Store) refreshRows(ctx context.Context, ids []int64, delays map[string]
 // dropUnscheduled deletes the JSON of rows whose delay went away while
 // they were refreshed.
 func (s *Store) dropUnscheduled(ctx context.Context, rows map[int64]Item) error {
-	pipe := s.rdb.Pipeline()
-	cmds := map[int64]*redis.FloatCmd{}
-	for id := range rows {
-		cmds[id] = pipe.ZScore(ctx, keyDelay, strconv.FormatInt(id, 10))
+	if len(rows) == 0 {
+		return nil
 	}
-	res, err := pipe.Exec(ctx)
-	if err = realErr(res, err); err != nil {
+	ids := make([]int64, 0, len(rows))
+	members := make([]string, 0, len(rows))
+	for id := range rows {
+		ids = append(ids, id)
+		members = append(members, strconv.FormatInt(id, 10))
+	}
+	delays, err := s.rdb.ZMScore(ctx, keyDelay, members...).Result()
+	if err != nil {
 		return fmt.Errorf("cache rows: %w", err)
 	}
-	pipe = s.rdb.Pipeline()
+	pipe := s.rdb.Pipeline()
 	n := 0
-	for id, c := range cmds {
-		if d, err := c.Result(); err != nil || d <= 0 {
+	for i, id := range ids {
+		if i >= len(delays) || delays[i] <= 0 { // unscheduled meanwhile (a missing delay reads 0)
 			pipe.Unlink(ctx, invKey(id))
 			n++
 		}
