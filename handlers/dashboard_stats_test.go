@@ -11,6 +11,7 @@ import (
 
 	"storefront/handlers/apptest"
 	"storefront/store"
+	"storefront/store/storetest"
 )
 
 // TestDashboardWorkload runs a scripted workload over two instances of the
@@ -174,12 +175,12 @@ func TestAdminMetrics(t *testing.T) {
 			go func() { defer close(done); w.Run(ctx) }()
 		}
 	}
-	deadline := time.Now().Add(apptest.PollDeadline) // a bound, not a timing assertion
 	// Wait for the worker's report and its keyspace scan (the page and
-	// cart series come from the scan).
-	for a.store.Redis().Exists(t.Context(), "worker:stats", "stats:keyspace").Val() < 2 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	// cart series come from the scan). One key per EXISTS: on a Cluster
+	// the two live in different slots.
+	exists := func(key string) bool { return a.store.Redis().Exists(t.Context(), key).Val() == 1 }
+	storetest.Eventually(t, func() bool { return exists("worker:stats") && exists("stats:keyspace") },
+		"the stats worker has not reported a run and a keyspace scan")
 	stop()
 	<-done
 	m := a.scrape(t)
