@@ -42,17 +42,23 @@ func demoPictureCacheFile(dir, exe string) string {
 }
 
 // loadDemoPictures reads the cache file; ok is false unless it holds every
-// demo picture intact (each one's hash is checked against its bytes).
+// demo picture intact (the file's checksum, then each picture's hash).
 func loadDemoPictures(path string) (map[string]ProcessedImage, bool) {
 	if path == "" {
 		return nil, false
 	}
 	b, err := os.ReadFile(path)
-	if err != nil {
+	if err != nil || len(b) < sha256.Size {
+		return nil, false
+	}
+	// The file starts with the SHA-256 of the rest: every byte of every
+	// rendition is checked, not only what the pictures' hashes cover.
+	sum, payload := b[:sha256.Size], b[sha256.Size:]
+	if got := sha256.Sum256(payload); !bytes.Equal(sum, got[:]) {
 		return nil, false
 	}
 	var f demoPictureFile
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&f); err != nil {
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&f); err != nil {
 		return nil, false
 	}
 	if len(f.Pictures) != len(demoCategories)*len(demoColours) {
@@ -83,12 +89,13 @@ func saveDemoPictures(path string, pics map[string]ProcessedImage) error {
 	if err := gob.NewEncoder(&buf).Encode(demoPictureFile{Pictures: pics}); err != nil {
 		return fmt.Errorf("encode: %w", err)
 	}
+	sum := sha256.Sum256(buf.Bytes())
 	tmp, err := os.CreateTemp(dir, ".demo-pictures-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
+	if _, err := tmp.Write(append(sum[:], buf.Bytes()...)); err != nil {
 		tmp.Close()
 		return err
 	}
