@@ -110,7 +110,7 @@ func TestFulfilmentReclaimsFromADeadWorker(t *testing.T) {
 
 	ids, err := store.TakeOrders(ctx, st.Fulfilment("worker-a"), 10)
 	if err != nil || len(ids) != 1 || ids[0] != o.ID {
-		t.Fatalf("worker-a took %v, %v", ids, err)
+		t.Fatalf("worker-a claimed orders %v, %v; want only %d", ids, err, o.ID)
 	}
 	// worker-a dies here, without processing or acknowledging.
 

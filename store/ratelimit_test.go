@@ -70,7 +70,7 @@ func TestRateRefund(t *testing.T) {
 		t.Fatalf("after refund: %+v %v", b, err)
 	}
 	if b, err := st.Allow(ctx, "login", "x", rate); err != nil || b.Allowed {
-		t.Fatalf("over the limit: %+v %v", b, err)
+		t.Fatalf("a second event within the window was allowed: %+v %v", b, err)
 	}
 }
 

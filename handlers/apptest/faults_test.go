@@ -91,19 +91,14 @@ func checkSamples(t *testing.T, samples []sample) (unavailable int) {
 func waitRecovered(t *testing.T, base string, s *apptest.Client, name string) time.Duration {
 	t.Helper()
 	start := time.Now()
-	deadline := start.Add(apptest.PollDeadline)
-	for {
-		r := s.At(base).Get("/readyz")
-		if r.Status == http.StatusOK {
-			if h := s.At(base).Get("/"); h.Status == http.StatusOK && apptest.TextOf(h.Body, "user-name") == name {
-				return time.Since(start)
-			}
+	apptest.Eventually(t, "the app serves the signed-in shopper again", func() bool {
+		if s.At(base).Get("/readyz").Status != http.StatusOK {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no recovery within %v: readyz %d", apptest.PollDeadline, r.Status)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		h := s.At(base).Get("/")
+		return h.Status == http.StatusOK && apptest.TextOf(h.Body, "user-name") == name
+	})
+	return time.Since(start)
 }
 
 // checkFriendly503 checks that path answers the friendly 503 page.
