@@ -162,7 +162,8 @@ func SearchVersionString(ctx context.Context, s *Store) (string, error) {
 func SearchCacheLen(s *Store) int {
 	s.searchCache.mu.Lock()
 	defer s.searchCache.mu.Unlock()
-	return s.searchCache.lru.Len()
+	n, _ := s.searchCache.results.len()
+	return n
 }
 
 // TypoAlternatives returns the corrections of each word found through

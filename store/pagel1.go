@@ -1,7 +1,6 @@
 package store
 
 import (
-	"container/list"
 	"context"
 	"strconv"
 	"sync"
@@ -28,11 +27,9 @@ import (
 // confirmed) nothing is served from l1, and a reconnect empties it, since
 // announcements sent meanwhile are lost.
 type l1Cache struct {
-	max  int64
-	mu   sync.Mutex
-	used int64
-	lru  *list.List               // of *l1Entry, most recent first
-	byID map[string]*list.Element // cache hash -> element
+	max   int64
+	mu    sync.Mutex
+	pages sizedLRU[*l1Entry] // by cache hash
 	// epochs count purges per item, all is the count of purge-alls; an
 	// entry read under older counts is refused.
 	epochs map[int64]uint64
@@ -53,7 +50,7 @@ type l1Entry struct {
 type l1Epoch struct{ item, all uint64 }
 
 func newL1Cache(maxBytes int64) *l1Cache {
-	return &l1Cache{max: maxBytes, lru: list.New(), byID: map[string]*list.Element{}, epochs: map[int64]uint64{}}
+	return &l1Cache{max: maxBytes, pages: newSizedLRU[*l1Entry](maxBytes), epochs: map[int64]uint64{}}
 }
 
 // get returns the page held under key, or nil.
@@ -66,16 +63,14 @@ func (c *l1Cache) get(key string, now time.Time) *l1Entry {
 	if !c.live {
 		return nil
 	}
-	el, ok := c.byID[key]
+	e, ok := c.pages.get(key)
 	if !ok {
 		return nil
 	}
-	e := el.Value.(*l1Entry)
 	if !now.Before(e.hardUntil) {
-		c.removeLocked(el)
+		c.pages.remove(key)
 		return nil
 	}
-	c.lru.MoveToFront(el)
 	return e
 }
 
@@ -112,21 +107,7 @@ func (c *l1Cache) put(key string, p *pagebody.Page, now time.Time, ttl, grace ti
 	if !c.live || c.epochs[p.ItemID] != ep.item || c.all != ep.all {
 		return
 	}
-	if el, ok := c.byID[key]; ok {
-		c.removeLocked(el)
-	}
-	c.byID[key] = c.lru.PushFront(e)
-	c.used += e.size
-	for c.used > c.max {
-		c.removeLocked(c.lru.Back())
-	}
-}
-
-func (c *l1Cache) removeLocked(el *list.Element) {
-	e := el.Value.(*l1Entry)
-	c.lru.Remove(el)
-	delete(c.byID, e.key)
-	c.used -= e.size
+	c.pages.add(key, e, e.size)
 }
 
 // purgeItem drops the item's pages and refuses copies read before now.
@@ -134,9 +115,7 @@ func (c *l1Cache) purgeItem(id int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.epochs[id]++
-	if el, ok := c.byID[PageKey(id)]; ok {
-		c.removeLocked(el)
-	}
+	c.pages.remove(PageKey(id))
 }
 
 // purgeAll empties the cache and refuses copies read before now.
@@ -144,9 +123,7 @@ func (c *l1Cache) purgeAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.all++
-	c.lru.Init()
-	c.byID = map[string]*list.Element{}
-	c.used = 0
+	c.pages.clear()
 }
 
 // setLive says whether purges are being heard; going live empties the
@@ -162,7 +139,7 @@ func (c *l1Cache) setLive(live bool) {
 func (c *l1Cache) stats() (int, int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.lru.Len(), c.used
+	return c.pages.len()
 }
 
 // purgeAllMessage is what the purge channel carries for "every page";
@@ -222,8 +199,8 @@ func (s *Store) listenPurges(ctx context.Context, done chan<- struct{}) {
 func (s *Store) HeldPage(itemID int64) *pagebody.Page {
 	s.pages.l1.mu.Lock()
 	defer s.pages.l1.mu.Unlock()
-	if el, ok := s.pages.l1.byID[PageKey(itemID)]; ok {
-		return el.Value.(*l1Entry).page
+	if e, ok := s.pages.l1.pages.peek(PageKey(itemID)); ok {
+		return e.page
 	}
 	return nil
 }

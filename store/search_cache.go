@@ -1,7 +1,6 @@
 package store
 
 import (
-	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -90,25 +89,17 @@ func (s *Store) searchChanged(ctx context.Context) {
 // age out. Only ids and counts are held: the items shown are always read
 // fresh, so a cached result can never show an old price, stock or name.
 type searchCache struct {
-	max  int64
-	mu   sync.Mutex
-	used int64
-	lru  *list.List // of *searchEntry, most recent first
-	byK  map[string]*list.Element
+	max     int64
+	mu      sync.Mutex
+	results sizedLRU[any]
 	// vocab is the catalog vocabulary for spelling correction, held
 	// apart (it is large and shared by every query) under its version.
 	vocabKey string
 	vocab    []vocabWord
 }
 
-type searchEntry struct {
-	key  string
-	val  any
-	size int64
-}
-
 func newSearchCache(maxBytes int64) *searchCache {
-	return &searchCache{max: maxBytes, lru: list.New(), byK: map[string]*list.Element{}}
+	return &searchCache{max: maxBytes, results: newSizedLRU[any](maxBytes)}
 }
 
 // get returns the value held under key.
@@ -118,12 +109,7 @@ func (c *searchCache) get(key string) (any, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	el, ok := c.byK[key]
-	if !ok {
-		return nil, false
-	}
-	c.lru.MoveToFront(el)
-	return el.Value.(*searchEntry).val, true
+	return c.results.get(key)
 }
 
 // put holds val under key; size is its approximate size in bytes. The
@@ -138,21 +124,7 @@ func (c *searchCache) put(key string, val any, size int64) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.byK[key]; ok {
-		c.removeLocked(el)
-	}
-	c.byK[key] = c.lru.PushFront(&searchEntry{key: key, val: val, size: size})
-	c.used += size
-	for c.used > c.max {
-		c.removeLocked(c.lru.Back())
-	}
-}
-
-func (c *searchCache) removeLocked(el *list.Element) {
-	e := el.Value.(*searchEntry)
-	c.lru.Remove(el)
-	delete(c.byK, e.key)
-	c.used -= e.size
+	c.results.add(key, val, size)
 }
 
 // getVocab returns the vocabulary held for the words version key.
