@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"storefront/store/platform"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -91,5 +92,5 @@ func (r alsoBoughtRead) result() AlsoBought {
 		return AlsoBought{}
 	}
 	n, _ := strconv.ParseInt(r.buyers.Val(), 10, 64)
-	return AlsoBought{ItemIDs: parseIDs(r.ids.Val()), Buyers: n}
+	return AlsoBought{ItemIDs: platform.ParseIDs(r.ids.Val()), Buyers: n}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/platform"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -26,7 +27,7 @@ func (s *Store) PopularItems(ctx context.Context, n int64) ([]ItemViews, error) 
 func itemViews(zs []redis.Z) []ItemViews {
 	out := make([]ItemViews, 0, len(zs))
 	for _, z := range zs {
-		ids := parseIDs([]string{fmt.Sprint(z.Member)})
+		ids := platform.ParseIDs([]string{fmt.Sprint(z.Member)})
 		if len(ids) == 1 {
 			out = append(out, ItemViews{ItemID: ids[0], Views: -z.Score})
 		}

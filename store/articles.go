@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"storefront/store/platform"
 	"strconv"
 	"strings"
 	"time"
@@ -241,7 +242,7 @@ func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, erro
 		}
 		ids, total = page.Val(), n.Val()
 	}
-	arts, err := s.ArticlesByID(ctx, parseIDs(ids), q.ViewerID)
+	arts, err := s.ArticlesByID(ctx, platform.ParseIDs(ids), q.ViewerID)
 	if err != nil {
 		return ArticlePage{}, err
 	}

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
+	"storefront/store/platform"
 	"strings"
 	"time"
 
@@ -86,7 +86,7 @@ func (s *Store) Checkout(ctx context.Context, req CheckoutRequest) (Order, error
 	defer func() { s.orders.checkouts.WithLabelValues(result).Inc() }()
 
 	lockKey := checkoutLockKey(req.Cart)
-	lock := randomHex(8)
+	lock := platform.RandomHex(8)
 	ok, err := s.rdb.SetNX(ctx, lockKey, lock, checkoutLockTTL).Result()
 	if err != nil {
 		return Order{}, fmt.Errorf("checkout: %w", err)
@@ -277,7 +277,7 @@ func lineProblemTx(ctx context.Context, tx *sql.Tx, l CartLine) (LineProblem, er
 }
 
 func itemsIn(ctx context.Context, tx *sql.Tx, ids []int64) (map[int64]Item, error) {
-	ph, args := placeholders(1, ids)
+	ph, args := platform.InList(1, ids)
 	rs, err := tx.QueryContext(ctx, `SELECT id, name, price_cents FROM items WHERE id IN (`+ph+`)`, args...)
 	if err != nil {
 		return nil, err
@@ -307,17 +307,6 @@ func insertOrderLines(ctx context.Context, tx *sql.Tx, o Order) error {
 		return fmt.Errorf("checkout: insert lines: %w", err)
 	}
 	return nil
-}
-
-// placeholders returns "$from, $from+1, ..." for ids and the ids as args.
-func placeholders(from int, ids []int64) (string, []any) {
-	ph := make([]string, len(ids))
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		ph[i] = "$" + strconv.Itoa(from+i)
-		args[i] = id
-	}
-	return strings.Join(ph, ", "), args
 }
 
 // removeOrdered takes the ordered lines out of the cart, but only those

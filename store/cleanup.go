@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"storefront/store/platform"
 	"strconv"
 	"time"
 
@@ -104,7 +105,7 @@ func (s *Store) CleanSessions(ctx context.Context) (int64, error) {
 // (cleanFront). On Cluster, where one script cannot reach the sessions'
 // keys in other slots, it is cleanSpread.
 func (s *Store) cleanSessions(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
-	if !s.isCluster() {
+	if !platform.IsCluster(s.rdb) {
 		return s.cleanFront(ctx, until)
 	}
 	return s.cleanSpread(ctx, until)
@@ -282,12 +283,6 @@ func anySlice(ss []string) []any {
 		out[i] = v
 	}
 	return out
-}
-
-// isCluster reports whether keys may live on different nodes.
-func (s *Store) isCluster() bool {
-	_, ok := s.rdb.(*redis.ClusterClient)
-	return ok
 }
 
 func replyList(v any) []any {

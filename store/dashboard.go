@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 	"time"
 
@@ -100,8 +101,8 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 	cleanup := pipe.HGetAll(ctx, workerKey(leaseCleanup))
 	since := strconv.FormatFloat(float64(now.Add(-dashHistory).UnixMilli())/1e3, 'f', 3, 64)
 	history := pipe.ZRangeByScore(ctx, keyStatsSamples, &redis.ZRangeBy{Min: since, Max: "+inf"})
-	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
-		return Dashboard{}, fmt.Errorf("dashboard: %w", realErr(cmds, err))
+	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
+		return Dashboard{}, fmt.Errorf("dashboard: %w", platform.RealErr(cmds, err))
 	}
 
 	d := Dashboard{At: now, Popular: itemViews(popular.Val()), RowCount: rowCount.Val(), DBKind: s.dbKind,
@@ -151,8 +152,8 @@ func (s *Store) rowReports(ctx context.Context, sched []redis.Z) ([]RowReport, e
 		delays[i] = pipe.ZScore(ctx, keyDelay, member)
 		rows[i] = pipe.Get(ctx, invKey(out[i].ItemID))
 	}
-	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
-		return nil, fmt.Errorf("dashboard rows: %w", realErr(cmds, err))
+	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
+		return nil, fmt.Errorf("dashboard rows: %w", platform.RealErr(cmds, err))
 	}
 	for i := range out {
 		out[i].Delay = delays[i].Val()

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -100,7 +101,7 @@ func FillPage(ctx context.Context, s *Store, itemID int64, gen PageGen, render R
 
 // PageGens reads an item's purge generations.
 func PageGens(ctx context.Context, s *Store, itemID int64) PageGen {
-	return parseGen(s.rdb.HMGet(ctx, keyPageGen, formatID(itemID), pageGenAll).Val())
+	return parseGen(s.rdb.HMGet(ctx, keyPageGen, platform.FormatID(itemID), pageGenAll).Val())
 }
 
 // Fill outcomes.
@@ -162,7 +163,7 @@ func SearchVersionString(ctx context.Context, s *Store) (string, error) {
 func SearchCacheLen(s *Store) int {
 	s.searchCache.mu.Lock()
 	defer s.searchCache.mu.Unlock()
-	n, _ := s.searchCache.results.len()
+	n, _ := s.searchCache.results.Len()
 	return n
 }
 

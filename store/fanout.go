@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 	"time"
 
@@ -90,8 +91,8 @@ func (s *Store) fanOutStep(ctx context.Context, job fanOutJob, limit int) (fanOu
 		id, _ := strconv.ParseInt(fmt.Sprint(f.Member), 10, 64)
 		calls[i] = []string{feedKey(id)}
 	}
-	size, posted, article := s.opt.FeedSize, job.Posted, formatID(job.Article)
-	if err := s.evalInPipeline(ctx, feedAddScript, calls, func(int) []any { return []any{size, posted, article} }); err != nil {
+	size, posted, article := s.opt.FeedSize, job.Posted, platform.FormatID(job.Article)
+	if err := platform.EvalInPipeline(ctx, s.rdb, feedAddScript, calls, func(int) []any { return []any{size, posted, article} }); err != nil {
 		return job, false, fmt.Errorf("fan out: %w", err)
 	}
 	if len(followers) < limit {

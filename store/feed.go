@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"storefront/store/platform"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -101,7 +102,7 @@ func (s *Store) PostedBy(ctx context.Context, userID, n int64) ([]int64, error) 
 	if err != nil {
 		return nil, fmt.Errorf("posted by: %w", err)
 	}
-	return parseIDs(ids), nil
+	return platform.ParseIDs(ids), nil
 }
 
 // Feed returns one page (1-based) of a user's feed, newest first, and how
@@ -123,7 +124,7 @@ func (s *Store) Feed(ctx context.Context, userID int64, page, perPage int) ([]in
 			return nil, 0, fmt.Errorf("feed: %w", err)
 		}
 		if built.Err() == nil || attempt > 0 {
-			return parseIDs(ids.Val()), total.Val(), nil
+			return platform.ParseIDs(ids.Val()), total.Val(), nil
 		}
 		if err := s.rebuildFeed(ctx, userID); err != nil {
 			return nil, 0, err
@@ -157,7 +158,7 @@ func (s *Store) rebuildFeed(ctx context.Context, userID int64) error {
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("rebuild feed: %w", err)
 	}
-	authors := parseIDs(follows.Val())
+	authors := platform.ParseIDs(follows.Val())
 	if len(authors) == 0 {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"storefront/store/platform"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -101,7 +102,7 @@ func (s *Store) Follow(ctx context.Context, followerID, targetID int64, follow b
 
 // IsFollowing reports whether a follows b.
 func (s *Store) IsFollowing(ctx context.Context, a, b int64) (bool, error) {
-	err := s.rdb.ZScore(ctx, followingKey(a), formatID(b)).Err()
+	err := s.rdb.ZScore(ctx, followingKey(a), platform.FormatID(b)).Err()
 	if err == redis.Nil {
 		return false, nil
 	}
@@ -117,7 +118,7 @@ func (s *Store) Following(ctx context.Context, userID, n int64) ([]int64, error)
 	if err != nil {
 		return nil, fmt.Errorf("following: %w", err)
 	}
-	return parseIDs(ids), nil
+	return platform.ParseIDs(ids), nil
 }
 
 // Followers lists a user's followers, most recent first, at most n.
@@ -126,7 +127,7 @@ func (s *Store) Followers(ctx context.Context, userID, n int64) ([]int64, error)
 	if err != nil {
 		return nil, fmt.Errorf("followers: %w", err)
 	}
-	return parseIDs(ids), nil
+	return platform.ParseIDs(ids), nil
 }
 
 // commonChunk is how many members CommonFollows checks per round trip.
@@ -169,7 +170,7 @@ func (s *Store) CommonFollows(ctx context.Context, a, b int64, limit int) ([]int
 		}
 		for i, sc := range scores {
 			if sc != 0 && len(out) < limit { // ZMSCORE gives 0 for a missing member; follow times are > 0
-				out = append(out, parseIDs(members[i:i+1])...)
+				out = append(out, platform.ParseIDs(members[i:i+1])...)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -67,7 +68,7 @@ func (s *Store) SetLike(ctx context.Context, itemID, userID int64, mode string) 
 	if change == 0 {
 		return out, nil
 	}
-	id := formatID(itemID)
+	id := platform.FormatID(itemID)
 	pipe := s.rdb.Pipeline()
 	pipe.ZIncrBy(ctx, keyMostLiked, float64(change), id)
 	pipe.HIncrBy(ctx, userCountsKey(userID), "likes", change)
@@ -163,9 +164,9 @@ func (s *Store) LikeBoards(ctx context.Context, n int64) ([]ItemLikes, []int64, 
 	}
 	out := make([]ItemLikes, 0, len(most.Val()))
 	for _, z := range most.Val() {
-		if ids := parseIDs([]string{fmt.Sprint(z.Member)}); len(ids) == 1 {
+		if ids := platform.ParseIDs([]string{fmt.Sprint(z.Member)}); len(ids) == 1 {
 			out = append(out, ItemLikes{ItemID: ids[0], Likes: int64(z.Score)})
 		}
 	}
-	return out, parseIDs(recent.Val()), nil
+	return out, platform.ParseIDs(recent.Val()), nil
 }

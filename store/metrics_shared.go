@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"storefront/store/platform"
 	"strconv"
 	"time"
 
@@ -67,7 +68,7 @@ func (c sharedCollector) Collect(ch chan<- prometheus.Metric) {
 	for i, n := range names {
 		runs[i] = pipe.HGet(ctx, workerKey(n), "last_run")
 	}
-	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) == nil {
+	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) == nil {
 		counts := hashInts(page.Val())
 		for i, r := range pageStatFields {
 			ch <- prometheus.MustNewConstMetric(d.requests, prometheus.CounterValue, float64(counts[i]), r)

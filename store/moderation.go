@@ -11,10 +11,6 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// ErrBanned means the account was banned by an admin: it cannot sign in,
-// and its checkouts are refused.
-var ErrBanned = errors.New("account banned")
-
 // hideArticleScript hides an article in one step in the board's slot: the
 // hash is marked (who hid it), and the id leaves `score:`, `time:`, every
 // group set and every cached group listing, so no listing shows it from

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"storefront/store/platform"
 	"strconv"
 	"time"
 )
@@ -198,7 +199,7 @@ func (s *Store) OrderEvents(ctx context.Context, orderID int64) ([]OrderEvent, e
 		if err := rows.Scan(&e.Status, &e.Actor, &at); err != nil {
 			return nil, fmt.Errorf("order %d: timeline: %w", orderID, err)
 		}
-		e.At = unixTime(at)
+		e.At = platform.UnixTime(at)
 		out = append(out, e)
 	}
 	return out, rows.Err()
@@ -242,7 +243,7 @@ func (s *Store) AdminOrders(ctx context.Context, status string, limit, offset in
 		if err := rows.Scan(&o.ID, &o.UserID, &o.Username, &o.Status, &o.TotalCents, &created, &o.ItemCount); err != nil {
 			return nil, 0, fmt.Errorf("admin orders: %w", err)
 		}
-		o.CreatedAt = unixTime(created)
+		o.CreatedAt = platform.UnixTime(created)
 		out = append(out, o)
 	}
 	return out, total, rows.Err()

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"storefront/store/platform"
 	"time"
 )
 
@@ -83,7 +84,7 @@ func (s *Store) Orders(ctx context.Context, userID int64, limit, offset int) ([]
 		if err := rows.Scan(&o.ID, &o.Status, &o.TotalCents, &created, &processed, &o.ItemCount); err != nil {
 			return nil, 0, fmt.Errorf("orders: %w", err)
 		}
-		o.CreatedAt, o.ProcessedAt = unixTime(created), unixTime(processed.Int64)
+		o.CreatedAt, o.ProcessedAt = platform.UnixTime(created), platform.UnixTime(processed.Int64)
 		out = append(out, o)
 	}
 	return out, total, rows.Err()
@@ -134,7 +135,7 @@ func (s *Store) readOrder(ctx context.Context, userID, id int64) (Order, error) 
 		return Order{}, fmt.Errorf("order %d: %w", id, err)
 	}
 	o.SubtotalCents = o.TotalCents - o.ShippingCents
-	o.CreatedAt, o.ProcessedAt = unixTime(created), unixTime(processed.Int64)
+	o.CreatedAt, o.ProcessedAt = platform.UnixTime(created), platform.UnixTime(processed.Int64)
 	rows, err := s.db.QueryContext(ctx, `SELECT item_id, name, price_cents, qty FROM order_lines WHERE order_id = $1 ORDER BY item_id`, id)
 	if err != nil {
 		return Order{}, fmt.Errorf("order %d: %w", id, err)
@@ -174,12 +175,4 @@ func (s *Store) LastAddress(ctx context.Context, userID int64) (Address, bool, e
 		return Address{}, false, fmt.Errorf("last address: %w", err)
 	}
 	return a, true, nil
-}
-
-// unixTime is t seconds after the epoch, or the zero time for 0.
-func unixTime(t int64) time.Time {
-	if t == 0 {
-		return time.Time{}
-	}
-	return time.Unix(t, 0)
 }

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"storefront/store/pagebody"
+	"storefront/store/platform"
 )
 
 // Page cache results, as counted in metrics and in `stats:pagecache`.
@@ -199,7 +200,7 @@ func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemVie
 	} else {
 		v, err = s.readVisit(ctx, req, fresh, key, cacheable && local == nil)
 	}
-	if IsUnavailable(err) {
+	if platform.IsUnavailable(err) {
 		return s.degradedPage(ctx, req)
 	}
 	if err != nil {
@@ -343,19 +344,19 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 	var page *redis.StringCmd
 	var pttl *redis.DurationCmd
 	if withPage {
-		id := formatID(req.ItemID)
+		id := platform.FormatID(req.ItemID)
 		rank = pipe.ZRank(ctx, keyViewedItems, id)
 		gen = pipe.HMGet(ctx, keyPageGen, id, pageGenAll)
 		page, pttl = pipe.Get(ctx, cacheKey(key)), pipe.PTTL(ctx, cacheKey(key))
 	}
 	cmds, err := pipe.Exec(ctx)
-	if err = realErr(cmds, err); err != nil {
+	if err = platform.RealErr(cmds, err); err != nil {
 		return v, fmt.Errorf("item visit: %w", err)
 	}
 	if reads != nil {
 		v.session = reads.state()
 		if v.session.Known {
-			v.recent = parseIDs(recent.Val())
+			v.recent = platform.ParseIDs(recent.Val())
 		}
 	}
 	c, liked := like.result()
@@ -472,8 +473,8 @@ func (s *Store) PurgeAllPages(ctx context.Context) (int, error) {
 	}
 	var mu sync.Mutex
 	total := 0
-	err := s.forEachMaster(ctx, func(ctx context.Context, c redis.UniversalClient) error {
-		n, err := unlinkMatching(ctx, c, "cache:*")
+	err := platform.ForEachMaster(ctx, s.rdb, func(ctx context.Context, c redis.UniversalClient) error {
+		n, err := platform.UnlinkMatching(ctx, c, "cache:*")
 		mu.Lock()
 		total += n
 		mu.Unlock()
@@ -483,40 +484,6 @@ func (s *Store) PurgeAllPages(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("purge all pages: %w", err)
 	}
 	return total, s.announcePurge(ctx)
-}
-
-// forEachMaster runs fn on every master of a Cluster, or on the one server.
-func (s *Store) forEachMaster(ctx context.Context, fn func(context.Context, redis.UniversalClient) error) error {
-	if cc, ok := s.rdb.(*redis.ClusterClient); ok {
-		return cc.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error { return fn(ctx, c) })
-	}
-	return fn(ctx, s.rdb)
-}
-
-// unlinkMatching deletes the keys matching a pattern on one server, one
-// key per command (keys of one node may be in different slots).
-func unlinkMatching(ctx context.Context, c redis.UniversalClient, match string) (int, error) {
-	n := 0
-	var cursor uint64
-	for {
-		keys, next, err := c.Scan(ctx, cursor, match, 500).Result()
-		if err != nil {
-			return n, err
-		}
-		if len(keys) > 0 {
-			pipe := c.Pipeline()
-			for _, k := range keys {
-				pipe.Unlink(ctx, k)
-			}
-			if _, err := pipe.Exec(ctx); err != nil {
-				return n, err
-			}
-			n += len(keys)
-		}
-		if cursor = next; cursor == 0 {
-			return n, nil
-		}
-	}
 }
 
 // PageCacheStats returns the page cache counters shared by all instances

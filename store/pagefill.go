@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/pagebody"
+	"storefront/store/platform"
 )
 
 // How a missing page is rendered: once per instance (single flight) and
@@ -115,7 +116,7 @@ func (s *Store) WaitBackground() { s.pages.background.Wait() }
 // fill is the body of fillPage. Without wait it gives up at once when
 // another instance holds the lock.
 func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, error) {
-	tok := randomHex(12)
+	tok := platform.RandomHex(12)
 	keys := []string{cacheKey(f.Key), pageLockKey(f.Key)}
 	deadline := time.Now().Add(pageLockWait)
 	var inv []byte
@@ -128,7 +129,7 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 			f.bought = addAlsoBoughtRead(ctx, pipe, f.ItemID)
 		}
 		cmds, err := pipe.Exec(ctx)
-		if err = realErr(cmds, err); err != nil {
+		if err = platform.RealErr(cmds, err); err != nil {
 			return fillResult{}, fmt.Errorf("fill page: %w", err)
 		}
 		if invCmd != nil {
@@ -292,7 +293,7 @@ func (s *Store) buildPage(ctx context.Context, f pageFill) (*pagebody.Page, erro
 	pipe := s.rdb.Pipeline()
 	invCmd := pipe.Get(ctx, invKey(f.ItemID))
 	f.bought = addAlsoBoughtRead(ctx, pipe, f.ItemID)
-	if err := realErr(pipe.Exec(ctx)); err != nil {
+	if err := platform.RealErr(pipe.Exec(ctx)); err != nil {
 		return nil, fmt.Errorf("build page: %w", err)
 	}
 	inv, _ := invCmd.Bytes()

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/pagebody"
+	"storefront/store/platform"
 )
 
 // The in-process page cache (l1) holds decoded copies of pages stored in
@@ -29,7 +30,7 @@ import (
 type l1Cache struct {
 	max   int64
 	mu    sync.Mutex
-	pages sizedLRU[*l1Entry] // by cache hash
+	pages platform.SizedLRU[*l1Entry] // by cache hash
 	// epochs count purges per item, all is the count of purge-alls; an
 	// entry read under older counts is refused.
 	epochs map[int64]uint64
@@ -50,7 +51,7 @@ type l1Entry struct {
 type l1Epoch struct{ item, all uint64 }
 
 func newL1Cache(maxBytes int64) *l1Cache {
-	return &l1Cache{max: maxBytes, pages: newSizedLRU[*l1Entry](maxBytes), epochs: map[int64]uint64{}}
+	return &l1Cache{max: maxBytes, pages: platform.NewSizedLRU[*l1Entry](maxBytes), epochs: map[int64]uint64{}}
 }
 
 // get returns the page held under key, or nil.
@@ -63,12 +64,12 @@ func (c *l1Cache) get(key string, now time.Time) *l1Entry {
 	if !c.live {
 		return nil
 	}
-	e, ok := c.pages.get(key)
+	e, ok := c.pages.Get(key)
 	if !ok {
 		return nil
 	}
 	if !now.Before(e.hardUntil) {
-		c.pages.remove(key)
+		c.pages.Remove(key)
 		return nil
 	}
 	return e
@@ -107,7 +108,7 @@ func (c *l1Cache) put(key string, p *pagebody.Page, now time.Time, ttl, grace ti
 	if !c.live || c.epochs[p.ItemID] != ep.item || c.all != ep.all {
 		return
 	}
-	c.pages.add(key, e, e.size)
+	c.pages.Add(key, e, e.size)
 }
 
 // purgeItem drops the item's pages and refuses copies read before now.
@@ -115,7 +116,7 @@ func (c *l1Cache) purgeItem(id int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.epochs[id]++
-	c.pages.remove(PageKey(id))
+	c.pages.Remove(PageKey(id))
 }
 
 // purgeAll empties the cache and refuses copies read before now.
@@ -123,7 +124,7 @@ func (c *l1Cache) purgeAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.all++
-	c.pages.clear()
+	c.pages.Clear()
 }
 
 // setLive says whether purges are being heard; going live empties the
@@ -139,7 +140,7 @@ func (c *l1Cache) setLive(live bool) {
 func (c *l1Cache) stats() (int, int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.pages.len()
+	return c.pages.Len()
 }
 
 // purgeAllMessage is what the purge channel carries for "every page";
@@ -156,7 +157,7 @@ func (s *Store) announcePurge(ctx context.Context, ids ...int64) error {
 	pipe := s.rdb.Pipeline()
 	for _, id := range ids {
 		s.pages.l1.purgeItem(id)
-		pipe.Publish(ctx, keyPurgeChannel, formatID(id))
+		pipe.Publish(ctx, keyPurgeChannel, platform.FormatID(id))
 	}
 	_, err := pipe.Exec(ctx)
 	return err
@@ -199,7 +200,7 @@ func (s *Store) listenPurges(ctx context.Context, done chan<- struct{}) {
 func (s *Store) HeldPage(itemID int64) *pagebody.Page {
 	s.pages.l1.mu.Lock()
 	defer s.pages.l1.mu.Unlock()
-	if e, ok := s.pages.l1.pages.peek(PageKey(itemID)); ok {
+	if e, ok := s.pages.l1.pages.Peek(PageKey(itemID)); ok {
 		return e.page
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/platform"
 	"sync"
 	"time"
 
@@ -87,7 +88,7 @@ func (s *Store) readVisitCached(ctx context.Context, req ItemPageRequest) (visit
 	if err != nil {
 		return v, fmt.Errorf("item visit: %w", err)
 	}
-	v.recent = parseIDs(recent)
+	v.recent = platform.ParseIDs(recent)
 	return s.readLikeCached(ctx, req.ItemID, v)
 }
 
@@ -126,7 +127,7 @@ func (s *Store) readSessionCached(ctx context.Context, token string, claimedUser
 			return SessionState{}, nil
 		case err != nil:
 			return SessionState{}, fmt.Errorf("session: %w", err)
-		case uid == formatID(claimedUserID):
+		case uid == platform.FormatID(claimedUserID):
 			st.UserID = claimedUserID
 			unread, err := c.HVals(ctx, unreadKey(claimedUserID)).Result()
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/platform"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -26,14 +27,14 @@ func (s *Store) Profile(ctx context.Context, userID, viewerID, n int64) (Profile
 	posts := pipe.ZRevRange(ctx, postsKey(userID), 0, n-1)
 	var follows *redis.FloatCmd
 	if viewerID > 0 && viewerID != userID {
-		follows = pipe.ZScore(ctx, followingKey(viewerID), formatID(userID))
+		follows = pipe.ZScore(ctx, followingKey(viewerID), platform.FormatID(userID))
 	}
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return Profile{}, fmt.Errorf("profile: %w", err)
 	}
 	return Profile{
 		Counts:        userCounts(counts),
-		PostIDs:       parseIDs(posts.Val()),
+		PostIDs:       platform.ParseIDs(posts.Val()),
 		ViewerFollows: follows != nil && follows.Err() == nil,
 	}, nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 	"strings"
 	"time"
@@ -120,7 +121,7 @@ func (s *Store) Allow(ctx context.Context, name, subject string, rate Rate) (Adm
 	}
 	windows[0], windows[longest] = windows[longest], windows[0]
 	now := s.now().UnixMilli()
-	member := fmt.Sprintf("%d-%s", now, randomHex(6))
+	member := fmt.Sprintf("%d-%s", now, platform.RandomHex(6))
 	args := []any{now, member}
 	for _, w := range windows {
 		args = append(args, w.Per.Milliseconds(), w.N)

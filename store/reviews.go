@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"storefront/store/platform"
 	"time"
 )
 
@@ -85,7 +86,7 @@ func (s *Store) ItemReviews(ctx context.Context, itemID int64) ([]Review, Rating
 		if err := rows.Scan(&rv.UserID, &rv.Username, &rv.Rating, &rv.Body, &at, &rv.Verified, &r.Count, &r.Average); err != nil {
 			return nil, r, fmt.Errorf("reviews: %w", err)
 		}
-		rv.Updated = unixTime(at)
+		rv.Updated = platform.UnixTime(at)
 		out = append(out, rv)
 	}
 	return out, r, rows.Err()
@@ -104,7 +105,7 @@ func (s *Store) readMyReview(ctx context.Context, itemID, userID int64) (Review,
 	if err != nil {
 		return Review{}, false, fmt.Errorf("my review: %w", err)
 	}
-	rv.Updated = unixTime(at)
+	rv.Updated = platform.UnixTime(at)
 	return rv, true, nil
 }
 
@@ -114,7 +115,7 @@ func (s *Store) Ratings(ctx context.Context, ids []int64) (map[int64]Rating, err
 	if len(ids) == 0 {
 		return out, nil
 	}
-	ph, args := placeholders(1, ids)
+	ph, args := platform.InList(1, ids)
 	rows, err := s.db.QueryContext(ctx, `SELECT item_id, COUNT(*), AVG(rating * 1.0) FROM reviews WHERE item_id IN (`+ph+`) GROUP BY item_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("ratings: %w", err)

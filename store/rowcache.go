@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 	"time"
 
@@ -111,8 +112,8 @@ func (s *Store) ScheduledRows(ctx context.Context, n int64) ([]ScheduledRow, err
 	for i, z := range zs {
 		delays[i] = pipe.ZScore(ctx, keyDelay, fmt.Sprint(z.Member))
 	}
-	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
-		return nil, fmt.Errorf("scheduled rows: %w", realErr(cmds, err))
+	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
+		return nil, fmt.Errorf("scheduled rows: %w", platform.RealErr(cmds, err))
 	}
 	out := make([]ScheduledRow, 0, len(zs))
 	for i, z := range zs {
@@ -132,7 +133,7 @@ func (s *Store) CacheRows(ctx context.Context) (int, error) {
 		Min: "-inf", Max: strconv.FormatFloat(now, 'f', -1, 64), Count: rowBatch,
 	}).Result()
 	if err != nil || len(due) == 0 {
-		return 0, wrapErr("cache rows", err)
+		return 0, platform.WrapErr("cache rows", err)
 	}
 	delays, err := s.rowDelays(ctx, due)
 	if err != nil {
@@ -154,8 +155,8 @@ func (s *Store) CacheRows(ctx context.Context) (int, error) {
 				strconv.FormatFloat(z.Score, 'f', -1, 64), strconv.FormatFloat(now+d, 'f', -1, 64))
 		}
 	}
-	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
-		return 0, fmt.Errorf("cache rows: %w", realErr(cmds, err))
+	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
+		return 0, fmt.Errorf("cache rows: %w", platform.RealErr(cmds, err))
 	}
 	if err := s.unscheduleRows(ctx, drop); err != nil {
 		return 0, err
@@ -251,7 +252,7 @@ func (s *Store) dropUnscheduled(ctx context.Context, rows map[int64]Item) error 
 		return nil
 	}
 	_, err = pipe.Exec(ctx)
-	return wrapErr("cache rows", err)
+	return platform.WrapErr("cache rows", err)
 }
 
 // rowTTL is a safety net beyond the book: a cached row that nobody
@@ -267,13 +268,6 @@ func rowID(member any) (int64, string) {
 		return 0, m
 	}
 	return id, m
-}
-
-func wrapErr(op string, err error) error {
-	if err == nil || errors.Is(err, redis.Nil) {
-		return nil
-	}
-	return fmt.Errorf("%s: %w", op, err)
 }
 
 // ItemRow returns an item's row as JSON for /api/items/:id: inv:<id> when
@@ -309,7 +303,7 @@ func (s *Store) rowsFromCache(ctx context.Context, ids []int64) (map[int64]Item,
 		cmds[i] = pipe.Get(ctx, invKey(id)) // one GET each: MGET would cross slots
 	}
 	res, err := pipe.Exec(ctx)
-	if err = realErr(res, err); err != nil {
+	if err = platform.RealErr(res, err); err != nil {
 		return nil, fmt.Errorf("catalog rows: %w", err)
 	}
 	var missing []int64

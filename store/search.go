@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 	"strings"
 )
@@ -192,7 +193,7 @@ func (s *Store) facetCounts(ctx context.Context, f searchFilter, key string) ([]
 	}
 	where, args := f.where(false, false)
 	from := f.from
-	if f.text == "" && s.dbKind != DBPostgres {
+	if f.text == "" && s.dbKind != platform.DBPostgres {
 		// Left to itself SQLite walks items_category and reads every
 		// item's row; the partial index holds all the query reads.
 		from = "items INDEXED BY items_onsale_facets"
@@ -353,7 +354,7 @@ func (s *Store) filter(q SearchQuery, groups [][]string) searchFilter {
 	if len(groups) == 0 {
 		return f
 	}
-	if s.dbKind == DBPostgres {
+	if s.dbKind == platform.DBPostgres {
 		f.text = "items.search @@ to_tsquery('english', $Q)"
 		f.textArg = tsQuery(groups)
 		// The argument is repeated in the rank: where() numbers it first.

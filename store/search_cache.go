@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 	"sync"
 
@@ -34,7 +35,7 @@ type searchVersion struct {
 // searchVersion reads the catalog's current version.
 func (s *Store) searchVersion(ctx context.Context) (searchVersion, error) {
 	var v searchVersion
-	if s.dbKind != DBPostgres {
+	if s.dbKind != platform.DBPostgres {
 		err := s.db.QueryRowContext(ctx, `SELECT n, words FROM search_version WHERE id = 1`).Scan(&v.catalog, &v.words)
 		if err != nil {
 			return v, fmt.Errorf("search version: %w", err)
@@ -91,7 +92,7 @@ func (s *Store) searchChanged(ctx context.Context) {
 type searchCache struct {
 	max     int64
 	mu      sync.Mutex
-	results sizedLRU[any]
+	results platform.SizedLRU[any]
 	// vocab is the catalog vocabulary for spelling correction, held
 	// apart (it is large and shared by every query) under its version.
 	vocabKey string
@@ -99,7 +100,7 @@ type searchCache struct {
 }
 
 func newSearchCache(maxBytes int64) *searchCache {
-	return &searchCache{max: maxBytes, results: newSizedLRU[any](maxBytes)}
+	return &searchCache{max: maxBytes, results: platform.NewSizedLRU[any](maxBytes)}
 }
 
 // get returns the value held under key.
@@ -109,7 +110,7 @@ func (c *searchCache) get(key string) (any, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.results.get(key)
+	return c.results.Get(key)
 }
 
 // put holds val under key; size is its approximate size in bytes. The
@@ -124,7 +125,7 @@ func (c *searchCache) put(key string, val any, size int64) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.results.add(key, val, size)
+	c.results.Add(key, val, size)
 }
 
 // getVocab returns the vocabulary held for the words version key.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"storefront/store/platform"
 	"strings"
 )
 
@@ -24,7 +25,7 @@ func (s *Store) popularPage(ctx context.Context, f searchFilter, offset, limit i
 		if err != nil {
 			return nil, fmt.Errorf("popular: %w", err)
 		}
-		ids := parseIDs(members)
+		ids := platform.ParseIDs(members)
 		if text == nil && f.text != "" {
 			var err error
 			if text, err = s.textMatches(ctx, f, textKey); err != nil {
@@ -125,7 +126,7 @@ func (s *Store) textMatches(ctx context.Context, f searchFilter, key string) ([]
 		}
 	}
 	query := `SELECT rowid FROM items_fts WHERE items_fts MATCH $1`
-	if s.dbKind == DBPostgres {
+	if s.dbKind == platform.DBPostgres {
 		query = `SELECT id FROM items WHERE search @@ to_tsquery('english', $1)`
 	}
 	ids, err := s.queryIDs(ctx, query, f.textArg)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"storefront/store/platform"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -116,7 +117,7 @@ func (s *Store) correct(ctx context.Context, words []string, v searchVersion, ca
 			}
 		}
 		var alts []string
-		if s.dbKind == DBPostgres {
+		if s.dbKind == platform.DBPostgres {
 			if vocab == nil {
 				var err error
 				if vocab, err = s.vocabulary(ctx, v, cached); err != nil {
@@ -155,7 +156,7 @@ func (s *Store) vocabulary(ctx context.Context, v searchVersion, cached bool) ([
 		}
 	}
 	query := `SELECT term, doc FROM items_vocab WHERE length(term) >= 4`
-	if s.dbKind == DBPostgres {
+	if s.dbKind == platform.DBPostgres {
 		query = `SELECT word, 0 FROM search_words WHERE length(word) >= 4`
 	}
 	rows, err := s.db.QueryContext(ctx, query)

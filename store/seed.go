@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	mrand "math/rand/v2"
+	"storefront/store/platform"
 	"strings"
 	"time"
 )
@@ -119,7 +120,7 @@ func (s *Store) SeedDemo(ctx context.Context, adminPassword string) (string, err
 	}
 	generated := adminPassword == ""
 	if generated {
-		adminPassword = randomHex(10)
+		adminPassword = platform.RandomHex(10)
 	}
 	created, err := s.ensureAdmin(ctx, adminPassword)
 	if err != nil {

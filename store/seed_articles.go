@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"storefront/store/platform"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -170,7 +171,7 @@ func (s *Store) demoUsers(ctx context.Context) ([]User, error) {
 		// guessing to slow down, so bcrypt's lowest cost. At the default
 		// cost these ten hashes took most of an instance's start-up
 		// (6 s of 7.6 s under -race, which every app test pays).
-		u, err := s.createUser(ctx, name, randomHex(16), false, bcrypt.MinCost)
+		u, err := s.createUser(ctx, name, platform.RandomHex(16), false, bcrypt.MinCost)
 		if errors.Is(err, ErrConflict) {
 			u, err = s.UserByName(ctx, name)
 		}

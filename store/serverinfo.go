@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,7 +30,7 @@ type RedisInfo struct {
 func (s *Store) RedisInfo(ctx context.Context) (RedisInfo, error) {
 	info := RedisInfo{Mode: s.opt.RedisMode, UsedMemory: -1}
 	var mu sync.Mutex
-	err := s.forEachMaster(ctx, func(ctx context.Context, c redis.UniversalClient) error {
+	err := platform.ForEachMaster(ctx, s.rdb, func(ctx context.Context, c redis.UniversalClient) error {
 		pipe := c.Pipeline()
 		text := pipe.Info(ctx)
 		size := pipe.DBSize(ctx)
@@ -72,7 +73,7 @@ func parseInfo(text string) map[string]string {
 // times their size, or PostgreSQL's pg_database_size.
 func (s *Store) DatabaseSize(ctx context.Context) (int64, error) {
 	q := `SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()`
-	if s.dbKind == DBPostgres {
+	if s.dbKind == platform.DBPostgres {
 		q = `SELECT pg_database_size(current_database())`
 	}
 	var n int64

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -117,7 +118,7 @@ func (s *Store) CreateSession(ctx context.Context, token string, userID int64) e
 	}
 	sid := sessionID(token)
 	pipe := s.rdb.TxPipeline()
-	if s.opt.RedisMode == ModeCluster {
+	if s.opt.RedisMode == platform.ModeCluster {
 		pipe = s.rdb.Pipeline() // the keys live in different slots: no MULTI
 	}
 	if userID > 0 {
@@ -180,7 +181,7 @@ func (s *Store) RecentlyViewed(ctx context.Context, token string) ([]int64, erro
 	if err != nil {
 		return nil, fmt.Errorf("recently viewed: %w", err)
 	}
-	return parseIDs(ids), nil
+	return platform.ParseIDs(ids), nil
 }
 
 // SignIn moves a session to a new token for userID and returns how many
@@ -266,7 +267,7 @@ func (s *Store) SessionWithRecent(ctx context.Context, token string, claimedUser
 	if !st.Known {
 		return st, nil, nil
 	}
-	return st, parseIDs(recent.Val()), nil
+	return st, platform.ParseIDs(recent.Val()), nil
 }
 
 // NewSessionView creates a guest session and records its first item view

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,8 +84,8 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	signedIn := pipe.HLen(ctx, keyLogin)
 	guests := s.addCountGuests(ctx, pipe)
 	scanned := pipe.HMGet(ctx, keyKeyspace, "at", "took")
-	if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
-		return StatsSample{}, false, fmt.Errorf("sample stats: %w", realErr(cmds, err))
+	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
+		return StatsSample{}, false, fmt.Errorf("sample stats: %w", platform.RealErr(cmds, err))
 	}
 	now := s.now()
 	counts := hashInts(page.Val())
@@ -163,7 +164,7 @@ func (s *Store) ScanKeyspace(ctx context.Context) (Keyspace, error) {
 	start := time.Now()
 	var ks Keyspace
 	var mu sync.Mutex // ForEachMaster runs fn on the masters at once
-	err := s.forEachMaster(ctx, func(ctx context.Context, c redis.UniversalClient) error {
+	err := platform.ForEachMaster(ctx, s.rdb, func(ctx context.Context, c redis.UniversalClient) error {
 		n, err := scanServer(ctx, c)
 		if err == nil {
 			mu.Lock()
@@ -210,8 +211,8 @@ func scanServer(ctx context.Context, c redis.UniversalClient) (Keyspace, error) 
 			}
 		}
 		if len(sizes) > 0 {
-			if cmds, err := pipe.Exec(ctx); realErr(cmds, err) != nil {
-				return ks, realErr(cmds, err)
+			if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
+				return ks, platform.RealErr(cmds, err)
 			}
 			for _, sz := range sizes {
 				if n := sz.Val(); n > 0 { // 0: the page expired meanwhile

@@ -6,9 +6,9 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"log/slog"
 	"os"
+	"storefront/store/platform"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,17 +16,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/crypto/bcrypt"
-)
-
-// Domain errors that handlers map to statuses.
-var (
-	ErrNotFound    = errors.New("not found")
-	ErrUnavailable = errors.New("service unavailable")
-	ErrConflict    = errors.New("already exists")
-	ErrOutOfStock  = errors.New("out of stock")
-	ErrInvalid     = errors.New("invalid")
-	// ErrGone means the item was archived: off sale, its page answers 410.
-	ErrGone = errors.New("gone")
 )
 
 // Options are the knobs the data layer needs.
@@ -184,10 +173,10 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s := &Store{
 		rdb:      rdb,
 		db:       db,
-		dbKind:   dbKindOf(db),
+		dbKind:   platform.KindOf(db),
 		opt:      opt.withDefaults(),
 		log:      log,
-		instance: host + "-" + randomHex(4),
+		instance: host + "-" + platform.RandomHex(4),
 		now:      time.Now,
 		evictedTotal: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "storefront_sessions_evicted_total",
@@ -245,14 +234,11 @@ func (s *Store) Workers() []Worker { return s.workers }
 
 // Ping checks that Redis and the database answer, for /readyz.
 func (s *Store) Ping(ctx context.Context) error {
-	if err := s.rdb.Ping(ctx).Err(); err != nil {
-		return errors.Join(ErrUnavailable, err)
-	}
-	if err := s.db.PingContext(ctx); err != nil {
-		return errors.Join(ErrUnavailable, err)
-	}
-	return nil
+	return platform.Base{Redis: s.rdb, DB: s.db}.Ping(ctx)
 }
+
+// Migrate applies the embedded migrations that have not run yet.
+func (s *Store) Migrate(ctx context.Context) error { return platform.Migrate(ctx, s.db) }
 
 // nowSeconds is the current time as fractional Unix seconds, the unit of
 // every time-ordered sorted set (sub-second precision, so events in the same second keep their order).

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/platform"
 	"strconv"
 	"strings"
 	"time"
@@ -84,8 +85,8 @@ func (s *Store) WorkerStatuses(ctx context.Context) ([]WorkerStatus, error) {
 	for i, n := range names {
 		cmds[i] = pipe.HGetAll(ctx, workerKey(n))
 	}
-	if res, err := pipe.Exec(ctx); realErr(res, err) != nil {
-		return nil, fmt.Errorf("worker statuses: %w", realErr(res, err))
+	if res, err := pipe.Exec(ctx); platform.RealErr(res, err) != nil {
+		return nil, fmt.Errorf("worker statuses: %w", platform.RealErr(res, err))
 	}
 	out := make([]WorkerStatus, len(names))
 	for i, n := range names {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"storefront/store/platform"
 	"sync"
 	"time"
 
@@ -94,7 +95,7 @@ func (s *Store) addSessionViews(ctx context.Context, pipe redis.Pipeliner, token
 // the count, the book's ZINCRBY -1) and in the item's own counter, which
 // the item page shows. Every path that records a view goes through here.
 func (s *Store) addItemViews(ctx context.Context, pipe redis.Pipeliner, itemID, n int64) {
-	pipe.ZIncrBy(ctx, keyViewedItems, float64(-n), formatID(itemID))
+	pipe.ZIncrBy(ctx, keyViewedItems, float64(-n), platform.FormatID(itemID))
 	addCountView(ctx, pipe, itemID, n)
 }
 
@@ -200,13 +201,13 @@ func (s *Store) FlushWrites(ctx context.Context) error {
 		addPageHit(ctx, pipe, id, n)
 		// The book checks the rank on every request; a hit served from
 		// this process learns it here, one interval late.
-		ranks[id] = pipe.ZRank(ctx, keyViewedItems, formatID(id))
+		ranks[id] = pipe.ZRank(ctx, keyViewedItems, platform.FormatID(id))
 	}
 	for field, n := range stats {
 		pipe.HIncrBy(ctx, keyPageStats, field, n)
 	}
 	cmds, err := pipe.Exec(ctx)
-	if err = realErr(cmds, err); err != nil {
+	if err = platform.RealErr(cmds, err); err != nil {
 		return fmt.Errorf("flush page cache writes: %w", err)
 	}
 	for id, cmd := range ranks {

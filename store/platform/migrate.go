@@ -1,4 +1,4 @@
-package store
+package platform
 
 import (
 	"context"
@@ -6,97 +6,30 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
-
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "modernc.org/sqlite"             // registers the "sqlite" driver
 )
 
+// The migrations of every domain's tables, run as one numbered sequence:
+// migrations/NNN_name.sql, or NNN_name.sqlite.sql / NNN_name.postgres.sql
+// for the few whose DDL differs.
+//
 //go:embed migrations/*.sql
 var migrations embed.FS
-
-// Database kinds.
-const (
-	DBSQLite   = "sqlite"
-	DBPostgres = "postgres"
-)
-
-// OpenDB opens PostgreSQL when databaseURL is set, else SQLite at
-// dataDir/shop.db. SQLite's pragmas are in the DSN so that every pooled
-// connection gets them.
-func OpenDB(ctx context.Context, databaseURL, dataDir string) (*sql.DB, error) {
-	var db *sql.DB
-	var err error
-	if databaseURL != "" {
-		db, err = sql.Open("pgx", databaseURL)
-		if err != nil {
-			return nil, fmt.Errorf("DATABASE_URL: %w", err)
-		}
-		db.SetMaxOpenConns(20)
-		db.SetMaxIdleConns(20)
-		db.SetConnMaxIdleTime(5 * time.Minute)
-	} else {
-		db, err = sql.Open("sqlite", SQLiteDSN(filepath.Join(dataDir, "shop.db")))
-		if err != nil {
-			return nil, fmt.Errorf("sqlite: %w", err)
-		}
-		db.SetMaxOpenConns(8)
-	}
-	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	for {
-		err = db.PingContext(pingCtx)
-		// SQLite answers SQLITE_BUSY without waiting when a connection
-		// opens (and switches to WAL) while another process creates the
-		// file: two instances starting together on one DATA_DIR (found
-		// by TestSeveralInstances). That passes in a moment; try again.
-		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") || pingCtx.Err() != nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("database: %w", err)
-	}
-	return db, nil
-}
-
-// SQLiteDSN is the DSN for a SQLite file: WAL for concurrent readers, a
-// busy timeout instead of immediate SQLITE_BUSY, foreign keys on, and
-// write transactions that take the write lock at BEGIN so that two
-// checkouts never deadlock upgrading a read lock.
-func SQLiteDSN(path string) string {
-	q := url.Values{}
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Set("_txlock", "immediate")
-	return "file:" + path + "?" + q.Encode()
-}
-
-func dbKindOf(db *sql.DB) string {
-	if strings.Contains(fmt.Sprintf("%T", db.Driver()), "stdlib") {
-		return DBPostgres
-	}
-	return DBSQLite
-}
 
 // Migrate applies the embedded migrations that have not run yet, in name
 // order, each in its own transaction. On PostgreSQL an advisory lock keeps
 // two instances starting together from racing.
-func (s *Store) Migrate(ctx context.Context) error {
-	conn, err := s.db.Conn(ctx)
+func Migrate(ctx context.Context, db *sql.DB) error {
+	kind := KindOf(db)
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer conn.Close()
-	if s.dbKind == DBPostgres {
+	if kind == DBPostgres {
 		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(7310021)`); err != nil {
 			return fmt.Errorf("migrate: lock: %w", err)
 		}
@@ -111,17 +44,17 @@ func (s *Store) Migrate(ctx context.Context) error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if !s.migrationApplies(name) {
+		if !migrationApplies(name, kind) {
 			continue
 		}
-		if err := s.applyMigration(ctx, conn, name); err != nil {
+		if err := applyMigration(ctx, conn, name, kind); err != nil {
 			return fmt.Errorf("migrate %s: %w", name, err)
 		}
 	}
 	return nil
 }
 
-func (s *Store) applyMigration(ctx context.Context, conn *sql.Conn, name string) error {
+func applyMigration(ctx context.Context, conn *sql.Conn, name, kind string) error {
 	version := migrationVersion(name)
 	body, err := migrations.ReadFile(name)
 	if err != nil {
@@ -145,7 +78,7 @@ func (s *Store) applyMigration(ctx context.Context, conn *sql.Conn, name string)
 	if n > 0 {
 		return nil
 	}
-	for _, stmt := range splitStatements(s.dialect(string(body))) {
+	for _, stmt := range splitStatements(dialect(string(body), kind)) {
 		if strings.TrimSpace(stmt) == "" {
 			continue
 		}
@@ -163,11 +96,11 @@ func (s *Store) applyMigration(ctx context.Context, conn *sql.Conn, name string)
 // name like 040_search.sqlite.sql or 040_search.postgres.sql runs only on
 // that database (for the few features whose DDL cannot be shared, such as
 // full-text search); a plain name runs on both.
-func (s *Store) migrationApplies(name string) bool {
+func migrationApplies(name, kind string) bool {
 	base := strings.TrimSuffix(filepath.Base(name), ".sql")
-	for _, kind := range []string{DBSQLite, DBPostgres} {
-		if strings.HasSuffix(base, "."+kind) {
-			return kind == s.dbKind
+	for _, k := range []string{DBSQLite, DBPostgres} {
+		if strings.HasSuffix(base, "."+k) {
+			return k == kind
 		}
 	}
 	return true
@@ -220,9 +153,9 @@ func stripComments(stmt string) string {
 
 // dialect fills the few DDL words that differ between SQLite and
 // PostgreSQL; queries themselves are the same for both.
-func (s *Store) dialect(ddl string) string {
+func dialect(ddl, kind string) string {
 	id, blob := "INTEGER PRIMARY KEY AUTOINCREMENT", "BLOB"
-	if s.dbKind == DBPostgres {
+	if kind == DBPostgres {
 		id, blob = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", "BYTEA"
 	}
 	return strings.NewReplacer("{{ID}}", id, "{{BLOB}}", blob).Replace(ddl)

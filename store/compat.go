@@ -1,0 +1,37 @@
+package store
+
+import "storefront/store/platform"
+
+// Transitional names: the domains are moving out of this package one by
+// one; until the handlers import them, these keep the old names working.
+
+var (
+	ErrNotFound    = platform.ErrNotFound
+	ErrUnavailable = platform.ErrUnavailable
+	ErrConflict    = platform.ErrConflict
+	ErrOutOfStock  = platform.ErrOutOfStock
+	ErrInvalid     = platform.ErrInvalid
+	ErrGone        = platform.ErrGone
+	ErrBanned      = platform.ErrBanned
+)
+
+const (
+	ModeSingle    = platform.ModeSingle
+	ModeCluster   = platform.ModeCluster
+	ModeEmbedded  = platform.ModeEmbedded
+	ModeMiniredis = platform.ModeMiniredis
+	DBSQLite      = platform.DBSQLite
+	DBPostgres    = platform.DBPostgres
+)
+
+type (
+	RedisConfig = platform.RedisConfig
+	RedisConn   = platform.RedisConn
+)
+
+var (
+	ConnectRedis  = platform.ConnectRedis
+	IsUnavailable = platform.IsUnavailable
+	OpenDB        = platform.OpenDB
+	SQLiteDSN     = platform.SQLiteDSN
+)
