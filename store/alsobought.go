@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 
@@ -48,7 +49,7 @@ func addBoughtTogether(ctx context.Context, pipe redis.Pipeliner, ids []int64) {
 				args = append(args, other)
 			}
 		}
-		countBoughtTogether.Eval(ctx, pipe, []string{alsoBoughtKey(id), itemCountsKey(id)}, args...)
+		countBoughtTogether.Eval(ctx, pipe, []string{keys.AlsoBought(id), keys.ItemCounts(id)}, args...)
 	}
 }
 
@@ -80,8 +81,8 @@ type alsoBoughtRead struct {
 // item's orders: the same for every visitor, so only a render asks.
 func addAlsoBoughtRead(ctx context.Context, pipe redis.Pipeliner, itemID int64) alsoBoughtRead {
 	return alsoBoughtRead{
-		ids:    pipe.ZRevRange(ctx, alsoBoughtKey(itemID), 0, alsoBoughtShown-1),
-		buyers: pipe.HGet(ctx, itemCountsKey(itemID), "buyers"),
+		ids:    pipe.ZRevRange(ctx, keys.AlsoBought(itemID), 0, alsoBoughtShown-1),
+		buyers: pipe.HGet(ctx, keys.ItemCounts(itemID), "buyers"),
 	}
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 
 	"github.com/redis/go-redis/v9"
@@ -17,7 +18,7 @@ type ItemViews struct {
 // PopularItems returns the n most viewed items from `viewed:`, most viewed
 // first (their scores are minus the view counts, so rank 0 is the top).
 func (s *Store) PopularItems(ctx context.Context, n int64) ([]ItemViews, error) {
-	zs, err := s.reader().ZRangeWithScores(ctx, keyViewedItems, 0, n-1).Result()
+	zs, err := s.reader().ZRangeWithScores(ctx, keys.ViewRanking, 0, n-1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("popular items: %w", err)
 	}

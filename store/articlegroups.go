@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -60,13 +61,13 @@ func (s *Store) EditArticleGroups(ctx context.Context, id int64, add, remove []s
 			return nil, ErrInvalid
 		}
 	}
-	keys := []string{articleKey(id)}
+	scriptKeys := []string{keys.Article(id)}
 	args := []any{id, strings.Join(add, ","), strings.Join(remove, ",")}
 	for _, g := range ArticleGroups {
-		keys = append(keys, groupKey(g), groupOrderKey("score:", g), groupOrderKey("time:", g))
+		scriptKeys = append(scriptKeys, keys.Group(g), keys.GroupListing(g, false), keys.GroupListing(g, true))
 		args = append(args, g)
 	}
-	groups, err := editGroupsScript.Run(ctx, s.rdb, keys, args...).StringSlice()
+	groups, err := editGroupsScript.Run(ctx, s.rdb, scriptKeys, args...).StringSlice()
 	if errors.Is(err, redis.Nil) {
 		return nil, ErrNotFound
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 	"strings"
@@ -118,7 +119,7 @@ func (s *Store) PostArticle(ctx context.Context, p NewArticle) (Article, error) 
 			return Article{}, ErrInvalid
 		}
 	}
-	id, err := s.rdb.Incr(ctx, keyArticleSeq).Result()
+	id, err := s.rdb.Incr(ctx, keys.ArticleSeq).Result()
 	if err != nil {
 		return Article{}, fmt.Errorf("post article: %w", err)
 	}
@@ -141,7 +142,7 @@ func (s *Store) PostArticle(ctx context.Context, p NewArticle) (Article, error) 
 func (s *Store) writeArticle(ctx context.Context, a Article, up, down []int64) error {
 	t := unixSeconds(a.Posted)
 	pipe := s.rdb.TxPipeline()
-	pipe.HSet(ctx, articleKey(a.ID), map[string]any{
+	pipe.HSet(ctx, keys.Article(a.ID), map[string]any{
 		"title": a.Title, "link": a.Link, "poster": a.Poster, "poster_id": a.PosterID,
 		"time": formatFloat(t), "score": formatFloat(a.Score), "up": a.Up, "down": a.Down, "votes": a.Up,
 		"groups": strings.Join(a.Groups, ","), "comments": a.Comments,
@@ -150,7 +151,7 @@ func (s *Store) writeArticle(ctx context.Context, a Article, up, down []int64) e
 	for _, v := range []struct {
 		key   string
 		users []int64
-	}{{votedKey(a.ID), up}, {downvotedKey(a.ID), down}} {
+	}{{keys.UpVoters(a.ID), up}, {keys.DownVoters(a.ID), down}} {
 		if len(v.users) == 0 || ttl <= 0 {
 			continue
 		}
@@ -165,16 +166,16 @@ func (s *Store) writeArticle(ctx context.Context, a Article, up, down []int64) e
 	if ttl > 0 {
 		for dir, users := range map[string][]int64{VoteUp: up, VoteDown: down} {
 			for _, u := range users {
-				pipe.HSet(ctx, myVotesKey(u), id, dir)
-				pipe.ExpireNX(ctx, myVotesKey(u), ttl) // a new hash
-				pipe.ExpireGT(ctx, myVotesKey(u), ttl) // never shorten it
+				pipe.HSet(ctx, keys.MyVotes(u), id, dir)
+				pipe.ExpireNX(ctx, keys.MyVotes(u), ttl) // a new hash
+				pipe.ExpireGT(ctx, keys.MyVotes(u), ttl) // never shorten it
 			}
 		}
 	}
-	pipe.ZAdd(ctx, keyArticleScore, redis.Z{Score: a.Score, Member: id})
-	pipe.ZAdd(ctx, keyArticleTime, redis.Z{Score: t, Member: id})
+	pipe.ZAdd(ctx, keys.ArticleScores, redis.Z{Score: a.Score, Member: id})
+	pipe.ZAdd(ctx, keys.ArticleTimes, redis.Z{Score: t, Member: id})
 	for _, g := range a.Groups {
-		pipe.SAdd(ctx, groupKey(g), id)
+		pipe.SAdd(ctx, keys.Group(g), id)
 	}
 	_, err := pipe.Exec(ctx)
 	return err
@@ -202,9 +203,9 @@ func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, erro
 	if q.PerPage < 1 {
 		return ArticlePage{}, ErrInvalid
 	}
-	order, orderName := keyArticleScore, "score:"
+	order, byTime := keys.ArticleScores, false
 	if q.Sort == SortNew {
-		order, orderName = keyArticleTime, "time:"
+		order, byTime = keys.ArticleTimes, true
 	}
 	start := int64(max(q.Page, 1)-1) * int64(q.PerPage)
 	stop := start + int64(q.PerPage) - 1
@@ -214,7 +215,7 @@ func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, erro
 		if !IsArticleGroup(q.Group) {
 			return ArticlePage{}, ErrNotFound
 		}
-		res, err := groupListing.Run(ctx, s.rdb, []string{groupOrderKey(orderName, q.Group), groupKey(q.Group), order},
+		res, err := groupListing.Run(ctx, s.rdb, []string{keys.GroupListing(q.Group, byTime), keys.Group(q.Group), order},
 			s.opt.GroupCacheTTL.Milliseconds(), start, stop).Slice()
 		if err != nil {
 			return ArticlePage{}, fmt.Errorf("group articles: %w", err)
@@ -267,11 +268,11 @@ func (s *Store) ArticlesByID(ctx context.Context, ids []int64, viewerID int64) (
 			// Read through the client-side cache: an article changes
 			// far less often than listings are read, and Redis tells
 			// the client when it does.
-			if hashes[i] = s.csc.HGetAll(ctx, articleKey(id)); hashes[i].Err() != nil {
+			if hashes[i] = s.csc.HGetAll(ctx, keys.Article(id)); hashes[i].Err() != nil {
 				return nil, fmt.Errorf("read articles: %w", hashes[i].Err())
 			}
 		} else {
-			hashes[i] = pipe.HGetAll(ctx, articleKey(id))
+			hashes[i] = pipe.HGetAll(ctx, keys.Article(id))
 		}
 		fields[i] = strconv.FormatInt(id, 10)
 	}
@@ -279,7 +280,7 @@ func (s *Store) ArticlesByID(ctx context.Context, ids []int64, viewerID int64) (
 	if viewerID > 0 {
 		// The viewer's own votes come from Redis itself, so that a vote
 		// shows on the page its form leads to.
-		mine = pipe.HMGet(ctx, myVotesKey(viewerID), fields...)
+		mine = pipe.HMGet(ctx, keys.MyVotes(viewerID), fields...)
 	}
 	if pipe.Len() > 0 {
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
@@ -311,9 +312,9 @@ type articleRead struct {
 }
 
 func (s *Store) addReadArticle(ctx context.Context, pipe redis.Pipeliner, id, viewerID int64) articleRead {
-	r := articleRead{hash: pipe.HGetAll(ctx, articleKey(id))}
+	r := articleRead{hash: pipe.HGetAll(ctx, keys.Article(id))}
 	if viewerID > 0 {
-		r.mine = pipe.HGet(ctx, myVotesKey(viewerID), strconv.FormatInt(id, 10))
+		r.mine = pipe.HGet(ctx, keys.MyVotes(viewerID), strconv.FormatInt(id, 10))
 	}
 	return r
 }

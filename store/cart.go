@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"storefront/store/keys"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -68,9 +68,9 @@ func (o CartOwner) Guest() bool { return o.UserID <= 0 }
 // key is the Redis key of the owner's cart.
 func (o CartOwner) key() string {
 	if o.Guest() {
-		return cartKey(o.Token)
+		return keys.GuestCart(o.Token)
 	}
-	return accountCartKey(o.UserID)
+	return keys.AccountCart(o.UserID)
 }
 
 // DefaultAccountCartTTL is how long an account's cart is kept without use.
@@ -164,9 +164,9 @@ type cartCountRead struct {
 // The quantities come back with HVALS (carts are capped at MaxCartLines
 // lines, so the reply stays small).
 func addCartCount(ctx context.Context, pipe redis.Pipeliner, sid string, claimedUserID int64) cartCountRead {
-	r := cartCountRead{guest: pipe.HVals(ctx, cartKeyOf(sid)), claimed: claimedUserID}
+	r := cartCountRead{guest: pipe.HVals(ctx, keys.GuestCartOf(sid)), claimed: claimedUserID}
 	if claimedUserID > 0 {
-		r.account = pipe.HVals(ctx, accountCartKey(claimedUserID))
+		r.account = pipe.HVals(ctx, keys.AccountCart(claimedUserID))
 	}
 	return r
 }
@@ -184,13 +184,7 @@ func (r cartCountRead) count(loginUserID int64) int64 {
 // addGuestCartRead queues the read of a guest session's cart hash, which
 // sign-in merges into the account's cart.
 func addGuestCartRead(ctx context.Context, pipe redis.Pipeliner, token string) *redis.MapStringStringCmd {
-	return pipe.HGetAll(ctx, cartKey(token))
-}
-
-// isCartKey reports whether a key found by a keyspace scan is a cart, a
-// guest's or an account's.
-func isCartKey(k string) bool {
-	return strings.HasPrefix(k, "cart:") || strings.HasPrefix(k, "{user:") && strings.HasSuffix(k, "}:cart")
+	return pipe.HGetAll(ctx, keys.GuestCart(token))
 }
 
 // mergeCart adds a guest's lines to an account's cart at sign-in, in one

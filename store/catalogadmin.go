@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/keys"
 	"strconv"
 	"strings"
 )
@@ -40,7 +41,7 @@ func (s *Store) CreateItem(ctx context.Context, n NewItem) (Item, error) {
 		}
 		if k, err := res.RowsAffected(); err == nil && k == 1 {
 			// Cached search results must now include the item.
-			if err := s.rdb.Incr(ctx, keySearchGen).Err(); err != nil {
+			if err := s.rdb.Incr(ctx, keys.SearchGen).Err(); err != nil {
 				return Item{}, fmt.Errorf("create item: %w", err)
 			}
 			return s.Item(ctx, id)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strings"
 	"time"
@@ -85,7 +86,7 @@ func (s *Store) Checkout(ctx context.Context, req CheckoutRequest) (Order, error
 	result := "error"
 	defer func() { s.orders.checkouts.WithLabelValues(result).Inc() }()
 
-	lockKey := checkoutLockKey(req.Cart)
+	lockKey := keys.CheckoutLock(req.Cart.UserID, req.Cart.Token)
 	lock := platform.RandomHex(8)
 	ok, err := s.rdb.SetNX(ctx, lockKey, lock, checkoutLockTTL).Result()
 	if err != nil {

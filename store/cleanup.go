@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 	"time"
@@ -29,7 +30,7 @@ const (
 // evictScript is the Cluster cleanup's step on the node of `recent:`
 // (KEYS[1]): while it holds more than ARGV[1] sessions it takes up to
 // ARGV[2] from the front (guests first, least recently seen first: see
-// signedInScore) and cuts them off by rank, in one atomic step, so
+// keys.SignedInScore) and cuts them off by rank, in one atomic step, so
 // cleaners running at once never evict more than the excess between them.
 // The sessions' own keys live in other slots, which the caller deletes.
 // Reply: {sessions still over the limit, {token, score, ...}}.
@@ -59,7 +60,7 @@ return n`)
 // evictFrontScript is the whole cleanup of one batch on a single node, the
 // book's clean_full_sessions in one atomic step: while `recent:` (KEYS[1])
 // holds more than ARGV[1] sessions it takes up to ARGV[2] from its front
-// (guests first, least recently seen first: see signedInScore), deletes
+// (guests first, least recently seen first: see keys.SignedInScore), deletes
 // their viewed lists and carts (named ARGV[4] .. sid .. ARGV[6] and ARGV[5]
 // .. sid .. ARGV[6], as viewedKeyOf and cartKeyOf do) and the `login:`
 // (KEYS[2]) entries of those past the guests (scored at or above ARGV[3]),
@@ -133,7 +134,7 @@ func (s *Store) cleanSpread(ctx context.Context, until time.Time) (evicted int64
 		if !until.IsZero() && time.Now().After(until) {
 			return evicted, true, nil
 		}
-		res, rerr := evictScript.Run(ctx, s.rdb, []string{keyRecent}, s.opt.SessionLimit, cleanupBatch).Slice()
+		res, rerr := evictScript.Run(ctx, s.rdb, []string{keys.Recent}, s.opt.SessionLimit, cleanupBatch).Slice()
 		if rerr != nil {
 			return evicted, true, fmt.Errorf("clean sessions: %w", rerr)
 		}
@@ -181,13 +182,13 @@ func readEvicted(res []any) (left int64, dropped []redis.Z, err error) {
 // cleanFront is cleanSessions on a single node: one evictFrontScript call
 // per batch.
 func (s *Store) cleanFront(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
-	keys := []string{keyRecent, keyLogin}
+	recentAndLogin := []string{keys.Recent, keys.Login}
 	for {
 		if !until.IsZero() && time.Now().After(until) {
 			return evicted, true, nil
 		}
-		res, err := evictFrontScript.Run(ctx, s.rdb, keys, s.opt.SessionLimit, cleanupBatch,
-			strconv.FormatFloat(signedInScore, 'f', -1, 64), viewedKeyPrefix, cartKeyPrefix, sessionKeyEnd).Int64Slice()
+		res, err := evictFrontScript.Run(ctx, s.rdb, recentAndLogin, s.opt.SessionLimit, cleanupBatch,
+			strconv.FormatFloat(keys.SignedInScore, 'f', -1, 64), keys.SessionViewedPrefix, keys.GuestCartPrefix, keys.SessionKeyEnd).Int64Slice()
 		if err != nil {
 			return evicted, true, fmt.Errorf("clean sessions: %w", err)
 		}
@@ -219,10 +220,10 @@ func (s *Store) dropSessions(ctx context.Context, dropped []redis.Z) error {
 	groups := map[*redis.Client][]string{}
 	for _, z := range dropped {
 		sid := z.Member.(string)
-		if z.Score >= signedInScore {
+		if z.Score >= keys.SignedInScore {
 			signedIn = append(signedIn, sid)
 		}
-		viewed, cart := viewedKeyOf(sid), cartKeyOf(sid)
+		viewed, cart := keys.SessionViewedOf(sid), keys.GuestCartOf(sid)
 		node, err := c.MasterForKey(ctx, viewed)
 		if err != nil {
 			return s.dropSessionsByCommand(ctx, dropped)
@@ -231,11 +232,11 @@ func (s *Store) dropSessions(ctx context.Context, dropped []redis.Z) error {
 	}
 	var g errgroup.Group
 	if len(signedIn) > 0 {
-		g.Go(func() error { return c.HDel(ctx, keyLogin, signedIn...).Err() })
+		g.Go(func() error { return c.HDel(ctx, keys.Login, signedIn...).Err() })
 	}
-	for node, keys := range groups {
+	for node, nodeKeys := range groups {
 		g.Go(func() error {
-			err := unlinkScript.Run(ctx, node, keys[:1], anySlice(keys[1:])...).Err()
+			err := unlinkScript.Run(ctx, node, nodeKeys[:1], anySlice(nodeKeys[1:])...).Err()
 			if err == nil {
 				return nil
 			}
@@ -243,8 +244,8 @@ func (s *Store) dropSessions(ctx context.Context, dropped []redis.Z) error {
 			// way to another node): one UNLINK per session, which the
 			// Cluster client redirects as needed.
 			pipe := c.Pipeline()
-			for i := 0; i+1 < len(keys); i += 2 {
-				pipe.Unlink(ctx, keys[i], keys[i+1])
+			for i := 0; i+1 < len(nodeKeys); i += 2 {
+				pipe.Unlink(ctx, nodeKeys[i], nodeKeys[i+1])
 			}
 			_, err = pipe.Exec(ctx)
 			return err
@@ -263,13 +264,13 @@ func (s *Store) dropSessionsByCommand(ctx context.Context, dropped []redis.Z) er
 	pipe := s.rdb.Pipeline()
 	for _, z := range dropped {
 		sid := z.Member.(string)
-		if z.Score >= signedInScore {
+		if z.Score >= keys.SignedInScore {
 			signedIn = append(signedIn, sid)
 		}
-		pipe.Unlink(ctx, viewedKeyOf(sid), cartKeyOf(sid))
+		pipe.Unlink(ctx, keys.SessionViewedOf(sid), keys.GuestCartOf(sid))
 	}
 	if len(signedIn) > 0 {
-		pipe.HDel(ctx, keyLogin, signedIn...)
+		pipe.HDel(ctx, keys.Login, signedIn...)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("clean sessions: %w", err)
@@ -295,7 +296,7 @@ func replyList(v any) []any {
 type cleanupWorker struct{ s *Store }
 
 // Name names the worker in logs and on the dashboard.
-func (w cleanupWorker) Name() string { return leaseCleanup }
+func (w cleanupWorker) Name() string { return keys.LeaseCleanup }
 
 // Run cleans until ctx is cancelled, then gives the lease up so another
 // instance takes over at once.
@@ -303,12 +304,12 @@ func (w cleanupWorker) Run(ctx context.Context) {
 	s := w.s
 	defer func() {
 		rctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		s.releaseLease(rctx, leaseCleanup)
+		s.releaseLease(rctx, keys.LeaseCleanup)
 		cancel()
 	}()
 	for {
 		wait := cleanupIdle
-		held, err := s.acquireLease(ctx, leaseCleanup, cleanupLeaseTTL)
+		held, err := s.acquireLease(ctx, keys.LeaseCleanup, cleanupLeaseTTL)
 		switch {
 		case err != nil:
 			if ctx.Err() == nil {
@@ -341,7 +342,7 @@ func (w cleanupWorker) report(ctx context.Context, n int64, err error) {
 	} else if n > 0 {
 		w.s.log.Info("sessions evicted", "evicted", n, "limit", w.s.opt.SessionLimit)
 	}
-	w.s.reportWorker(ctx, leaseCleanup, run)
+	w.s.reportWorker(ctx, keys.LeaseCleanup, run)
 }
 
 // sessionCollectors are the cleanup's Prometheus series: the number of
@@ -353,7 +354,7 @@ func (s *Store) sessionCollectors() []prometheus.Collector {
 	}, func() float64 {
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		defer cancel()
-		n, err := s.rdb.ZCard(ctx, keyRecent).Result()
+		n, err := s.rdb.ZCard(ctx, keys.Recent).Result()
 		if err != nil {
 			return math.NaN()
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"strings"
 	"time"
 
@@ -59,7 +60,7 @@ func (s *Store) AddComment(ctx context.Context, articleID, userID int64, user, b
 	if err != nil {
 		return Comment{}, fmt.Errorf("add comment: %w", err)
 	}
-	res, err := addComment.Run(ctx, s.rdb, []string{articleKey(articleID), commentsKey(articleID)}, raw).Slice()
+	res, err := addComment.Run(ctx, s.rdb, []string{keys.Article(articleID), keys.Comments(articleID)}, raw).Slice()
 	if errors.Is(err, redis.Nil) {
 		return Comment{}, ErrNotFound
 	}
@@ -78,8 +79,8 @@ func (s *Store) AddComment(ctx context.Context, articleID, userID int64, user, b
 func (s *Store) ArticleWithComments(ctx context.Context, id, viewerID int64) (Article, []Comment, error) {
 	pipe := s.rdb.TxPipeline()
 	r := s.addReadArticle(ctx, pipe, id, viewerID)
-	list := pipe.LRange(ctx, commentsKey(id), -CommentsShown, -1)
-	total := pipe.LLen(ctx, commentsKey(id))
+	list := pipe.LRange(ctx, keys.Comments(id), -CommentsShown, -1)
+	total := pipe.LLen(ctx, keys.Comments(id))
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return Article{}, nil, fmt.Errorf("article %d: %w", id, err)
 	}

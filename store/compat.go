@@ -1,6 +1,9 @@
 package store
 
-import "storefront/store/platform"
+import (
+	"storefront/store/keys"
+	"storefront/store/platform"
+)
 
 // Transitional names: the domains are moving out of this package one by
 // one; until the handlers import them, these keep the old names working.
@@ -35,3 +38,9 @@ var (
 	OpenDB        = platform.OpenDB
 	SQLiteDSN     = platform.SQLiteDSN
 )
+
+type SessionKeys = keys.SessionKeys
+
+var KeysOfSession = keys.OfSession
+
+const SignedInScore = keys.SignedInScore

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 	"time"
@@ -78,7 +79,7 @@ type WorkerReport struct {
 }
 
 // leasedWorkers are the workers that take a lease of their own name.
-var leasedWorkers = map[string]bool{leaseCleanup: true, rescaleLease: true, leaseStats: true}
+var leasedWorkers = map[string]bool{keys.LeaseCleanup: true, keys.LeaseRescale: true, keys.LeaseStats: true}
 
 // Dashboard reads the dashboard: one pipelined round trip for the
 // counters, lists and reports, one for the scheduled rows' details, INFO
@@ -87,20 +88,20 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 	now := s.now()
 	names := s.workerNames()
 	pipe := s.rdb.Pipeline()
-	page := pipe.HMGet(ctx, keyPageStats, append(pageStatFields, "renders")...)
-	hits := pipe.ZRevRangeWithScores(ctx, keyPageHits, 0, dashTopHits-1)
-	ks := pipe.HMGet(ctx, keyKeyspace, "pages", "page_bytes", "carts", "at")
-	total, signedIn, guests := pipe.ZCard(ctx, keyRecent), pipe.HLen(ctx, keyLogin), s.addCountGuests(ctx, pipe)
-	popular := pipe.ZRangeWithScores(ctx, keyViewedItems, 0, dashPopular-1)
-	sched, rowCount := pipe.ZRangeWithScores(ctx, keySchedule, 0, dashRows-1), pipe.ZCard(ctx, keySchedule)
+	page := pipe.HMGet(ctx, keys.PageStats, append(pageStatFields, "renders")...)
+	hits := pipe.ZRevRangeWithScores(ctx, keys.PageHits, 0, dashTopHits-1)
+	ks := pipe.HMGet(ctx, keys.KeyspaceScan, "pages", "page_bytes", "carts", "at")
+	total, signedIn, guests := pipe.ZCard(ctx, keys.Recent), pipe.HLen(ctx, keys.Login), s.addCountGuests(ctx, pipe)
+	popular := pipe.ZRangeWithScores(ctx, keys.ViewRanking, 0, dashPopular-1)
+	sched, rowCount := pipe.ZRangeWithScores(ctx, keys.RowSchedule, 0, dashRows-1), pipe.ZCard(ctx, keys.RowSchedule)
 	reports := make([]*redis.MapStringStringCmd, len(names))
 	leases := make([]*redis.StringCmd, len(names))
 	for i, n := range names {
-		reports[i], leases[i] = pipe.HGetAll(ctx, workerKey(n)), pipe.Get(ctx, leaseKey(n))
+		reports[i], leases[i] = pipe.HGetAll(ctx, keys.Worker(n)), pipe.Get(ctx, keys.Lease(n))
 	}
-	cleanup := pipe.HGetAll(ctx, workerKey(leaseCleanup))
+	cleanup := pipe.HGetAll(ctx, keys.Worker(keys.LeaseCleanup))
 	since := strconv.FormatFloat(float64(now.Add(-dashHistory).UnixMilli())/1e3, 'f', 3, 64)
-	history := pipe.ZRangeByScore(ctx, keyStatsSamples, &redis.ZRangeBy{Min: since, Max: "+inf"})
+	history := pipe.ZRangeByScore(ctx, keys.StatsSamples, &redis.ZRangeBy{Min: since, Max: "+inf"})
 	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
 		return Dashboard{}, fmt.Errorf("dashboard: %w", platform.RealErr(cmds, err))
 	}
@@ -118,7 +119,7 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 		w := WorkerReport{WorkerStatus: workerStatusOf(n, reports[i].Val()), Holder: leases[i].Val(), Leased: leasedWorkers[n]}
 		d.Workers = append(d.Workers, w)
 	}
-	d.Sessions.Cleanup = workerStatusOf(leaseCleanup, cleanup.Val())
+	d.Sessions.Cleanup = workerStatusOf(keys.LeaseCleanup, cleanup.Val())
 	d.Sessions.Total, d.Sessions.SignedIn, d.Sessions.Guests = total.Val(), signedIn.Val(), guests.Val()
 	d.Sessions.Evicted = d.Sessions.Cleanup.Totals[evictedCount]
 
@@ -149,8 +150,8 @@ func (s *Store) rowReports(ctx context.Context, sched []redis.Z) ([]RowReport, e
 		member := fmt.Sprint(z.Member)
 		out[i].ItemID, _ = strconv.ParseInt(member, 10, 64)
 		out[i].Next = time.UnixMicro(int64(z.Score * 1e6))
-		delays[i] = pipe.ZScore(ctx, keyDelay, member)
-		rows[i] = pipe.Get(ctx, invKey(out[i].ItemID))
+		delays[i] = pipe.ZScore(ctx, keys.RowDelay, member)
+		rows[i] = pipe.Get(ctx, keys.RowCache(out[i].ItemID))
 	}
 	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
 		return nil, fmt.Errorf("dashboard rows: %w", platform.RealErr(cmds, err))

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/keys"
 	"strconv"
 	"time"
 
@@ -42,7 +43,7 @@ func (s *Store) UserCounts(ctx context.Context, userID int64) (UserCounts, error
 }
 
 func (s *Store) addUserCounts(ctx context.Context, pipe redis.Pipeliner, userID int64) *redis.SliceCmd {
-	return pipe.HMGet(ctx, userCountsKey(userID), "posts", "likes", "followers", "following")
+	return pipe.HMGet(ctx, keys.UserCounts(userID), "posts", "likes", "followers", "following")
 }
 
 func userCounts(cmd *redis.SliceCmd) UserCounts {
@@ -61,5 +62,5 @@ func userCounts(cmd *redis.SliceCmd) UserCounts {
 // addCountView queues the item's view counter on pipe: update_token calls
 // it, so counting a view costs no round trip of its own.
 func addCountView(ctx context.Context, pipe redis.Pipeliner, itemID, n int64) {
-	pipe.HIncrBy(ctx, itemCountsKey(itemID), "views", n)
+	pipe.HIncrBy(ctx, keys.ItemCounts(itemID), "views", n)
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 
@@ -13,10 +14,10 @@ import (
 // Internals the external tests (package store_test) reach through.
 
 // KeyOrderQueue is the fulfilment Stream's key.
-const KeyOrderQueue = keyOrderQueue
+const KeyOrderQueue = keys.OrderQueue
 
 // CheckoutLockKey names a session's checkout lock.
-var CheckoutLockKey = checkoutLockKey
+func CheckoutLockKey(o CartOwner) string { return keys.CheckoutLock(o.UserID, o.Token) }
 
 // PlaceOrder runs the checkout transaction alone, without the pre-check.
 func PlaceOrder(ctx context.Context, s *Store, req CheckoutRequest, lines []CartLine) (Order, error) {
@@ -43,7 +44,7 @@ func TakeOrders(ctx context.Context, f *Fulfilment, n int64) ([]int64, error) {
 		return nil, err
 	}
 	streams, err := f.s.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
-		Group: orderQueueGroup, Consumer: f.consumer, Streams: []string{keyOrderQueue, ">"}, Count: n, Block: -1,
+		Group: keys.OrderQueueGroup, Consumer: f.consumer, Streams: []string{keys.OrderQueue, ">"}, Count: n, Block: -1,
 	}).Result()
 	if err == redis.Nil {
 		return nil, nil
@@ -66,7 +67,7 @@ func TakeOrders(ctx context.Context, f *Fulfilment, n int64) ([]int64, error) {
 
 // QueuePending is how many entries are taken but not acknowledged.
 func QueuePending(ctx context.Context, s *Store) (int64, error) {
-	p, err := s.rdb.XPending(ctx, keyOrderQueue, orderQueueGroup).Result()
+	p, err := s.rdb.XPending(ctx, keys.OrderQueue, keys.OrderQueueGroup).Result()
 	if err != nil {
 		return 0, err
 	}
@@ -101,7 +102,7 @@ func FillPage(ctx context.Context, s *Store, itemID int64, gen PageGen, render R
 
 // PageGens reads an item's purge generations.
 func PageGens(ctx context.Context, s *Store, itemID int64) PageGen {
-	return parseGen(s.rdb.HMGet(ctx, keyPageGen, platform.FormatID(itemID), pageGenAll).Val())
+	return parseGen(s.rdb.HMGet(ctx, keys.PageGen, platform.FormatID(itemID), keys.PageGenAll).Val())
 }
 
 // Fill outcomes.
@@ -111,20 +112,20 @@ const (
 )
 
 // KeyPurgeChannel is where purges are announced.
-const KeyPurgeChannel = keyPurgeChannel
+const KeyPurgeChannel = keys.PurgeChannel
 
 // QueueSession queues a whole session as the shop leaves one (its
 // `recent:` entry seen at seen, a `login:` entry when userID > 0, the
 // viewed list newest first and the cart's field/value pairs), for
 // benchmarks that need many sessions quickly.
 func QueueSession(ctx context.Context, pipe redis.Pipeliner, token string, userID int64, seen float64, viewed []any, cart ...any) {
-	sid := sessionID(token)
-	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: sessionScore(seen, userID > 0), Member: sid})
+	sid := keys.SessionID(token)
+	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(seen, userID > 0), Member: sid})
 	if userID > 0 {
-		pipe.HSet(ctx, keyLogin, sid, userID)
+		pipe.HSet(ctx, keys.Login, sid, userID)
 	}
-	pipe.RPush(ctx, viewedKeyOf(sid), viewed...)
-	pipe.HSet(ctx, cartKeyOf(sid), cart...)
+	pipe.RPush(ctx, keys.SessionViewedOf(sid), viewed...)
+	pipe.HSet(ctx, keys.GuestCartOf(sid), cart...)
 }
 
 // DropSessionsByCommand deletes the keys of sessions already taken out of
@@ -133,7 +134,7 @@ func QueueSession(ctx context.Context, pipe redis.Pipeliner, token string, userI
 func DropSessionsByCommand(ctx context.Context, s *Store, tokens []string, scores []float64) error {
 	dropped := make([]redis.Z, len(tokens))
 	for i, tok := range tokens {
-		dropped[i] = redis.Z{Member: sessionID(tok), Score: scores[i]}
+		dropped[i] = redis.Z{Member: keys.SessionID(tok), Score: scores[i]}
 	}
 	return s.dropSessionsByCommand(ctx, dropped)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 	"time"
@@ -67,7 +68,7 @@ func (s *Store) FanOutArticle(ctx context.Context, authorID, articleID int64, po
 		return err
 	}
 	b, _ := json.Marshal(next)
-	if err := s.rdb.ZAdd(ctx, keyFanOut, redis.Z{Score: s.nowSeconds(), Member: string(b)}).Err(); err != nil {
+	if err := s.rdb.ZAdd(ctx, keys.FanOut, redis.Z{Score: s.nowSeconds(), Member: string(b)}).Err(); err != nil {
 		return fmt.Errorf("fan out: queue: %w", err)
 	}
 	return nil
@@ -81,7 +82,7 @@ func (s *Store) fanOutStep(ctx context.Context, job fanOutJob, limit int) (fanOu
 	if job.From > 0 {
 		from = strconv.FormatFloat(job.From, 'f', -1, 64)
 	}
-	followers, err := s.rdb.ZRangeByScoreWithScores(ctx, followersKey(job.Author),
+	followers, err := s.rdb.ZRangeByScoreWithScores(ctx, keys.Followers(job.Author),
 		&redis.ZRangeBy{Min: from, Max: "+inf", Offset: job.Skip, Count: int64(limit)}).Result()
 	if err != nil {
 		return job, false, fmt.Errorf("fan out: %w", err)
@@ -89,7 +90,7 @@ func (s *Store) fanOutStep(ctx context.Context, job fanOutJob, limit int) (fanOu
 	calls := make([][]string, len(followers))
 	for i, f := range followers {
 		id, _ := strconv.ParseInt(fmt.Sprint(f.Member), 10, 64)
-		calls[i] = []string{feedKey(id)}
+		calls[i] = []string{keys.Feed(id)}
 	}
 	size, posted, article := s.opt.FeedSize, job.Posted, platform.FormatID(job.Article)
 	if err := platform.EvalInPipeline(ctx, s.rdb, feedAddScript, calls, func(int) []any { return []any{size, posted, article} }); err != nil {
@@ -118,7 +119,7 @@ func (s *Store) fanOutStep(ctx context.Context, job fanOutJob, limit int) (fanOu
 func (s *Store) RunFanOut(ctx context.Context) (int, error) {
 	steps := 0
 	for ctx.Err() == nil {
-		member, err := claimFanOutScript.Run(ctx, s.rdb, []string{keyFanOut}, s.nowSeconds(), fanOutLease.Seconds()).Text()
+		member, err := claimFanOutScript.Run(ctx, s.rdb, []string{keys.FanOut}, s.nowSeconds(), fanOutLease.Seconds()).Text()
 		if errors.Is(err, redis.Nil) {
 			return steps, nil
 		}
@@ -128,7 +129,7 @@ func (s *Store) RunFanOut(ctx context.Context) (int, error) {
 		var job fanOutJob
 		if json.Unmarshal([]byte(member), &job) != nil {
 			// Not ours to understand: drop it rather than retry forever.
-			_ = s.rdb.ZRem(ctx, keyFanOut, member).Err()
+			_ = s.rdb.ZRem(ctx, keys.FanOut, member).Err()
 			continue
 		}
 		next, more, err := s.fanOutStep(ctx, job, s.opt.FanOutChunk)
@@ -140,7 +141,7 @@ func (s *Store) RunFanOut(ctx context.Context) (int, error) {
 			b, _ := json.Marshal(next)
 			cont = string(b)
 		}
-		if err := finishFanOutScript.Run(ctx, s.rdb, []string{keyFanOut}, member, cont, s.nowSeconds()).Err(); err != nil {
+		if err := finishFanOutScript.Run(ctx, s.rdb, []string{keys.FanOut}, member, cont, s.nowSeconds()).Err(); err != nil {
 			return steps, fmt.Errorf("fan out: finish: %w", err)
 		}
 		steps++
@@ -150,7 +151,7 @@ func (s *Store) RunFanOut(ctx context.Context) (int, error) {
 
 // QueuedFanOuts is how many fan-out jobs wait, for tests and dashboards.
 func (s *Store) QueuedFanOuts(ctx context.Context) (int64, error) {
-	return s.rdb.ZCard(ctx, keyFanOut).Result()
+	return s.rdb.ZCard(ctx, keys.FanOut).Result()
 }
 
 // fanOutWorker runs queued fan-out steps on every instance; the queue's
@@ -158,7 +159,7 @@ func (s *Store) QueuedFanOuts(ctx context.Context) (int64, error) {
 type fanOutWorker struct{ s *Store }
 
 // Name names the worker in logs and on the dashboard.
-func (w *fanOutWorker) Name() string { return "fanout" }
+func (w *fanOutWorker) Name() string { return keys.WorkerFanOut }
 
 // Run polls the queue until ctx is done: at once while there is work,
 // every 100 ms when idle, every second after an error.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 
@@ -56,12 +57,12 @@ func (s *Store) RecordPost(ctx context.Context, e FeedEntry) error {
 	if e.PostedAt == 0 {
 		e.PostedAt = s.nowSeconds()
 	}
-	err := s.rdb.HSet(ctx, postKey(e.ArticleID),
+	err := s.rdb.HSet(ctx, keys.Post(e.ArticleID),
 		"author", e.AuthorID, "author_name", e.AuthorName, "title", e.Title, "link", e.Link, "posted", e.PostedAt).Err()
 	if err != nil {
 		return fmt.Errorf("record post: %w", err)
 	}
-	err = recordPostScript.Run(ctx, s.rdb, []string{postsKey(e.AuthorID), userCountsKey(e.AuthorID)}, e.ArticleID, e.PostedAt).Err()
+	err = recordPostScript.Run(ctx, s.rdb, []string{keys.Posts(e.AuthorID), keys.UserCounts(e.AuthorID)}, e.ArticleID, e.PostedAt).Err()
 	if err != nil {
 		return fmt.Errorf("record post: %w", err)
 	}
@@ -77,7 +78,7 @@ func (s *Store) Posts(ctx context.Context, ids []int64) ([]FeedEntry, error) {
 	pipe := s.rdb.Pipeline()
 	cmds := make([]*redis.MapStringStringCmd, len(ids))
 	for i, id := range ids {
-		cmds[i] = pipe.HGetAll(ctx, postKey(id))
+		cmds[i] = pipe.HGetAll(ctx, keys.Post(id))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, fmt.Errorf("posts: %w", err)
@@ -98,7 +99,7 @@ func (s *Store) Posts(ctx context.Context, ids []int64) ([]FeedEntry, error) {
 
 // PostedBy lists the newest n article ids a user posted, newest first.
 func (s *Store) PostedBy(ctx context.Context, userID, n int64) ([]int64, error) {
-	ids, err := s.rdb.ZRevRange(ctx, postsKey(userID), 0, n-1).Result()
+	ids, err := s.rdb.ZRevRange(ctx, keys.Posts(userID), 0, n-1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("posted by: %w", err)
 	}
@@ -113,7 +114,7 @@ func (s *Store) Feed(ctx context.Context, userID int64, page, perPage int) ([]in
 		return nil, 0, ErrInvalid
 	}
 	for attempt := 0; ; attempt++ {
-		key := feedKey(userID)
+		key := keys.Feed(userID)
 		pipe := s.rdb.Pipeline()
 		built := pipe.ZScore(ctx, key, feedBuilt)
 		total := pipe.ZCount(ctx, key, "(0", "+inf")
@@ -150,11 +151,11 @@ const rebuildMaxFollows = 1000
 // while we read is either written to the feed by the fan-out or already
 // in the posts we read: none is lost.
 func (s *Store) rebuildFeed(ctx context.Context, userID int64) error {
-	key := feedKey(userID)
+	key := keys.Feed(userID)
 	pipe := s.rdb.Pipeline()
 	pipe.ZAdd(ctx, key, redis.Z{Score: 0, Member: feedBuilt})
 	pipe.Expire(ctx, key, s.opt.FeedTTL)
-	follows := pipe.ZRevRange(ctx, followingKey(userID), 0, rebuildMaxFollows-1)
+	follows := pipe.ZRevRange(ctx, keys.Following(userID), 0, rebuildMaxFollows-1)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("rebuild feed: %w", err)
 	}
@@ -167,7 +168,7 @@ func (s *Store) rebuildFeed(ctx context.Context, userID int64) error {
 	pipe = s.rdb.Pipeline()
 	cmds := make([]*redis.ZSliceCmd, len(authors))
 	for i, a := range authors {
-		cmds[i] = pipe.ZRevRangeWithScores(ctx, postsKey(a), 0, perAuthor-1)
+		cmds[i] = pipe.ZRevRangeWithScores(ctx, keys.Posts(a), 0, perAuthor-1)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("rebuild feed: %w", err)
@@ -186,7 +187,7 @@ func (s *Store) rebuildFeed(ctx context.Context, userID int64) error {
 // backfillFeed puts a newly followed user's recent posts into the
 // follower's feed, so following someone shows their articles at once.
 func (s *Store) backfillFeed(ctx context.Context, userID, authorID int64) error {
-	zs, err := s.rdb.ZRevRangeWithScores(ctx, postsKey(authorID), 0, s.opt.FeedSize-1).Result()
+	zs, err := s.rdb.ZRevRangeWithScores(ctx, keys.Posts(authorID), 0, s.opt.FeedSize-1).Result()
 	if err != nil {
 		return fmt.Errorf("backfill feed: %w", err)
 	}
@@ -195,7 +196,7 @@ func (s *Store) backfillFeed(ctx context.Context, userID, authorID int64) error 
 
 // purgeFeed takes an unfollowed user's posts out of the feed.
 func (s *Store) purgeFeed(ctx context.Context, userID, authorID int64) error {
-	ids, err := s.rdb.ZRevRange(ctx, postsKey(authorID), 0, s.opt.FeedSize-1).Result()
+	ids, err := s.rdb.ZRevRange(ctx, keys.Posts(authorID), 0, s.opt.FeedSize-1).Result()
 	if err != nil {
 		return fmt.Errorf("purge feed: %w", err)
 	}
@@ -206,7 +207,7 @@ func (s *Store) purgeFeed(ctx context.Context, userID, authorID int64) error {
 	for i, id := range ids {
 		members[i] = id
 	}
-	if err := s.rdb.ZRem(ctx, feedKey(userID), members...).Err(); err != nil {
+	if err := s.rdb.ZRem(ctx, keys.Feed(userID), members...).Err(); err != nil {
 		return fmt.Errorf("purge feed: %w", err)
 	}
 	return nil
@@ -222,7 +223,7 @@ func (s *Store) addToFeed(ctx context.Context, userID int64, zs []redis.Z) error
 	for _, z := range zs {
 		args = append(args, z.Score, z.Member)
 	}
-	if err := feedAddScript.Run(ctx, s.rdb, []string{feedKey(userID)}, args...).Err(); err != nil {
+	if err := feedAddScript.Run(ctx, s.rdb, []string{keys.Feed(userID)}, args...).Err(); err != nil {
 		return fmt.Errorf("feed: %w", err)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"storefront/store/keys"
 	"storefront/store/platform"
 
 	"github.com/redis/go-redis/v9"
@@ -78,14 +79,14 @@ func (s *Store) Follow(ctx context.Context, followerID, targetID int64, follow b
 		want = "1"
 	}
 	now := s.nowSeconds()
-	res, err := followSideScript.Run(ctx, s.rdb, []string{followingKey(followerID), userCountsKey(followerID)},
+	res, err := followSideScript.Run(ctx, s.rdb, []string{keys.Following(followerID), keys.UserCounts(followerID)},
 		targetID, want, now).Int64Slice()
 	if err != nil {
 		return FollowResult{}, fmt.Errorf("follow: %w", err)
 	}
 	change, version := res[0], res[1]
 	other, err := followedSideScript.Run(ctx, s.rdb,
-		[]string{followersKey(targetID), userCountsKey(targetID), followVersionsKey(targetID)},
+		[]string{keys.Followers(targetID), keys.UserCounts(targetID), keys.FollowVersions(targetID)},
 		followerID, want, version, now).Int64Slice()
 	if err != nil {
 		return FollowResult{}, fmt.Errorf("follow: %w", err)
@@ -102,7 +103,7 @@ func (s *Store) Follow(ctx context.Context, followerID, targetID int64, follow b
 
 // IsFollowing reports whether a follows b.
 func (s *Store) IsFollowing(ctx context.Context, a, b int64) (bool, error) {
-	err := s.rdb.ZScore(ctx, followingKey(a), platform.FormatID(b)).Err()
+	err := s.rdb.ZScore(ctx, keys.Following(a), platform.FormatID(b)).Err()
 	if err == redis.Nil {
 		return false, nil
 	}
@@ -114,7 +115,7 @@ func (s *Store) IsFollowing(ctx context.Context, a, b int64) (bool, error) {
 
 // Following lists the ids a user follows, most recent first, at most n.
 func (s *Store) Following(ctx context.Context, userID, n int64) ([]int64, error) {
-	ids, err := s.rdb.ZRevRange(ctx, followingKey(userID), 0, n-1).Result()
+	ids, err := s.rdb.ZRevRange(ctx, keys.Following(userID), 0, n-1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("following: %w", err)
 	}
@@ -123,7 +124,7 @@ func (s *Store) Following(ctx context.Context, userID, n int64) ([]int64, error)
 
 // Followers lists a user's followers, most recent first, at most n.
 func (s *Store) Followers(ctx context.Context, userID, n int64) ([]int64, error) {
-	ids, err := s.rdb.ZRevRange(ctx, followersKey(userID), 0, n-1).Result()
+	ids, err := s.rdb.ZRevRange(ctx, keys.Followers(userID), 0, n-1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("followers: %w", err)
 	}
@@ -144,11 +145,11 @@ const commonChunk = 1000
 // node and on a Cluster.
 func (s *Store) CommonFollows(ctx context.Context, a, b int64, limit int) ([]int64, error) {
 	pipe := s.rdb.Pipeline()
-	ca, cb := pipe.ZCard(ctx, followingKey(a)), pipe.ZCard(ctx, followingKey(b))
+	ca, cb := pipe.ZCard(ctx, keys.Following(a)), pipe.ZCard(ctx, keys.Following(b))
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, fmt.Errorf("common follows: %w", err)
 	}
-	small, large, n := followingKey(a), followingKey(b), ca.Val()
+	small, large, n := keys.Following(a), keys.Following(b), ca.Val()
 	if cb.Val() < n {
 		small, large, n = large, small, cb.Val()
 	}

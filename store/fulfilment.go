@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"storefront/store/keys"
 	"strconv"
 	"strings"
 	"time"
@@ -79,7 +80,7 @@ func (s *Store) initOrders() {
 	}, func() float64 {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		n, err := s.rdb.XLen(ctx, keyOrderQueue).Result()
+		n, err := s.rdb.XLen(ctx, keys.OrderQueue).Result()
 		if err != nil {
 			return math.NaN()
 		}
@@ -90,7 +91,7 @@ func (s *Store) initOrders() {
 // addEnqueueOrder queues the XADD of an order id on pipe.
 func (s *Store) addEnqueueOrder(ctx context.Context, pipe redis.Pipeliner, orderID int64) {
 	pipe.XAdd(ctx, &redis.XAddArgs{
-		Stream: keyOrderQueue, MaxLen: orderQueueCap, Approx: true,
+		Stream: keys.OrderQueue, MaxLen: orderQueueCap, Approx: true,
 		Values: []string{"order", strconv.FormatInt(orderID, 10)},
 	})
 }
@@ -145,7 +146,7 @@ func (s *Store) Fulfilment(consumer string) *Fulfilment {
 }
 
 // Name names the worker in logs and on the dashboard.
-func (f *Fulfilment) Name() string { return "fulfilment" }
+func (f *Fulfilment) Name() string { return keys.WorkerFulfilment }
 
 // PollResult is what one Poll did.
 type PollResult struct {
@@ -206,7 +207,7 @@ func (f *Fulfilment) poll(ctx context.Context, res *PollResult) error {
 		res.Fulfilled += n
 	}
 	streams, err := f.s.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
-		Group: orderQueueGroup, Consumer: f.consumer, Streams: []string{keyOrderQueue, ">"},
+		Group: keys.OrderQueueGroup, Consumer: f.consumer, Streams: []string{keys.OrderQueue, ">"},
 		Count: orderBatch, Block: f.s.opt.OrderPoll,
 	}).Result()
 	if errors.Is(err, redis.Nil) {
@@ -228,7 +229,7 @@ func (f *Fulfilment) ensureGroup(ctx context.Context) error {
 		return nil
 	}
 	// "0": entries added before the group existed are delivered too.
-	err := f.s.rdb.XGroupCreateMkStream(ctx, keyOrderQueue, orderQueueGroup, "0").Err()
+	err := f.s.rdb.XGroupCreateMkStream(ctx, keys.OrderQueue, keys.OrderQueueGroup, "0").Err()
 	if err != nil && !strings.Contains(err.Error(), "BUSYGROUP") {
 		return fmt.Errorf("fulfilment: create group: %w", err)
 	}
@@ -240,7 +241,7 @@ func (f *Fulfilment) ensureGroup(ctx context.Context) error {
 // timeout: their consumer died or hung after taking them.
 func (f *Fulfilment) reclaim(ctx context.Context, res *PollResult) error {
 	msgs, next, err := f.s.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
-		Stream: keyOrderQueue, Group: orderQueueGroup, Consumer: f.consumer,
+		Stream: keys.OrderQueue, Group: keys.OrderQueueGroup, Consumer: f.consumer,
 		MinIdle: f.s.opt.OrderVisibility, Start: f.cursor, Count: orderBatch,
 	}).Result()
 	if err != nil {
@@ -278,8 +279,8 @@ func (f *Fulfilment) handle(ctx context.Context, msgs []redis.XMessage, res *Pol
 	}
 	if len(done) > 0 {
 		pipe := f.s.rdb.TxPipeline() // one key: fine on Cluster
-		pipe.XAck(ctx, keyOrderQueue, orderQueueGroup, done...)
-		pipe.XDel(ctx, keyOrderQueue, done...)
+		pipe.XAck(ctx, keys.OrderQueue, keys.OrderQueueGroup, done...)
+		pipe.XDel(ctx, keys.OrderQueue, done...)
 		if _, err := pipe.Exec(ctx); err != nil {
 			return fmt.Errorf("fulfilment: ack: %w", err)
 		}
@@ -295,7 +296,7 @@ func (f *Fulfilment) handle(ctx context.Context, msgs []redis.XMessage, res *Pol
 // group. It returns how many orders it moved to processed.
 func (f *Fulfilment) Sweep(ctx context.Context) (int, error) {
 	age := f.s.opt.OrderSweepAge
-	ok, err := f.s.acquireLease(ctx, "fulfilment-sweep", age)
+	ok, err := f.s.acquireLease(ctx, keys.LeaseFulfilmentSweep, age)
 	if err != nil || !ok {
 		return 0, err
 	}
@@ -336,13 +337,13 @@ func (f *Fulfilment) Sweep(ctx context.Context) (int, error) {
 // pruneConsumers removes consumers that have nothing pending and have
 // been idle for long: instances that stopped.
 func (f *Fulfilment) pruneConsumers(ctx context.Context) {
-	cs, err := f.s.rdb.XInfoConsumers(ctx, keyOrderQueue, orderQueueGroup).Result()
+	cs, err := f.s.rdb.XInfoConsumers(ctx, keys.OrderQueue, keys.OrderQueueGroup).Result()
 	if err != nil {
 		return
 	}
 	for _, c := range cs {
 		if c.Name != f.consumer && c.Pending == 0 && c.Idle > idleConsumerAge {
-			_ = f.s.rdb.XGroupDelConsumer(ctx, keyOrderQueue, orderQueueGroup, c.Name).Err()
+			_ = f.s.rdb.XGroupDelConsumer(ctx, keys.OrderQueue, keys.OrderQueueGroup, c.Name).Err()
 		}
 	}
 }

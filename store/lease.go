@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/keys"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -19,7 +20,7 @@ return 0`)
 // runs the worker it guards, so a worker that must run once across
 // instances does. It reports whether this instance holds the lease.
 func (s *Store) acquireLease(ctx context.Context, name string, ttl time.Duration) (bool, error) {
-	key := leaseKey(name)
+	key := keys.Lease(name)
 	ok, err := s.rdb.SetNX(ctx, key, s.instance, ttl).Result()
 	if err != nil {
 		return false, fmt.Errorf("lease %s: %w", name, err)
@@ -43,12 +44,12 @@ end
 return 0`)
 
 func (s *Store) releaseLease(ctx context.Context, name string) {
-	_ = releaseLeaseScript.Run(ctx, s.rdb, []string{leaseKey(name)}, s.instance).Err()
+	_ = releaseLeaseScript.Run(ctx, s.rdb, []string{keys.Lease(name)}, s.instance).Err()
 }
 
 // LeaseHolder says which instance holds a worker's lease, for the dashboard.
 func (s *Store) LeaseHolder(ctx context.Context, name string) (string, error) {
-	v, err := s.rdb.Get(ctx, leaseKey(name)).Result()
+	v, err := s.rdb.Get(ctx, keys.Lease(name)).Result()
 	if err == redis.Nil {
 		return "", nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 
@@ -59,7 +60,7 @@ func (s *Store) SetLike(ctx context.Context, itemID, userID int64, mode string) 
 	if mode != LikeToggle && mode != LikeOn && mode != LikeOff {
 		return LikeResult{}, ErrInvalid
 	}
-	res, err := likeScript.Run(ctx, s.rdb, []string{itemLikesKey(itemID), itemCountsKey(itemID)}, userID, mode).Int64Slice()
+	res, err := likeScript.Run(ctx, s.rdb, []string{keys.ItemLikes(itemID), keys.ItemCounts(itemID)}, userID, mode).Int64Slice()
 	if err != nil {
 		return LikeResult{}, fmt.Errorf("like item %d: %w", itemID, err)
 	}
@@ -70,11 +71,11 @@ func (s *Store) SetLike(ctx context.Context, itemID, userID int64, mode string) 
 	}
 	id := platform.FormatID(itemID)
 	pipe := s.rdb.Pipeline()
-	pipe.ZIncrBy(ctx, keyMostLiked, float64(change), id)
-	pipe.HIncrBy(ctx, userCountsKey(userID), "likes", change)
+	pipe.ZIncrBy(ctx, keys.MostLiked, float64(change), id)
+	pipe.HIncrBy(ctx, keys.UserCounts(userID), "likes", change)
 	if change > 0 {
-		pipe.ZAdd(ctx, keyRecentlyLiked, redis.Z{Score: s.nowSeconds(), Member: id})
-		pipe.ZRemRangeByRank(ctx, keyRecentlyLiked, 0, -recentlyLikedSize-1)
+		pipe.ZAdd(ctx, keys.RecentlyLiked, redis.Z{Score: s.nowSeconds(), Member: id})
+		pipe.ZRemRangeByRank(ctx, keys.RecentlyLiked, 0, -recentlyLikedSize-1)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return out, fmt.Errorf("like item %d: %w", itemID, err)
@@ -93,9 +94,9 @@ type likeReads struct {
 // (the page cache filling in its per-visitor holes) can share one round
 // trip. userID 0 (a guest) reads only the counters.
 func (s *Store) addLikeState(ctx context.Context, pipe redis.Pipeliner, itemID, userID int64) likeReads {
-	r := likeReads{counts: pipe.HMGet(ctx, itemCountsKey(itemID), "views", "likes")}
+	r := likeReads{counts: pipe.HMGet(ctx, keys.ItemCounts(itemID), "views", "likes")}
 	if userID > 0 {
-		r.liked = pipe.SIsMember(ctx, itemLikesKey(itemID), userID)
+		r.liked = pipe.SIsMember(ctx, keys.ItemLikes(itemID), userID)
 	}
 	return r
 }
@@ -149,15 +150,15 @@ func (s *Store) LikeBoards(ctx context.Context, n int64) ([]ItemLikes, []int64, 
 	if s.reader() != s.rdb {
 		// Shared by every home page and changed only by likes: read
 		// through the client-side cache.
-		most = s.csc.ZRevRangeByScoreWithScores(ctx, keyMostLiked, &redis.ZRangeBy{Min: "(0", Max: "+inf", Count: n})
-		recent = s.csc.ZRevRange(ctx, keyRecentlyLiked, 0, n-1)
+		most = s.csc.ZRevRangeByScoreWithScores(ctx, keys.MostLiked, &redis.ZRangeBy{Min: "(0", Max: "+inf", Count: n})
+		recent = s.csc.ZRevRange(ctx, keys.RecentlyLiked, 0, n-1)
 		if err := errors.Join(most.Err(), recent.Err()); err != nil {
 			return nil, nil, fmt.Errorf("like boards: %w", err)
 		}
 	} else {
 		pipe := s.rdb.Pipeline()
-		most = pipe.ZRevRangeByScoreWithScores(ctx, keyMostLiked, &redis.ZRangeBy{Min: "(0", Max: "+inf", Count: n})
-		recent = pipe.ZRevRange(ctx, keyRecentlyLiked, 0, n-1)
+		most = pipe.ZRevRangeByScoreWithScores(ctx, keys.MostLiked, &redis.ZRangeBy{Min: "(0", Max: "+inf", Count: n})
+		recent = pipe.ZRevRange(ctx, keys.RecentlyLiked, 0, n-1)
 		if _, err := pipe.Exec(ctx); err != nil {
 			return nil, nil, fmt.Errorf("like boards: %w", err)
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 	"time"
@@ -57,16 +58,16 @@ func (c sharedCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, v, labels...)
 	}
 	pipe := s.rdb.Pipeline()
-	page := pipe.HMGet(ctx, keyPageStats, append(pageStatFields, "renders")...)
-	signedIn := pipe.HLen(ctx, keyLogin)
+	page := pipe.HMGet(ctx, keys.PageStats, append(pageStatFields, "renders")...)
+	signedIn := pipe.HLen(ctx, keys.Login)
 	guests := s.addCountGuests(ctx, pipe)
-	ks := pipe.HMGet(ctx, keyKeyspace, "pages", "page_bytes", "carts", "at")
-	viewed := pipe.ZCard(ctx, keyViewedItems)
-	rows := pipe.ZCard(ctx, keySchedule)
+	ks := pipe.HMGet(ctx, keys.KeyspaceScan, "pages", "page_bytes", "carts", "at")
+	viewed := pipe.ZCard(ctx, keys.ViewRanking)
+	rows := pipe.ZCard(ctx, keys.RowSchedule)
 	names := s.workerNames()
 	runs := make([]*redis.StringCmd, len(names))
 	for i, n := range names {
-		runs[i] = pipe.HGet(ctx, workerKey(n), "last_run")
+		runs[i] = pipe.HGet(ctx, keys.Worker(n), "last_run")
 	}
 	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) == nil {
 		counts := hashInts(page.Val())

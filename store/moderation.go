@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"strconv"
 	"strings"
 
@@ -44,11 +45,11 @@ return 1`)
 // posts counter. The author still opens it and sees it was hidden.
 // ErrNotFound for a missing article. Hiding twice changes nothing more.
 func (s *Store) HideArticle(ctx context.Context, id int64, moderator string) (Article, error) {
-	keys := []string{articleKey(id), keyArticleScore, keyArticleTime}
+	scriptKeys := []string{keys.Article(id), keys.ArticleScores, keys.ArticleTimes}
 	for _, g := range ArticleGroups {
-		keys = append(keys, groupKey(g), groupOrderKey("score:", g), groupOrderKey("time:", g))
+		scriptKeys = append(scriptKeys, keys.Group(g), keys.GroupListing(g, false), keys.GroupListing(g, true))
 	}
-	n, err := hideArticleScript.Run(ctx, s.rdb, keys, id, moderator).Int()
+	n, err := hideArticleScript.Run(ctx, s.rdb, scriptKeys, id, moderator).Int()
 	if err != nil {
 		return Article{}, fmt.Errorf("hide article %d: %w", id, err)
 	}
@@ -61,11 +62,11 @@ func (s *Store) HideArticle(ctx context.Context, id int64, moderator string) (Ar
 	}
 	// Feeds hold only ids and read the entry from post:<id>: without it
 	// every feed skips the article. The profile list and counter follow.
-	if err := s.rdb.Unlink(ctx, postKey(id)).Err(); err != nil {
+	if err := s.rdb.Unlink(ctx, keys.Post(id)).Err(); err != nil {
 		return a, fmt.Errorf("hide article %d: feed entry: %w", id, err)
 	}
 	if a.PosterID > 0 {
-		if err := unpostScript.Run(ctx, s.rdb, []string{postsKey(a.PosterID), userCountsKey(a.PosterID)}, id).Err(); err != nil {
+		if err := unpostScript.Run(ctx, s.rdb, []string{keys.Posts(a.PosterID), keys.UserCounts(a.PosterID)}, id).Err(); err != nil {
 			return a, fmt.Errorf("hide article %d: author's posts: %w", id, err)
 		}
 	}
@@ -88,7 +89,7 @@ return 1`)
 
 // CommentByID reads one comment of an article (its number from 1).
 func (s *Store) CommentByID(ctx context.Context, articleID, commentID int64) (Comment, error) {
-	raw, err := s.rdb.LIndex(ctx, commentsKey(articleID), commentID-1).Result()
+	raw, err := s.rdb.LIndex(ctx, keys.Comments(articleID), commentID-1).Result()
 	if errors.Is(err, redis.Nil) || commentID < 1 {
 		return Comment{}, ErrNotFound
 	}
@@ -111,7 +112,7 @@ func (s *Store) HideComment(ctx context.Context, articleID, commentID int64) (Co
 	if commentID < 1 {
 		return Comment{}, ErrNotFound
 	}
-	n, err := hideCommentScript.Run(ctx, s.rdb, []string{articleKey(articleID), commentsKey(articleID)}, commentID).Int()
+	n, err := hideCommentScript.Run(ctx, s.rdb, []string{keys.Article(articleID), keys.Comments(articleID)}, commentID).Int()
 	if err != nil {
 		return Comment{}, fmt.Errorf("hide comment: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"storefront/store/keys"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -92,7 +93,7 @@ func (s *Store) Notify(ctx context.Context, userID int64, n Note) error {
 	if n.Kind == NoteVote {
 		actor, article = n.Actor, strconv.FormatInt(n.ArticleID, 10)
 	}
-	if err := notifyScript.Run(ctx, s.rdb, []string{unreadKey(userID), notesKey(userID)}, n.Kind, b, notesKept, actor, article).Err(); err != nil {
+	if err := notifyScript.Run(ctx, s.rdb, []string{keys.Unread(userID), keys.Notes(userID)}, n.Kind, b, notesKept, actor, article).Err(); err != nil {
 		return fmt.Errorf("notify: %w", err)
 	}
 	return nil
@@ -128,8 +129,8 @@ func (s *Store) Notifications(ctx context.Context, userID int64) ([]Note, map[st
 	var list *redis.StringSliceCmd
 	var hash *redis.MapStringStringCmd
 	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		list = p.LRange(ctx, notesKey(userID), 0, -1)
-		hash = p.HGetAll(ctx, unreadKey(userID))
+		list = p.LRange(ctx, keys.Notes(userID), 0, -1)
+		hash = p.HGetAll(ctx, keys.Unread(userID))
 		return nil
 	})
 	if err != nil {
@@ -172,7 +173,7 @@ func (s *Store) MarkNotificationsRead(ctx context.Context, userID int64, seen ma
 	if len(args) == 0 {
 		return nil
 	}
-	if err := markReadScript.Run(ctx, s.rdb, []string{unreadKey(userID)}, args...).Err(); err != nil {
+	if err := markReadScript.Run(ctx, s.rdb, []string{keys.Unread(userID)}, args...).Err(); err != nil {
 		return fmt.Errorf("mark notifications read: %w", err)
 	}
 	return nil
@@ -180,7 +181,7 @@ func (s *Store) MarkNotificationsRead(ctx context.Context, userID int64, seen ma
 
 // UnreadCounts returns userID's unread notification counts by kind.
 func (s *Store) UnreadCounts(ctx context.Context, userID int64) (map[string]int64, error) {
-	m, err := s.rdb.HGetAll(ctx, unreadKey(userID)).Result()
+	m, err := s.rdb.HGetAll(ctx, keys.Unread(userID)).Result()
 	if err != nil {
 		return nil, fmt.Errorf("unread counts: %w", err)
 	}
@@ -194,7 +195,7 @@ func (s *Store) UnreadCounts(ctx context.Context, userID int64) (map[string]int6
 // addUnreadTotal queues the read of a user's unread counts (HVALS: only
 // the numbers), for the session pipeline; unreadTotal sums them.
 func (s *Store) addUnreadTotal(ctx context.Context, pipe redis.Pipeliner, userID int64) *redis.StringSliceCmd {
-	return pipe.HVals(ctx, unreadKey(userID))
+	return pipe.HVals(ctx, keys.Unread(userID))
 }
 
 func unreadTotal(cmd *redis.StringSliceCmd) int64 {

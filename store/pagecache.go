@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/sync/singleflight"
 
+	"storefront/store/keys"
 	"storefront/store/pagebody"
 	"storefront/store/platform"
 )
@@ -333,7 +334,7 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 	if req.Token != "" {
 		r := s.addLoadSession(ctx, pipe, req.Token, req.ClaimedUserID)
 		reads = &r
-		recent = pipe.LRange(ctx, viewedKey(req.Token), 0, s.opt.ViewedPerSession-1)
+		recent = pipe.LRange(ctx, keys.SessionViewed(req.Token), 0, s.opt.ViewedPerSession-1)
 	} else if fresh != "" && s.pages.names.known(req.ItemID) {
 		s.addNewSession(ctx, pipe, fresh)
 		v.created = true
@@ -345,9 +346,9 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 	var pttl *redis.DurationCmd
 	if withPage {
 		id := platform.FormatID(req.ItemID)
-		rank = pipe.ZRank(ctx, keyViewedItems, id)
-		gen = pipe.HMGet(ctx, keyPageGen, id, pageGenAll)
-		page, pttl = pipe.Get(ctx, cacheKey(key)), pipe.PTTL(ctx, cacheKey(key))
+		rank = pipe.ZRank(ctx, keys.ViewRanking, id)
+		gen = pipe.HMGet(ctx, keys.PageGen, id, keys.PageGenAll)
+		page, pttl = pipe.Get(ctx, keys.Page(key)), pipe.PTTL(ctx, keys.Page(key))
 	}
 	cmds, err := pipe.Exec(ctx)
 	if err = platform.RealErr(cmds, err); err != nil {
@@ -444,10 +445,10 @@ func (s *Store) purgeItemPages(ctx context.Context, ids []int64) (int, error) {
 	pipe := s.rdb.Pipeline()
 	dels := make([]*redis.IntCmd, len(ids))
 	for i, id := range ids {
-		pipe.HIncrBy(ctx, keyPageGen, strconv.FormatInt(id, 10), 1)
-		dels[i] = pipe.Unlink(ctx, cacheKey(PageKey(id)))
-		pipe.Unlink(ctx, invKey(id))
-		pipe.ZAddXX(ctx, keySchedule, redis.Z{Score: s.nowSeconds(), Member: strconv.FormatInt(id, 10)})
+		pipe.HIncrBy(ctx, keys.PageGen, strconv.FormatInt(id, 10), 1)
+		dels[i] = pipe.Unlink(ctx, keys.Page(PageKey(id)))
+		pipe.Unlink(ctx, keys.RowCache(id))
+		pipe.ZAddXX(ctx, keys.RowSchedule, redis.Z{Score: s.nowSeconds(), Member: strconv.FormatInt(id, 10)})
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("purge pages: %w", err)
@@ -466,7 +467,7 @@ func (s *Store) purgeItemPages(ctx context.Context, ids []int64) (int, error) {
 // master. It returns how many pages it deleted.
 func (s *Store) PurgeAllPages(ctx context.Context) (int, error) {
 	pipe := s.rdb.Pipeline()
-	pipe.HIncrBy(ctx, keyPageGen, pageGenAll, 1)
+	pipe.HIncrBy(ctx, keys.PageGen, keys.PageGenAll, 1)
 	bumpSearchGen(ctx, pipe)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("purge all pages: %w", err)
@@ -474,7 +475,7 @@ func (s *Store) PurgeAllPages(ctx context.Context) (int, error) {
 	var mu sync.Mutex
 	total := 0
 	err := platform.ForEachMaster(ctx, s.rdb, func(ctx context.Context, c redis.UniversalClient) error {
-		n, err := platform.UnlinkMatching(ctx, c, "cache:*")
+		n, err := platform.UnlinkMatching(ctx, c, keys.PagePattern)
 		mu.Lock()
 		total += n
 		mu.Unlock()
@@ -489,7 +490,7 @@ func (s *Store) PurgeAllPages(ctx context.Context) (int, error) {
 // PageCacheStats returns the page cache counters shared by all instances
 // (hit, miss, stale, bypass, renders).
 func (s *Store) PageCacheStats(ctx context.Context) (map[string]int64, error) {
-	m, err := s.rdb.HGetAll(ctx, keyPageStats).Result()
+	m, err := s.rdb.HGetAll(ctx, keys.PageStats).Result()
 	if err != nil {
 		return nil, fmt.Errorf("page cache stats: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/store/keys"
 	"storefront/store/pagebody"
 	"storefront/store/platform"
 )
@@ -117,15 +118,15 @@ func (s *Store) WaitBackground() { s.pages.background.Wait() }
 // another instance holds the lock.
 func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, error) {
 	tok := platform.RandomHex(12)
-	keys := []string{cacheKey(f.Key), pageLockKey(f.Key)}
+	pageAndLock := []string{keys.Page(f.Key), keys.PageLock(f.Key)}
 	deadline := time.Now().Add(pageLockWait)
 	var inv []byte
 	for i := 0; ; i++ {
 		pipe := s.rdb.Pipeline()
-		begin := pipe.Eval(ctx, fillBeginScript, keys, tok, pageLockTTL.Milliseconds())
+		begin := pipe.Eval(ctx, fillBeginScript, pageAndLock, tok, pageLockTTL.Milliseconds())
 		var invCmd *redis.StringCmd
 		if i == 0 { // the row and order statistics, in case this call renders
-			invCmd = pipe.Get(ctx, invKey(f.ItemID))
+			invCmd = pipe.Get(ctx, keys.RowCache(f.ItemID))
 			f.bought = addAlsoBoughtRead(ctx, pipe, f.ItemID)
 		}
 		cmds, err := pipe.Exec(ctx)
@@ -270,8 +271,8 @@ func (s *Store) fillItem(ctx context.Context, id int64, inv []byte, names []int6
 func (s *Store) storePage(ctx context.Context, f pageFill, page *pagebody.Page, tok string) error {
 	ttl := s.pageHardTTL()
 	pipe := s.rdb.Pipeline()
-	pipe.Eval(ctx, storePageScript, []string{cacheKey(f.Key), pageLockKey(f.Key)}, page.Encode(), ttl.Milliseconds(), tok)
-	pipe.HIncrBy(ctx, keyPageStats, "renders", 1)
+	pipe.Eval(ctx, storePageScript, []string{keys.Page(f.Key), keys.PageLock(f.Key)}, page.Encode(), ttl.Milliseconds(), tok)
+	pipe.HIncrBy(ctx, keys.PageStats, "renders", 1)
 	if f.writes != nil {
 		s.addVisitWrites(ctx, pipe, f.writes, s.nowSeconds())
 		f.writes.sent = true
@@ -283,7 +284,7 @@ func (s *Store) storePage(ctx context.Context, f pageFill, page *pagebody.Page, 
 }
 
 func (s *Store) releasePageLock(ctx context.Context, key, tok string) {
-	_ = releaseLeaseScript.Run(ctx, s.rdb, []string{pageLockKey(key)}, tok).Err()
+	_ = releaseLeaseScript.Run(ctx, s.rdb, []string{keys.PageLock(key)}, tok).Err()
 }
 
 // buildPage renders an item page that is not to be stored (its URL
@@ -291,7 +292,7 @@ func (s *Store) releasePageLock(ctx context.Context, key, tok string) {
 // cache or the database, with the names in the same query.
 func (s *Store) buildPage(ctx context.Context, f pageFill) (*pagebody.Page, error) {
 	pipe := s.rdb.Pipeline()
-	invCmd := pipe.Get(ctx, invKey(f.ItemID))
+	invCmd := pipe.Get(ctx, keys.RowCache(f.ItemID))
 	f.bought = addAlsoBoughtRead(ctx, pipe, f.ItemID)
 	if err := platform.RealErr(pipe.Exec(ctx)); err != nil {
 		return nil, fmt.Errorf("build page: %w", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/store/keys"
 	"storefront/store/pagebody"
 	"storefront/store/platform"
 )
@@ -152,12 +153,12 @@ const purgeAllMessage = "*"
 func (s *Store) announcePurge(ctx context.Context, ids ...int64) error {
 	if len(ids) == 0 {
 		s.pages.l1.purgeAll()
-		return s.rdb.Publish(ctx, keyPurgeChannel, purgeAllMessage).Err()
+		return s.rdb.Publish(ctx, keys.PurgeChannel, purgeAllMessage).Err()
 	}
 	pipe := s.rdb.Pipeline()
 	for _, id := range ids {
 		s.pages.l1.purgeItem(id)
-		pipe.Publish(ctx, keyPurgeChannel, platform.FormatID(id))
+		pipe.Publish(ctx, keys.PurgeChannel, platform.FormatID(id))
 	}
 	_, err := pipe.Exec(ctx)
 	return err
@@ -168,7 +169,7 @@ func (s *Store) announcePurge(ctx context.Context, ids ...int64) error {
 // (re)subscription as a *redis.Subscription: the cache empties then.
 func (s *Store) listenPurges(ctx context.Context, done chan<- struct{}) {
 	defer close(done)
-	ps := s.rdb.Subscribe(ctx, keyPurgeChannel)
+	ps := s.rdb.Subscribe(ctx, keys.PurgeChannel)
 	defer ps.Close()
 	ch := ps.ChannelWithSubscriptions(redis.WithChannelHealthCheckInterval(time.Second))
 	for {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"sync"
 	"time"
@@ -84,7 +85,7 @@ func (s *Store) readVisitCached(ctx context.Context, req ItemPageRequest) (visit
 		return visitReads{rank: -1, session: st}, err
 	}
 	v.session = st
-	recent, err := c.LRange(ctx, viewedKey(req.Token), 0, s.opt.ViewedPerSession-1).Result()
+	recent, err := c.LRange(ctx, keys.SessionViewed(req.Token), 0, s.opt.ViewedPerSession-1).Result()
 	if err != nil {
 		return v, fmt.Errorf("item visit: %w", err)
 	}
@@ -96,13 +97,13 @@ func (s *Store) readVisitCached(ctx context.Context, req ItemPageRequest) (visit
 // cache: the item's counters, and the shopper's own like when signed in.
 func (s *Store) readLikeCached(ctx context.Context, itemID int64, v visitReads) (visitReads, error) {
 	c := s.csc
-	counts := c.HMGet(ctx, itemCountsKey(itemID), "views", "likes")
+	counts := c.HMGet(ctx, keys.ItemCounts(itemID), "views", "likes")
 	if err := counts.Err(); err != nil {
 		return v, fmt.Errorf("item visit: %w", err)
 	}
 	r := likeReads{counts: counts}
 	if v.session.UserID > 0 {
-		r.liked = c.SIsMember(ctx, itemLikesKey(itemID), v.session.UserID)
+		r.liked = c.SIsMember(ctx, keys.ItemLikes(itemID), v.session.UserID)
 		if err := r.liked.Err(); err != nil {
 			return v, fmt.Errorf("item visit: %w", err)
 		}
@@ -121,7 +122,7 @@ func (s *Store) readSessionCached(ctx context.Context, token string, claimedUser
 	c := s.csc
 	st := SessionState{Known: true}
 	if claimedUserID > 0 {
-		uid, err := c.HGet(ctx, keyLogin, sessionID(token)).Result()
+		uid, err := c.HGet(ctx, keys.Login, keys.SessionID(token)).Result()
 		switch {
 		case errors.Is(err, redis.Nil):
 			return SessionState{}, nil
@@ -129,7 +130,7 @@ func (s *Store) readSessionCached(ctx context.Context, token string, claimedUser
 			return SessionState{}, fmt.Errorf("session: %w", err)
 		case uid == platform.FormatID(claimedUserID):
 			st.UserID = claimedUserID
-			unread, err := c.HVals(ctx, unreadKey(claimedUserID)).Result()
+			unread, err := c.HVals(ctx, keys.Unread(claimedUserID)).Result()
 			if err != nil {
 				return SessionState{}, fmt.Errorf("session: %w", err)
 			}
@@ -138,9 +139,9 @@ func (s *Store) readSessionCached(ctx context.Context, token string, claimedUser
 	}
 	// The header counts the account's cart once the server agrees who is
 	// signed in, else the session's guest cart (as the session read does).
-	cartOf := cartKey(token)
+	cartOf := keys.GuestCart(token)
 	if st.UserID > 0 {
-		cartOf = accountCartKey(st.UserID)
+		cartOf = keys.AccountCart(st.UserID)
 	}
 	cart, err := c.HVals(ctx, cartOf).Result()
 	if err != nil {

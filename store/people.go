@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strings"
 
@@ -24,10 +25,10 @@ type Profile struct {
 func (s *Store) Profile(ctx context.Context, userID, viewerID, n int64) (Profile, error) {
 	pipe := s.rdb.Pipeline()
 	counts := s.addUserCounts(ctx, pipe, userID)
-	posts := pipe.ZRevRange(ctx, postsKey(userID), 0, n-1)
+	posts := pipe.ZRevRange(ctx, keys.Posts(userID), 0, n-1)
 	var follows *redis.FloatCmd
 	if viewerID > 0 && viewerID != userID {
-		follows = pipe.ZScore(ctx, followingKey(viewerID), platform.FormatID(userID))
+		follows = pipe.ZScore(ctx, keys.Following(viewerID), platform.FormatID(userID))
 	}
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return Profile{}, fmt.Errorf("profile: %w", err)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 	"strings"
@@ -126,7 +127,7 @@ func (s *Store) Allow(ctx context.Context, name, subject string, rate Rate) (Adm
 	for _, w := range windows {
 		args = append(args, w.Per.Milliseconds(), w.N)
 	}
-	key := rateKey(name, subject)
+	key := keys.Rate(name, subject)
 	res, err := slidingWindow.Run(ctx, s.rdb, []string{key}, args...).Int64Slice()
 	if err != nil {
 		return Admission{}, fmt.Errorf("rate limit %s: %w", name, err)

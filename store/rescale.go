@@ -3,13 +3,11 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/keys"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
-
-// rescaleLease names the lease that lets one instance rescale.
-const rescaleLease = "rescale"
 
 // Rescale trims `viewed:` to the VIEWED_KEEP most viewed items and halves
 // every count (the book's rescale_viewed), atomically. Scores are minus
@@ -18,8 +16,8 @@ const rescaleLease = "rescale"
 // Items that drop out are unranked and so no longer cached.
 func (s *Store) Rescale(ctx context.Context) error {
 	pipe := s.rdb.TxPipeline() // one key: fine on Cluster
-	pipe.ZRemRangeByRank(ctx, keyViewedItems, s.opt.ViewedKeep, -1)
-	pipe.ZInterStore(ctx, keyViewedItems, &redis.ZStore{Keys: []string{keyViewedItems}, Weights: []float64{0.5}})
+	pipe.ZRemRangeByRank(ctx, keys.ViewRanking, s.opt.ViewedKeep, -1)
+	pipe.ZInterStore(ctx, keys.ViewRanking, &redis.ZStore{Keys: []string{keys.ViewRanking}, Weights: []float64{0.5}})
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("rescale: %w", err)
 	}
@@ -31,7 +29,7 @@ func (s *Store) Rescale(ctx context.Context) error {
 // it each time, so another instance takes over only when the holder stops.
 type rescaleWorker struct{ s *Store }
 
-func (w *rescaleWorker) Name() string { return rescaleLease }
+func (w *rescaleWorker) Name() string { return keys.LeaseRescale }
 
 func (w *rescaleWorker) Run(ctx context.Context) {
 	every := w.s.opt.RescaleInterval
@@ -40,14 +38,14 @@ func (w *rescaleWorker) Run(ctx context.Context) {
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
-	defer w.s.releaseLease(context.WithoutCancel(ctx), rescaleLease)
+	defer w.s.releaseLease(context.WithoutCancel(ctx), keys.LeaseRescale)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
-		mine, err := w.s.acquireLease(ctx, rescaleLease, 2*every)
+		mine, err := w.s.acquireLease(ctx, keys.LeaseRescale, 2*every)
 		if err == nil && mine {
 			err = w.s.Rescale(ctx)
 			if ctx.Err() == nil {
@@ -55,7 +53,7 @@ func (w *rescaleWorker) Run(ctx context.Context) {
 				if err != nil {
 					run.Result = ""
 				}
-				w.s.reportWorker(ctx, rescaleLease, run)
+				w.s.reportWorker(ctx, keys.LeaseRescale, run)
 			}
 		}
 		if err != nil && ctx.Err() == nil {

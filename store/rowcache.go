@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 	"time"
@@ -58,10 +59,10 @@ func (s *Store) ScheduleRow(ctx context.Context, id int64, delay time.Duration) 
 	// The delay goes first, in its own round trip: a worker that found
 	// the row scheduled without a delay would drop it, and on Cluster one
 	// pipeline reaches the two keys' nodes in parallel.
-	if err := s.rdb.ZAdd(ctx, keyDelay, redis.Z{Score: delay.Seconds(), Member: member}).Err(); err != nil {
+	if err := s.rdb.ZAdd(ctx, keys.RowDelay, redis.Z{Score: delay.Seconds(), Member: member}).Err(); err != nil {
 		return fmt.Errorf("schedule row: %w", err)
 	}
-	if err := s.rdb.ZAdd(ctx, keySchedule, redis.Z{Score: s.nowSeconds(), Member: member}).Err(); err != nil {
+	if err := s.rdb.ZAdd(ctx, keys.RowSchedule, redis.Z{Score: s.nowSeconds(), Member: member}).Err(); err != nil {
 		return fmt.Errorf("schedule row: %w", err)
 	}
 	return nil
@@ -79,14 +80,14 @@ func (s *Store) unscheduleRows(ctx context.Context, ids []int64) error {
 		members[i] = strconv.FormatInt(id, 10)
 	}
 	pipe := s.rdb.Pipeline()
-	pipe.ZRem(ctx, keyDelay, members...)
-	pipe.ZRem(ctx, keySchedule, members...)
+	pipe.ZRem(ctx, keys.RowDelay, members...)
+	pipe.ZRem(ctx, keys.RowSchedule, members...)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("unschedule rows: %w", err)
 	}
 	pipe = s.rdb.Pipeline()
 	for _, id := range ids {
-		pipe.Unlink(ctx, invKey(id))
+		pipe.Unlink(ctx, keys.RowCache(id))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("unschedule rows: %w", err)
@@ -103,14 +104,14 @@ type ScheduledRow struct {
 
 // ScheduledRows lists the scheduled rows, soonest first (at most n).
 func (s *Store) ScheduledRows(ctx context.Context, n int64) ([]ScheduledRow, error) {
-	zs, err := s.rdb.ZRangeWithScores(ctx, keySchedule, 0, n-1).Result()
+	zs, err := s.rdb.ZRangeWithScores(ctx, keys.RowSchedule, 0, n-1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("scheduled rows: %w", err)
 	}
 	pipe := s.rdb.Pipeline()
 	delays := make([]*redis.FloatCmd, len(zs))
 	for i, z := range zs {
-		delays[i] = pipe.ZScore(ctx, keyDelay, fmt.Sprint(z.Member))
+		delays[i] = pipe.ZScore(ctx, keys.RowDelay, fmt.Sprint(z.Member))
 	}
 	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
 		return nil, fmt.Errorf("scheduled rows: %w", platform.RealErr(cmds, err))
@@ -129,7 +130,7 @@ func (s *Store) ScheduledRows(ctx context.Context, n int64) ([]ScheduledRow, err
 // how many rows this instance refreshed.
 func (s *Store) CacheRows(ctx context.Context) (int, error) {
 	now := s.nowSeconds()
-	due, err := s.rdb.ZRangeByScoreWithScores(ctx, keySchedule, &redis.ZRangeBy{
+	due, err := s.rdb.ZRangeByScoreWithScores(ctx, keys.RowSchedule, &redis.ZRangeBy{
 		Min: "-inf", Max: strconv.FormatFloat(now, 'f', -1, 64), Count: rowBatch,
 	}).Result()
 	if err != nil || len(due) == 0 {
@@ -147,11 +148,11 @@ func (s *Store) CacheRows(ctx context.Context) (int, error) {
 		d, ok := delays[member]
 		switch {
 		case id <= 0:
-			pipe.ZRem(ctx, keySchedule, member) // not a row id: nothing to cache
+			pipe.ZRem(ctx, keys.RowSchedule, member) // not a row id: nothing to cache
 		case !ok || d <= 0:
 			drop = append(drop, id)
 		default:
-			claims[id] = pipe.Eval(ctx, claimRowScript, []string{keySchedule}, member,
+			claims[id] = pipe.Eval(ctx, claimRowScript, []string{keys.RowSchedule}, member,
 				strconv.FormatFloat(z.Score, 'f', -1, 64), strconv.FormatFloat(now+d, 'f', -1, 64))
 		}
 	}
@@ -178,7 +179,7 @@ func (s *Store) rowDelays(ctx context.Context, due []redis.Z) (map[string]float6
 	for i, z := range due {
 		members[i] = fmt.Sprint(z.Member)
 	}
-	scores, err := s.rdb.ZMScore(ctx, keyDelay, members...).Result()
+	scores, err := s.rdb.ZMScore(ctx, keys.RowDelay, members...).Result()
 	if err != nil {
 		return nil, fmt.Errorf("cache rows: %w", err)
 	}
@@ -212,7 +213,7 @@ func (s *Store) refreshRows(ctx context.Context, ids []int64, delays map[string]
 		}
 		b, _ := json.Marshal(CachedRow{Item: it, CachedAt: at})
 		d := delays[strconv.FormatInt(id, 10)]
-		pipe.Set(ctx, invKey(id), b, rowTTL(d))
+		pipe.Set(ctx, keys.RowCache(id), b, rowTTL(d))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("cache rows: %w", err)
@@ -236,7 +237,7 @@ func (s *Store) dropUnscheduled(ctx context.Context, rows map[int64]Item) error 
 		ids = append(ids, id)
 		members = append(members, strconv.FormatInt(id, 10))
 	}
-	delays, err := s.rdb.ZMScore(ctx, keyDelay, members...).Result()
+	delays, err := s.rdb.ZMScore(ctx, keys.RowDelay, members...).Result()
 	if err != nil {
 		return fmt.Errorf("cache rows: %w", err)
 	}
@@ -244,7 +245,7 @@ func (s *Store) dropUnscheduled(ctx context.Context, rows map[int64]Item) error 
 	n := 0
 	for i, id := range ids {
 		if i >= len(delays) || delays[i] <= 0 { // unscheduled meanwhile (a missing delay reads 0)
-			pipe.Unlink(ctx, invKey(id))
+			pipe.Unlink(ctx, keys.RowCache(id))
 			n++
 		}
 	}
@@ -273,7 +274,7 @@ func rowID(member any) (int64, string) {
 // ItemRow returns an item's row as JSON for /api/items/:id: inv:<id> when
 // the row cache holds it (cached is true), else the database's row.
 func (s *Store) ItemRow(ctx context.Context, id int64) (body []byte, cached bool, err error) {
-	b, err := s.rdb.Get(ctx, invKey(id)).Bytes()
+	b, err := s.rdb.Get(ctx, keys.RowCache(id)).Bytes()
 	if err == nil {
 		return b, true, nil
 	}
@@ -300,7 +301,7 @@ func (s *Store) rowsFromCache(ctx context.Context, ids []int64) (map[int64]Item,
 	pipe := s.rdb.Pipeline()
 	cmds := make([]*redis.StringCmd, len(ids))
 	for i, id := range ids {
-		cmds[i] = pipe.Get(ctx, invKey(id)) // one GET each: MGET would cross slots
+		cmds[i] = pipe.Get(ctx, keys.RowCache(id)) // one GET each: MGET would cross slots
 	}
 	res, err := pipe.Exec(ctx)
 	if err = platform.RealErr(res, err); err != nil {
@@ -330,7 +331,7 @@ func (s *Store) rowsFromCache(ctx context.Context, ids []int64) (map[int64]Item,
 // rowCacheWorker runs CacheRows on every instance, 50 ms apart when idle.
 type rowCacheWorker struct{ s *Store }
 
-func (w *rowCacheWorker) Name() string { return "rowcache" }
+func (w *rowCacheWorker) Name() string { return keys.WorkerRowCache }
 
 func (w *rowCacheWorker) Run(ctx context.Context) {
 	var reported time.Time

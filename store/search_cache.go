@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 	"sync"
@@ -23,7 +24,7 @@ const DefaultSearchCacheBytes = 16 << 20
 // On SQLite the database keeps both numbers (search_version, bumped by
 // triggers in the writer's transaction). On PostgreSQL the database's
 // numbers come from sequences, taken before the writer commits; app is
-// then the Redis generation (keySearchGen) that the store's own writes
+// then the Redis generation (keys.SearchGen) that the store's own writes
 // bump after they commit, so a result computed in between is not served
 // after the writer's purge.
 type searchVersion struct {
@@ -42,7 +43,7 @@ func (s *Store) searchVersion(ctx context.Context) (searchVersion, error) {
 		}
 		return v, nil
 	}
-	app, err := s.rdb.Get(ctx, keySearchGen).Int64()
+	app, err := s.rdb.Get(ctx, keys.SearchGen).Int64()
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return v, fmt.Errorf("search version: %w", err)
 	}
@@ -67,7 +68,7 @@ func (v searchVersion) wordsKey() string {
 // bumpSearchGen queues the increment of the Redis search generation on a
 // pipeline that runs after a catalog write has committed.
 func bumpSearchGen(ctx context.Context, pipe redis.Pipeliner) {
-	pipe.Incr(ctx, keySearchGen)
+	pipe.Incr(ctx, keys.SearchGen)
 }
 
 // searchChanged bumps the Redis search generation after a write that may
@@ -78,7 +79,7 @@ func bumpSearchGen(ctx context.Context, pipe redis.Pipeliner) {
 // A failure is logged: the database's version still moved, and on SQLite
 // it alone decides.
 func (s *Store) searchChanged(ctx context.Context) {
-	if err := s.rdb.Incr(context.WithoutCancel(ctx), keySearchGen).Err(); err != nil {
+	if err := s.rdb.Incr(context.WithoutCancel(ctx), keys.SearchGen).Err(); err != nil {
 		s.log.Warn("search generation", "err", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strings"
 )
@@ -21,7 +22,7 @@ func (s *Store) popularPage(ctx context.Context, f searchFilter, offset, limit i
 	seen := map[int64]bool{}
 	var text []int64 // sorted ids matching the text query; read with the first chunk
 	for start := int64(0); ; start += popularChunk {
-		members, err := s.rdb.ZRange(ctx, keyViewedItems, start, start+popularChunk-1).Result()
+		members, err := s.rdb.ZRange(ctx, keys.ViewRanking, start, start+popularChunk-1).Result()
 		if err != nil {
 			return nil, fmt.Errorf("popular: %w", err)
 		}

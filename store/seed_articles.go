@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"time"
 
@@ -81,10 +82,10 @@ func (s *Store) seedArticles(ctx context.Context) error {
 	if !s.opt.SeedArticles {
 		return nil
 	}
-	if n, err := s.rdb.Exists(ctx, keyArticleSeq).Result(); err != nil || n > 0 {
+	if n, err := s.rdb.Exists(ctx, keys.ArticleSeq).Result(); err != nil || n > 0 {
 		return err
 	}
-	if ok, err := s.rdb.SetNX(ctx, keyArticleSeed, s.instance, 0).Result(); err != nil || !ok {
+	if ok, err := s.rdb.SetNX(ctx, keys.ArticleSeed, s.instance, 0).Result(); err != nil || !ok {
 		return err
 	}
 	users, err := s.demoUsers(ctx)
@@ -123,7 +124,7 @@ func (s *Store) seedArticles(ctx context.Context) error {
 }
 
 func (s *Store) seedArticle(ctx context.Context, d demoArticle, poster User, posted time.Time, up, down []int64, rng *mrand.Rand, users []User) error {
-	id, err := s.rdb.Incr(ctx, keyArticleSeq).Result()
+	id, err := s.rdb.Incr(ctx, keys.ArticleSeq).Result()
 	if err != nil {
 		return err
 	}
@@ -154,10 +155,10 @@ func (s *Store) seedArticle(ctx context.Context, d demoArticle, poster User, pos
 		if err != nil {
 			return err
 		}
-		pipe.RPush(ctx, commentsKey(id), c)
+		pipe.RPush(ctx, keys.Comments(id), c)
 	}
 	if n > 0 {
-		pipe.HSet(ctx, articleKey(id), "comments", n)
+		pipe.HSet(ctx, keys.Article(id), "comments", n)
 		_, err = pipe.Exec(ctx)
 	}
 	return err

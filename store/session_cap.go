@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/keys"
 	"sync"
 	"time"
 )
@@ -46,7 +47,7 @@ func (s *Store) admitNewSession(ctx context.Context) error {
 	if until, ok := s.capped.get(addr, now); ok {
 		return &TooManySessionsError{RetryAfter: until.Sub(now)}
 	}
-	a, err := s.Allow(ctx, "new-session", addr, s.opt.SessionRate)
+	a, err := s.Allow(ctx, keys.RateNewSession, addr, s.opt.SessionRate)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 
@@ -60,13 +61,13 @@ type sessionReads struct {
 // the quantities of the cart the header counts (see addCartCount), so that
 // the header needs no other round trip.
 func (s *Store) addLoadSession(ctx context.Context, pipe redis.Pipeliner, token string, claimedUserID int64) sessionReads {
-	sid := sessionID(token)
+	sid := keys.SessionID(token)
 	r := sessionReads{claimed: claimedUserID}
 	if claimedUserID > 0 {
-		r.login = pipe.HGet(ctx, keyLogin, sid)
+		r.login = pipe.HGet(ctx, keys.Login, sid)
 		r.unread = s.addUnreadTotal(ctx, pipe, claimedUserID)
 	} else {
-		r.seen = pipe.ZScore(ctx, keyRecent, sid)
+		r.seen = pipe.ZScore(ctx, keys.Recent, sid)
 	}
 	r.cart = addCartCount(ctx, pipe, sid, claimedUserID)
 	return r
@@ -96,15 +97,15 @@ func (r sessionReads) state() SessionState {
 // Unix seconds): signed-in sessions sort after every guest.
 func sessionScore(now float64, signedIn bool) float64 {
 	if signedIn {
-		return now + signedInScore
+		return now + keys.SignedInScore
 	}
 	return now
 }
 
 // addCountGuests queues the count of guest sessions: the front of
-// `recent:`, below signedInScore.
+// `recent:`, below keys.SignedInScore.
 func (s *Store) addCountGuests(ctx context.Context, pipe redis.Pipeliner) *redis.IntCmd {
-	return pipe.ZCount(ctx, keyRecent, "-inf", "("+strconv.FormatFloat(signedInScore, 'f', -1, 64))
+	return pipe.ZCount(ctx, keys.Recent, "-inf", "("+strconv.FormatFloat(keys.SignedInScore, 'f', -1, 64))
 }
 
 // CreateSession registers a new token, as a guest (userID 0) or signed in.
@@ -116,15 +117,15 @@ func (s *Store) CreateSession(ctx context.Context, token string, userID int64) e
 			return err
 		}
 	}
-	sid := sessionID(token)
+	sid := keys.SessionID(token)
 	pipe := s.rdb.TxPipeline()
 	if s.opt.RedisMode == platform.ModeCluster {
 		pipe = s.rdb.Pipeline() // the keys live in different slots: no MULTI
 	}
 	if userID > 0 {
-		pipe.HSet(ctx, keyLogin, sid, userID)
+		pipe.HSet(ctx, keys.Login, sid, userID)
 	}
-	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: sessionScore(s.nowSeconds(), userID > 0), Member: sid})
+	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.nowSeconds(), userID > 0), Member: sid})
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}
@@ -139,8 +140,8 @@ func (s *Store) CreateSession(ctx context.Context, token string, userID int64) e
 // arrive out of order, and never moves a signed-in session among the
 // guests when it is touched as a guest (a request without its user cookie).
 func (s *Store) addUpdateToken(ctx context.Context, pipe redis.Pipeliner, token string, guest bool, itemID int64) {
-	pipe.ZAddArgs(ctx, keyRecent, redis.ZAddArgs{XX: true, GT: true,
-		Members: []redis.Z{{Score: sessionScore(s.nowSeconds(), !guest), Member: sessionID(token)}}})
+	pipe.ZAddArgs(ctx, keys.Recent, redis.ZAddArgs{XX: true, GT: true,
+		Members: []redis.Z{{Score: sessionScore(s.nowSeconds(), !guest), Member: keys.SessionID(token)}}})
 	if itemID > 0 {
 		s.addSessionView(ctx, pipe, token, itemID)
 		s.addItemViews(ctx, pipe, itemID, 1)
@@ -153,7 +154,7 @@ func (s *Store) addUpdateToken(ctx context.Context, pipe redis.Pipeliner, token 
 // book's order and trim exactly and stores each id in a few bytes, where
 // the book's ZSET also stores a timestamp per item.
 func (s *Store) addSessionView(ctx context.Context, pipe redis.Pipeliner, token string, itemID int64) {
-	vk, id := viewedKey(token), strconv.FormatInt(itemID, 10)
+	vk, id := keys.SessionViewed(token), strconv.FormatInt(itemID, 10)
 	pipe.LRem(ctx, vk, 1, id)
 	pipe.LPush(ctx, vk, id)
 	pipe.LTrim(ctx, vk, 0, s.opt.ViewedPerSession-1)
@@ -161,7 +162,7 @@ func (s *Store) addSessionView(ctx context.Context, pipe redis.Pipeliner, token 
 
 // addNewSession queues the creation of a guest session.
 func (s *Store) addNewSession(ctx context.Context, pipe redis.Pipeliner, token string) {
-	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: sessionScore(s.nowSeconds(), false), Member: sessionID(token)})
+	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.nowSeconds(), false), Member: keys.SessionID(token)})
 }
 
 // UpdateToken runs update_token for a known session in one round trip.
@@ -177,7 +178,7 @@ func (s *Store) UpdateToken(ctx context.Context, token string, guest bool, itemI
 
 // RecentlyViewed returns the session's viewed item ids, newest first.
 func (s *Store) RecentlyViewed(ctx context.Context, token string) ([]int64, error) {
-	ids, err := s.reader().LRange(ctx, viewedKey(token), 0, -1).Result()
+	ids, err := s.reader().LRange(ctx, keys.SessionViewed(token), 0, -1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("recently viewed: %w", err)
 	}
@@ -197,9 +198,9 @@ func (s *Store) SignIn(ctx context.Context, oldToken, newToken string, userID in
 	var viewed []string
 	if oldToken != "" {
 		pipe := s.rdb.Pipeline()
-		owner := pipe.HGet(ctx, keyLogin, sessionID(oldToken))
+		owner := pipe.HGet(ctx, keys.Login, keys.SessionID(oldToken))
 		c := addGuestCartRead(ctx, pipe, oldToken)
-		v := pipe.LRange(ctx, viewedKey(oldToken), 0, -1)
+		v := pipe.LRange(ctx, keys.SessionViewed(oldToken), 0, -1)
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 			return 0, fmt.Errorf("sign in: %w", err)
 		}
@@ -207,7 +208,7 @@ func (s *Store) SignIn(ctx context.Context, oldToken, newToken string, userID in
 			guestCart, viewed = c.Val(), v.Val()
 		}
 	}
-	sid := sessionID(newToken)
+	sid := keys.SessionID(newToken)
 	pipe := s.rdb.Pipeline()
 	merged := s.addMergeCart(ctx, pipe, userID, guestCart)
 	if len(viewed) > 0 {
@@ -215,13 +216,13 @@ func (s *Store) SignIn(ctx context.Context, oldToken, newToken string, userID in
 		for i, v := range viewed {
 			vals[i] = v
 		}
-		pipe.RPush(ctx, viewedKeyOf(sid), vals...)
+		pipe.RPush(ctx, keys.SessionViewedOf(sid), vals...)
 	}
-	pipe.HSet(ctx, keyLogin, sid, userID)
-	pipe.ZAdd(ctx, keyRecent, redis.Z{Score: sessionScore(s.nowSeconds(), true), Member: sid})
-	pipe.ZAdd(ctx, userSessionsKey(userID), redis.Z{Score: s.nowSeconds(), Member: sid})
+	pipe.HSet(ctx, keys.Login, sid, userID)
+	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.nowSeconds(), true), Member: sid})
+	pipe.ZAdd(ctx, keys.UserSessions(userID), redis.Z{Score: s.nowSeconds(), Member: sid})
 	if oldToken != "" {
-		s.addDeleteSession(ctx, pipe, sessionID(oldToken))
+		s.addDeleteSession(ctx, pipe, keys.SessionID(oldToken))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("sign in: %w", err)
@@ -237,7 +238,7 @@ func (s *Store) SignIn(ctx context.Context, oldToken, newToken string, userID in
 // cart is the account's, not the session's, and stays.
 func (s *Store) EndSession(ctx context.Context, token string) error {
 	pipe := s.rdb.Pipeline()
-	s.addDeleteSession(ctx, pipe, sessionID(token))
+	s.addDeleteSession(ctx, pipe, keys.SessionID(token))
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("end session: %w", err)
 	}
@@ -248,9 +249,9 @@ func (s *Store) EndSession(ctx context.Context, token string) error {
 // The session's two keys share a slot (see viewedKey), so one UNLINK drops
 // both, also on Cluster.
 func (s *Store) addDeleteSession(ctx context.Context, pipe redis.Pipeliner, sid string) {
-	pipe.Unlink(ctx, viewedKeyOf(sid), cartKeyOf(sid))
-	pipe.HDel(ctx, keyLogin, sid)
-	pipe.ZRem(ctx, keyRecent, sid)
+	pipe.Unlink(ctx, keys.SessionViewedOf(sid), keys.GuestCartOf(sid))
+	pipe.HDel(ctx, keys.Login, sid)
+	pipe.ZRem(ctx, keys.Recent, sid)
 }
 
 // SessionWithRecent reads a session's state and its recently viewed item
@@ -259,7 +260,7 @@ func (s *Store) addDeleteSession(ctx context.Context, pipe redis.Pipeliner, sid 
 func (s *Store) SessionWithRecent(ctx context.Context, token string, claimedUserID int64) (SessionState, []int64, error) {
 	pipe := s.rdb.Pipeline()
 	reads := s.addLoadSession(ctx, pipe, token, claimedUserID)
-	recent := pipe.LRange(ctx, viewedKey(token), 0, -1)
+	recent := pipe.LRange(ctx, keys.SessionViewed(token), 0, -1)
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return SessionState{}, nil, fmt.Errorf("load session: %w", err)
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,7 +62,7 @@ type sampleJSON struct {
 // (n = 1), or the correction of an optimistic count (n = -1). The page
 // cache folds it into the round trip it already makes, so it costs nothing.
 func addPageHit(ctx context.Context, pipe redis.Pipeliner, itemID, n int64) {
-	pipe.ZIncrBy(ctx, keyPageHits, float64(n), strconv.FormatInt(itemID, 10))
+	pipe.ZIncrBy(ctx, keys.PageHits, float64(n), strconv.FormatInt(itemID, 10))
 }
 
 // SampleStats records one sample of the shared counters and returns it.
@@ -79,11 +79,11 @@ func (s *Store) SampleStats(ctx context.Context) (StatsSample, error) {
 // the server's time.
 func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	pipe := s.rdb.Pipeline()
-	page := pipe.HMGet(ctx, keyPageStats, pageStatFields...)
-	sessions := pipe.ZCard(ctx, keyRecent)
-	signedIn := pipe.HLen(ctx, keyLogin)
+	page := pipe.HMGet(ctx, keys.PageStats, pageStatFields...)
+	sessions := pipe.ZCard(ctx, keys.Recent)
+	signedIn := pipe.HLen(ctx, keys.Login)
 	guests := s.addCountGuests(ctx, pipe)
-	scanned := pipe.HMGet(ctx, keyKeyspace, "at", "took")
+	scanned := pipe.HMGet(ctx, keys.KeyspaceScan, "at", "took")
 	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
 		return StatsSample{}, false, fmt.Errorf("sample stats: %w", platform.RealErr(cmds, err))
 	}
@@ -95,13 +95,13 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 		N: smp.Sessions, U: smp.SignedIn, G: smp.Guests, I: s.instance})
 	t := float64(now.UnixMilli()) / 1e3
 	pipe = s.rdb.Pipeline()
-	pipe.ZAdd(ctx, keyStatsSamples, redis.Z{Score: t, Member: string(b)})
-	pipe.ZRemRangeByScore(ctx, keyStatsSamples, "-inf", "("+strconv.FormatFloat(t-statsKeep.Seconds(), 'f', 3, 64))
-	pipe.ZRemRangeByRank(ctx, keyStatsSamples, 0, -maxSamples-1)
+	pipe.ZAdd(ctx, keys.StatsSamples, redis.Z{Score: t, Member: string(b)})
+	pipe.ZRemRangeByScore(ctx, keys.StatsSamples, "-inf", "("+strconv.FormatFloat(t-statsKeep.Seconds(), 'f', 3, 64))
+	pipe.ZRemRangeByRank(ctx, keys.StatsSamples, 0, -maxSamples-1)
 	// Requests for items that do not exist leave a corrected count of 0;
 	// beyond the most-hit maxHitItems nobody looks.
-	pipe.ZRemRangeByScore(ctx, keyPageHits, "-inf", "0")
-	pipe.ZRemRangeByRank(ctx, keyPageHits, 0, -maxHitItems-1)
+	pipe.ZRemRangeByScore(ctx, keys.PageHits, "-inf", "0")
+	pipe.ZRemRangeByRank(ctx, keys.PageHits, 0, -maxHitItems-1)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return StatsSample{}, false, fmt.Errorf("sample stats: %w", err)
 	}
@@ -127,7 +127,7 @@ func hashInts(vals []any) []int64 {
 // StatsHistory returns the samples taken since the given time, oldest first.
 func (s *Store) StatsHistory(ctx context.Context, since time.Time) ([]StatsSample, error) {
 	min := strconv.FormatFloat(float64(since.UnixMilli())/1e3, 'f', 3, 64)
-	vals, err := s.rdb.ZRangeByScore(ctx, keyStatsSamples, &redis.ZRangeBy{Min: min, Max: "+inf"}).Result()
+	vals, err := s.rdb.ZRangeByScore(ctx, keys.StatsSamples, &redis.ZRangeBy{Min: min, Max: "+inf"}).Result()
 	if err != nil {
 		return nil, fmt.Errorf("stats history: %w", err)
 	}
@@ -177,7 +177,7 @@ func (s *Store) ScanKeyspace(ctx context.Context) (Keyspace, error) {
 		return Keyspace{}, fmt.Errorf("scan keyspace: %w", err)
 	}
 	ks.At = s.now()
-	err = s.rdb.HSet(ctx, keyKeyspace, "pages", ks.Pages, "page_bytes", ks.PageBytes, "carts", ks.Carts,
+	err = s.rdb.HSet(ctx, keys.KeyspaceScan, "pages", ks.Pages, "page_bytes", ks.PageBytes, "carts", ks.Carts,
 		"at", ks.At.UnixMilli(), "took", time.Since(start).Milliseconds()).Err()
 	if err != nil {
 		return Keyspace{}, fmt.Errorf("scan keyspace: %w", err)
@@ -185,28 +185,22 @@ func (s *Store) ScanKeyspace(ctx context.Context) (Keyspace, error) {
 	return ks, nil
 }
 
-// keyspacePattern matches `cache:` pages and both kinds of cart (guest
-// `cart:<token>`, account `{user:<id>}:cart`), and a few other names,
-// which scanServer ignores, so one SCAN pass finds them all (SCAN walks
-// every key whatever the pattern; the pattern only filters the replies).
-const keyspacePattern = "*ca[cr][ht]*"
-
 // scanServer counts pages, page bytes and carts on one server.
 func scanServer(ctx context.Context, c redis.UniversalClient) (Keyspace, error) {
 	var ks Keyspace
 	var cursor uint64
 	for {
-		keys, next, err := c.Scan(ctx, cursor, keyspacePattern, scanCount).Result()
+		found, next, err := c.Scan(ctx, cursor, keys.PagesAndCarts, scanCount).Result()
 		if err != nil {
 			return ks, err
 		}
 		pipe := c.Pipeline()
 		var sizes []*redis.IntCmd
-		for _, k := range keys {
+		for _, k := range found {
 			switch {
-			case strings.HasPrefix(k, "cache:"):
+			case keys.IsPage(k):
 				sizes = append(sizes, pipe.StrLen(ctx, k))
-			case isCartKey(k):
+			case keys.IsCart(k):
 				ks.Carts++
 			}
 		}
@@ -229,7 +223,7 @@ func scanServer(ctx context.Context, c redis.UniversalClient) (Keyspace, error) 
 
 // LastKeyspace returns the last keyspace scan's result.
 func (s *Store) LastKeyspace(ctx context.Context) (Keyspace, error) {
-	vals, err := s.rdb.HMGet(ctx, keyKeyspace, "pages", "page_bytes", "carts", "at").Result()
+	vals, err := s.rdb.HMGet(ctx, keys.KeyspaceScan, "pages", "page_bytes", "carts", "at").Result()
 	if err != nil {
 		return Keyspace{}, fmt.Errorf("keyspace: %w", err)
 	}
@@ -250,7 +244,7 @@ func keyspaceOf(vals []any) Keyspace {
 type statsWorker struct{ s *Store }
 
 // Name names the worker in logs and on the dashboard.
-func (w statsWorker) Name() string { return leaseStats }
+func (w statsWorker) Name() string { return keys.LeaseStats }
 
 // Run samples every StatsInterval until ctx is done, then gives the lease
 // up so that another instance takes over at once. A due keyspace scan
@@ -263,13 +257,13 @@ func (w statsWorker) Run(ctx context.Context) {
 	defer func() {
 		scans.Wait()
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		s.releaseLease(rctx, leaseStats)
+		s.releaseLease(rctx, keys.LeaseStats)
 		cancel()
 	}()
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		held, err := s.acquireLease(ctx, leaseStats, max(3*every, minStatsLease))
+		held, err := s.acquireLease(ctx, keys.LeaseStats, max(3*every, minStatsLease))
 		if err == nil && held {
 			var smp StatsSample
 			var scan bool
@@ -291,7 +285,7 @@ func (w statsWorker) Run(ctx context.Context) {
 			if err != nil {
 				run.Result = ""
 			}
-			s.reportWorker(ctx, leaseStats, run)
+			s.reportWorker(ctx, keys.LeaseStats, run)
 		}
 		if err != nil && ctx.Err() == nil {
 			s.log.Warn("stats sample failed", "err", err)

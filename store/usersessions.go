@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -12,11 +13,11 @@ import (
 // liveUserSessions returns the session ids in the user's session list and
 // which of them `login:` still gives to the user.
 func (s *Store) liveUserSessions(ctx context.Context, userID int64) (all, live []string, err error) {
-	all, err = s.rdb.ZRange(ctx, userSessionsKey(userID), 0, -1).Result()
+	all, err = s.rdb.ZRange(ctx, keys.UserSessions(userID), 0, -1).Result()
 	if err != nil || len(all) == 0 {
 		return nil, nil, err
 	}
-	owners, err := s.rdb.HMGet(ctx, keyLogin, all...).Result()
+	owners, err := s.rdb.HMGet(ctx, keys.Login, all...).Result()
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return nil, nil, err
 	}
@@ -49,7 +50,7 @@ func (s *Store) pruneUserSessions(ctx context.Context, userID int64) error {
 			gone = append(gone, t)
 		}
 	}
-	if err := s.rdb.ZRem(ctx, userSessionsKey(userID), gone...).Err(); err != nil {
+	if err := s.rdb.ZRem(ctx, keys.UserSessions(userID), gone...).Err(); err != nil {
 		return fmt.Errorf("sign in: sessions: %w", err)
 	}
 	return nil
@@ -66,7 +67,7 @@ func (s *Store) EndUserSessions(ctx context.Context, userID int64, keep string) 
 	}
 	keepSID := ""
 	if keep != "" {
-		keepSID = sessionID(keep)
+		keepSID = keys.SessionID(keep)
 	}
 	var end []string
 	for _, sid := range live {
@@ -85,7 +86,7 @@ func (s *Store) EndUserSessions(ctx context.Context, userID int64, keep string) 
 		s.addDeleteSession(ctx, pipe, sid)
 	}
 	if len(drop) > 0 {
-		pipe.ZRem(ctx, userSessionsKey(userID), drop...)
+		pipe.ZRem(ctx, keys.UserSessions(userID), drop...)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("end sessions: %w", err)

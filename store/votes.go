@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"storefront/store/keys"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -80,7 +81,7 @@ func (s *Store) Vote(ctx context.Context, articleID, userID int64, dir string) (
 		return Article{}, false, ErrInvalid
 	}
 	res, err := voteScript.Run(ctx, s.rdb,
-		[]string{articleKey(articleID), votedKey(articleID), downvotedKey(articleID), keyArticleScore, myVotesKey(userID)},
+		[]string{keys.Article(articleID), keys.UpVoters(articleID), keys.DownVoters(articleID), keys.ArticleScores, keys.MyVotes(userID)},
 		articleID, userID, dir, formatFloat(s.nowSeconds()), s.opt.VoteScore,
 		formatFloat(s.opt.VoteWindow.Seconds()), formatFloat(voterSetGrace.Seconds())).Slice()
 	if errors.Is(err, redis.Nil) {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"strconv"
 	"strings"
@@ -43,7 +44,7 @@ func (s *Store) reportWorker(ctx context.Context, name string, run WorkerRun) {
 	// does not share the worker's cancellation, only a short deadline.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	key := workerKey(name)
+	key := keys.Worker(name)
 	errText := ""
 	if run.Err != nil {
 		errText = run.Err.Error()
@@ -69,7 +70,7 @@ func (s *Store) reportWorker(ctx context.Context, name string, run WorkerRun) {
 // WorkerStatus reads a worker's last report. A worker that never reported
 // has a zero LastRun.
 func (s *Store) WorkerStatus(ctx context.Context, name string) (WorkerStatus, error) {
-	m, err := s.rdb.HGetAll(ctx, workerKey(name)).Result()
+	m, err := s.rdb.HGetAll(ctx, keys.Worker(name)).Result()
 	if err != nil && err != redis.Nil {
 		return WorkerStatus{}, fmt.Errorf("worker %s: %w", name, err)
 	}
@@ -83,7 +84,7 @@ func (s *Store) WorkerStatuses(ctx context.Context) ([]WorkerStatus, error) {
 	pipe := s.rdb.Pipeline()
 	cmds := make([]*redis.MapStringStringCmd, len(names))
 	for i, n := range names {
-		cmds[i] = pipe.HGetAll(ctx, workerKey(n))
+		cmds[i] = pipe.HGetAll(ctx, keys.Worker(n))
 	}
 	if res, err := pipe.Exec(ctx); platform.RealErr(res, err) != nil {
 		return nil, fmt.Errorf("worker statuses: %w", platform.RealErr(res, err))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"sync"
 	"time"
@@ -43,13 +44,13 @@ func (s *Store) addVisitWrites(ctx context.Context, pipe redis.Pipeliner, w *vis
 		s.addItemViews(ctx, pipe, w.itemID, 1)
 	}
 	if w.result != "" {
-		pipe.HIncrBy(ctx, keyPageStats, w.result, 1)
+		pipe.HIncrBy(ctx, keys.PageStats, w.result, 1)
 	}
 	if w.result == PageHit {
 		addPageHit(ctx, pipe, w.itemID, 1)
 	}
 	if w.rendered {
-		pipe.HIncrBy(ctx, keyPageStats, "renders", 1)
+		pipe.HIncrBy(ctx, keys.PageStats, "renders", 1)
 	}
 }
 
@@ -73,8 +74,8 @@ func (s *Store) sendWrites(ctx context.Context, w *visitWrites) error {
 // was seen at now. ZADD XX GT: a session evicted meanwhile is not revived,
 // nor moved back in time.
 func (s *Store) addSessionTouch(ctx context.Context, pipe redis.Pipeliner, token string, signedIn bool, now float64) {
-	pipe.ZAddArgs(ctx, keyRecent, redis.ZAddArgs{XX: true, GT: true,
-		Members: []redis.Z{{Score: sessionScore(now, signedIn), Member: sessionID(token)}}})
+	pipe.ZAddArgs(ctx, keys.Recent, redis.ZAddArgs{XX: true, GT: true,
+		Members: []redis.Z{{Score: sessionScore(now, signedIn), Member: keys.SessionID(token)}}})
 }
 
 // addSessionViews queues the session half of update_token for several
@@ -95,7 +96,7 @@ func (s *Store) addSessionViews(ctx context.Context, pipe redis.Pipeliner, token
 // the count, the book's ZINCRBY -1) and in the item's own counter, which
 // the item page shows. Every path that records a view goes through here.
 func (s *Store) addItemViews(ctx context.Context, pipe redis.Pipeliner, itemID, n int64) {
-	pipe.ZIncrBy(ctx, keyViewedItems, float64(-n), platform.FormatID(itemID))
+	pipe.ZIncrBy(ctx, keys.ViewRanking, float64(-n), platform.FormatID(itemID))
 	addCountView(ctx, pipe, itemID, n)
 }
 
@@ -191,7 +192,7 @@ func (s *Store) FlushWrites(ctx context.Context) error {
 	for token, ps := range sessions {
 		s.addSessionTouch(ctx, pipe, token, ps.signedIn, ps.seen)
 		s.addSessionViews(ctx, pipe, token, ps.views)
-		alive[token] = pipe.ZScore(ctx, keyRecent, sessionID(token))
+		alive[token] = pipe.ZScore(ctx, keys.Recent, keys.SessionID(token))
 	}
 	for id, n := range views {
 		s.addItemViews(ctx, pipe, id, n)
@@ -201,10 +202,10 @@ func (s *Store) FlushWrites(ctx context.Context) error {
 		addPageHit(ctx, pipe, id, n)
 		// The book checks the rank on every request; a hit served from
 		// this process learns it here, one interval late.
-		ranks[id] = pipe.ZRank(ctx, keyViewedItems, platform.FormatID(id))
+		ranks[id] = pipe.ZRank(ctx, keys.ViewRanking, platform.FormatID(id))
 	}
 	for field, n := range stats {
-		pipe.HIncrBy(ctx, keyPageStats, field, n)
+		pipe.HIncrBy(ctx, keys.PageStats, field, n)
 	}
 	cmds, err := pipe.Exec(ctx)
 	if err = platform.RealErr(cmds, err); err != nil {
@@ -218,7 +219,7 @@ func (s *Store) FlushWrites(ctx context.Context) error {
 	pipe = s.rdb.Pipeline()
 	for token, cmd := range alive {
 		if errors.Is(cmd.Err(), redis.Nil) {
-			pipe.Unlink(ctx, viewedKey(token))
+			pipe.Unlink(ctx, keys.SessionViewed(token))
 			s.pages.dead.add(token)
 		}
 	}
