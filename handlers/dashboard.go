@@ -120,7 +120,7 @@ func (f dashFormat) cache(p store.PageCacheReport, opt store.Options, name func(
 func (f dashFormat) sessions(d store.Dashboard, opt store.Options) views.DashSessions {
 	s := views.DashSessions{Total: d.Sessions.Total, SignedIn: d.Sessions.SignedIn, Guests: d.Sessions.Guests,
 		Limit: opt.SessionLimit, Carts: d.Page.Keyspace.Carts, Evicted: d.Sessions.Evicted,
-		Cleanup: f.worker(store.WorkerReport{WorkerStatus: d.Sessions.Cleanup}, opt)}
+		Cleanup: f.worker(store.WorkerReport{Status: d.Sessions.Cleanup}, opt)}
 	s.Used = "0%"
 	if opt.SessionLimit > 0 {
 		s.Used = percent(float64(s.Total) / float64(opt.SessionLimit))

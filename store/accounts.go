@@ -63,7 +63,7 @@ func (s *Store) createUser(ctx context.Context, username, password string, admin
 	err = s.db.QueryRowContext(ctx,
 		`INSERT INTO users (username, username_key, password_hash, is_admin, created_at) VALUES ($1, $2, $3, $4, $5)
 		 ON CONFLICT (username_key) DO NOTHING RETURNING id`,
-		username, strings.ToLower(username), string(hash), admin, s.now().Unix()).Scan(&u.ID)
+		username, strings.ToLower(username), string(hash), admin, s.clock.Now().Unix()).Scan(&u.ID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, ErrConflict
 	}

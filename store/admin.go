@@ -12,31 +12,6 @@ import (
 // scrape.
 const scrapeTimeout = 500 * time.Millisecond
 
-// adminState is the dashboard's per-process part: only Prometheus series.
-// Everything the dashboard shows is read from Redis.
-type adminState struct {
-	workerRuns *prometheus.CounterVec
-}
-
-// initAdmin builds the dashboard's statistics state and series.
-func (s *Store) initAdmin() {
-	s.admin = &adminState{
-		workerRuns: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "storefront_worker_runs_total",
-			Help: "Background worker runs on this instance by worker and result (ok, error).",
-		}, []string{"worker", "result"}),
-	}
-}
-
-// countWorkerRun counts a worker's run in storefront_worker_runs_total.
-func (s *Store) countWorkerRun(name string, err error) {
-	result := "ok"
-	if err != nil {
-		result = "error"
-	}
-	s.admin.workerRuns.WithLabelValues(name, result).Inc()
-}
-
 // poolCollector exposes the go-redis connection pool's statistics.
 type poolCollector struct{ rdb redis.UniversalClient }
 

@@ -123,7 +123,7 @@ func (s *Store) PostArticle(ctx context.Context, p NewArticle) (Article, error) 
 	if err != nil {
 		return Article{}, fmt.Errorf("post article: %w", err)
 	}
-	now := s.nowSeconds()
+	now := s.clock.Seconds()
 	a := Article{
 		ID: id, Title: p.Title, Link: p.Link, Poster: p.Poster, PosterID: p.PosterID,
 		Posted: secondsTime(now), Score: now + float64(s.opt.VoteScore), Up: 1,
@@ -147,7 +147,7 @@ func (s *Store) writeArticle(ctx context.Context, a Article, up, down []int64) e
 		"time": formatFloat(t), "score": formatFloat(a.Score), "up": a.Up, "down": a.Down, "votes": a.Up,
 		"groups": strings.Join(a.Groups, ","), "comments": a.Comments,
 	})
-	ttl := s.voterSetTTL(t, s.nowSeconds())
+	ttl := s.voterSetTTL(t, s.clock.Seconds())
 	for _, v := range []struct {
 		key   string
 		users []int64
@@ -341,7 +341,7 @@ func (s *Store) parseArticle(id int64, h map[string]string, myVote string) Artic
 		ID: id, Title: h["title"], Link: h["link"], Poster: h["poster"], PosterID: num("poster_id"),
 		Posted: secondsTime(posted), Score: score, Up: num("up"), Down: num("down"),
 		Comments: num("comments"), MyVote: myVote,
-		Open:   s.nowSeconds() < posted+s.opt.VoteWindow.Seconds(),
+		Open:   s.clock.Seconds() < posted+s.opt.VoteWindow.Seconds(),
 		Hidden: h["hidden"] != "",
 	}
 	if g := h["groups"]; g != "" {

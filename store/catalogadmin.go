@@ -35,7 +35,7 @@ func (s *Store) CreateItem(ctx context.Context, n NewItem) (Item, error) {
 		}
 		res, err := s.db.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-			id, base+"-"+strconv.FormatInt(id, 10), n.Name, n.Description, n.Category, n.PriceCents, n.Stock, s.now().Unix())
+			id, base+"-"+strconv.FormatInt(id, 10), n.Name, n.Description, n.Category, n.PriceCents, n.Stock, s.clock.Now().Unix())
 		if err != nil {
 			return Item{}, fmt.Errorf("create item: %w", err)
 		}
@@ -62,7 +62,7 @@ func (s *Store) SetItemArchived(ctx context.Context, id int64, archived bool) (b
 	if !archived {
 		q = `UPDATE items SET archived_at = NULL, updated_at = $1 WHERE id = $2 AND archived_at IS NOT NULL`
 	}
-	res, err := s.db.ExecContext(ctx, q, s.now().Unix(), id)
+	res, err := s.db.ExecContext(ctx, q, s.clock.Now().Unix(), id)
 	if err != nil {
 		return false, fmt.Errorf("archive item %d: %w", id, err)
 	}

@@ -97,7 +97,7 @@ func (s *Store) Checkout(ctx context.Context, req CheckoutRequest) (Order, error
 		return Order{}, ErrCheckoutBusy
 	}
 	defer func() {
-		_ = releaseLeaseScript.Run(context.WithoutCancel(ctx), s.rdb, []string{lockKey}, lock).Err()
+		_ = platform.ReleaseLock(context.WithoutCancel(ctx), s.rdb, lockKey, lock)
 	}()
 
 	cart, err := s.Cart(ctx, req.Cart)
@@ -219,7 +219,7 @@ func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []Car
 	if err != nil {
 		return Order{}, fmt.Errorf("checkout: %w", err)
 	}
-	o := Order{UserID: req.Cart.UserID, Status: OrderPending, CreatedAt: time.Unix(s.now().Unix(), 0),
+	o := Order{UserID: req.Cart.UserID, Status: OrderPending, CreatedAt: time.Unix(s.clock.Now().Unix(), 0),
 		Email: req.Email, Address: req.Address, Shipping: req.Shipping, Payment: req.Payment}
 	if req.Cart.Guest() {
 		o.UserID = GuestUserID

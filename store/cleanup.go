@@ -6,6 +6,7 @@ import (
 	"math"
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/workers"
 	"strconv"
 	"time"
 
@@ -293,56 +294,17 @@ func replyList(v any) []any {
 
 // cleanupWorker runs CleanSessions on the instance that holds the cleanup
 // lease: in batches while over the limit, else once a second.
-type cleanupWorker struct{ s *Store }
-
-// Name names the worker in logs and on the dashboard.
-func (w cleanupWorker) Name() string { return keys.LeaseCleanup }
-
-// Run cleans until ctx is cancelled, then gives the lease up so another
-// instance takes over at once.
-func (w cleanupWorker) Run(ctx context.Context) {
-	s := w.s
-	defer func() {
-		rctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		s.releaseLease(rctx, keys.LeaseCleanup)
-		cancel()
-	}()
-	for {
-		wait := cleanupIdle
-		held, err := s.acquireLease(ctx, keys.LeaseCleanup, cleanupLeaseTTL)
-		switch {
-		case err != nil:
-			if ctx.Err() == nil {
-				s.log.Warn("session cleanup: lease", "err", err)
-			}
-		case held:
+func (s *Store) cleanupWorker() workers.Worker {
+	return s.host.Leased(workers.Leased{
+		Name: keys.LeaseCleanup, Lease: cleanupLeaseTTL, Every: cleanupIdle,
+		Pass: func(ctx context.Context) (workers.Run, bool) {
 			n, more, err := s.cleanSessions(ctx, time.Now().Add(cleanupBudget))
-			if ctx.Err() != nil { // shutting down: report what was done, not the cancellation
-				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-				w.report(rctx, n, nil)
-				cancel()
-				return
+			if err == nil && n > 0 {
+				s.log.Info("sessions evicted", "evicted", n, "limit", s.opt.SessionLimit)
 			}
-			w.report(ctx, n, err)
-			if more && err == nil {
-				wait = 0
-			}
-		}
-		if !sleepCtx(ctx, wait) {
-			return
-		}
-	}
-}
-
-func (w cleanupWorker) report(ctx context.Context, n int64, err error) {
-	run := WorkerRun{Result: fmt.Sprintf("evicted %d sessions", n), Err: err, Counts: map[string]int64{"evicted": n}}
-	if err != nil {
-		run.Result = ""
-		w.s.log.Warn("session cleanup failed", "evicted", n, "err", err)
-	} else if n > 0 {
-		w.s.log.Info("sessions evicted", "evicted", n, "limit", w.s.opt.SessionLimit)
-	}
-	w.s.reportWorker(ctx, keys.LeaseCleanup, run)
+			return workers.Run{Result: fmt.Sprintf("evicted %d sessions", n), Err: err, Counts: map[string]int64{"evicted": n}}, more
+		},
+	})
 }
 
 // sessionCollectors are the cleanup's Prometheus series: the number of

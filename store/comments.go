@@ -55,7 +55,7 @@ func (s *Store) AddComment(ctx context.Context, articleID, userID int64, user, b
 	if strings.TrimSpace(body) == "" || userID <= 0 {
 		return Comment{}, ErrInvalid
 	}
-	now := s.nowSeconds()
+	now := s.clock.Seconds()
 	raw, err := json.Marshal(storedComment{UserID: userID, User: user, Body: body, Time: now})
 	if err != nil {
 		return Comment{}, fmt.Errorf("add comment: %w", err)

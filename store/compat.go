@@ -3,6 +3,8 @@ package store
 import (
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/ratelimit"
+	"storefront/store/workers"
 )
 
 // Transitional names: the domains are moving out of this package one by
@@ -44,3 +46,17 @@ type SessionKeys = keys.SessionKeys
 var KeysOfSession = keys.OfSession
 
 const SignedInScore = keys.SignedInScore
+
+type (
+	Worker       = workers.Worker
+	WorkerRun    = workers.Run
+	WorkerStatus = workers.Status
+)
+
+type (
+	Rate      = ratelimit.Rate
+	Window    = ratelimit.Window
+	Admission = ratelimit.Admission
+)
+
+var ParseRate = ratelimit.ParseRate

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/workers"
 	"strconv"
 	"time"
 
@@ -57,7 +58,7 @@ type ItemHits struct {
 type SessionReport struct {
 	Total, SignedIn, Guests int64
 	Evicted                 int64 // by the cleanup worker so far, all instances
-	Cleanup                 WorkerStatus
+	Cleanup                 workers.Status
 }
 
 // RowReport is one scheduled row of the row cache.
@@ -71,7 +72,7 @@ type RowReport struct {
 // WorkerReport is a worker's last report and who holds its lease ("" for
 // workers that run on every instance or when nobody holds it).
 type WorkerReport struct {
-	WorkerStatus
+	workers.Status
 	Holder string
 	// Leased says the worker runs on one instance at a time, under a lease
 	// of its name; other workers run on every instance.
@@ -85,7 +86,7 @@ var leasedWorkers = map[string]bool{keys.LeaseCleanup: true, keys.LeaseRescale: 
 // counters, lists and reports, one for the scheduled rows' details, INFO
 // and DBSIZE per Redis master, and the database's size.
 func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
-	now := s.now()
+	now := s.clock.Now()
 	names := s.workerNames()
 	pipe := s.rdb.Pipeline()
 	page := pipe.HMGet(ctx, keys.PageStats, append(pageStatFields, "renders")...)
@@ -116,10 +117,10 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 		}
 	}
 	for i, n := range names {
-		w := WorkerReport{WorkerStatus: workerStatusOf(n, reports[i].Val()), Holder: leases[i].Val(), Leased: leasedWorkers[n]}
+		w := WorkerReport{Status: workers.StatusOf(n, reports[i].Val()), Holder: leases[i].Val(), Leased: leasedWorkers[n]}
 		d.Workers = append(d.Workers, w)
 	}
-	d.Sessions.Cleanup = workerStatusOf(keys.LeaseCleanup, cleanup.Val())
+	d.Sessions.Cleanup = workers.StatusOf(keys.LeaseCleanup, cleanup.Val())
 	d.Sessions.Total, d.Sessions.SignedIn, d.Sessions.Guests = total.Val(), signedIn.Val(), guests.Val()
 	d.Sessions.Evicted = d.Sessions.Cleanup.Totals[evictedCount]
 

@@ -87,7 +87,7 @@ func (s *Store) DummyHashCost() (int, error) { return bcrypt.Cost(s.dummyHash())
 func (s *Store) PasswordCost() int { return s.opt.PasswordCost }
 
 // NewCleanupWorker returns the session cleanup worker alone.
-func (s *Store) NewCleanupWorker() Worker { return cleanupWorker{s} }
+func (s *Store) NewCleanupWorker() Worker { return s.cleanupWorker() }
 
 // CacheKeyOf is the page cache's URL rule: the key of an item page URL's
 // query, or false when it bypasses the cache.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/workers"
 	"strconv"
 	"time"
 
@@ -68,7 +69,7 @@ func (s *Store) FanOutArticle(ctx context.Context, authorID, articleID int64, po
 		return err
 	}
 	b, _ := json.Marshal(next)
-	if err := s.rdb.ZAdd(ctx, keys.FanOut, redis.Z{Score: s.nowSeconds(), Member: string(b)}).Err(); err != nil {
+	if err := s.rdb.ZAdd(ctx, keys.FanOut, redis.Z{Score: s.clock.Seconds(), Member: string(b)}).Err(); err != nil {
 		return fmt.Errorf("fan out: queue: %w", err)
 	}
 	return nil
@@ -119,7 +120,7 @@ func (s *Store) fanOutStep(ctx context.Context, job fanOutJob, limit int) (fanOu
 func (s *Store) RunFanOut(ctx context.Context) (int, error) {
 	steps := 0
 	for ctx.Err() == nil {
-		member, err := claimFanOutScript.Run(ctx, s.rdb, []string{keys.FanOut}, s.nowSeconds(), fanOutLease.Seconds()).Text()
+		member, err := claimFanOutScript.Run(ctx, s.rdb, []string{keys.FanOut}, s.clock.Seconds(), fanOutLease.Seconds()).Text()
 		if errors.Is(err, redis.Nil) {
 			return steps, nil
 		}
@@ -141,7 +142,7 @@ func (s *Store) RunFanOut(ctx context.Context) (int, error) {
 			b, _ := json.Marshal(next)
 			cont = string(b)
 		}
-		if err := finishFanOutScript.Run(ctx, s.rdb, []string{keys.FanOut}, member, cont, s.nowSeconds()).Err(); err != nil {
+		if err := finishFanOutScript.Run(ctx, s.rdb, []string{keys.FanOut}, member, cont, s.clock.Seconds()).Err(); err != nil {
 			return steps, fmt.Errorf("fan out: finish: %w", err)
 		}
 		steps++
@@ -164,22 +165,16 @@ func (w *fanOutWorker) Name() string { return keys.WorkerFanOut }
 // Run polls the queue until ctx is done: at once while there is work,
 // every 100 ms when idle, every second after an error.
 func (w *fanOutWorker) Run(ctx context.Context) {
-	var reported time.Time
-	done := 0
+	var pace workers.Pace
 	for {
 		wait := 100 * time.Millisecond
 		n, err := w.s.RunFanOut(ctx)
-		done += n
 		if err != nil && ctx.Err() == nil {
 			w.s.log.Warn("fan-out step failed", "err", err)
 			wait = time.Second
 		}
-		// Report errors at once, work once a second and an idle worker
-		// every 10 s, for the dashboard (not every 100 ms poll).
-		if since := time.Since(reported); ctx.Err() == nil && (err != nil || done > 0 && since >= time.Second || since >= 10*time.Second) {
-			run := WorkerRun{Result: fmt.Sprintf("%d fan-out steps", done), Err: err, Counts: map[string]int64{"steps": int64(done)}}
-			w.s.reportWorker(ctx, w.Name(), run)
-			reported, done = time.Now(), 0
+		if done, now := pace.Add(int64(n), err); now && ctx.Err() == nil {
+			w.s.host.Report(ctx, w.Name(), workers.Run{Result: fmt.Sprintf("%d fan-out steps", done), Err: err, Counts: map[string]int64{"steps": done}})
 		}
 		select {
 		case <-ctx.Done():

@@ -55,7 +55,7 @@ func (s *Store) RecordPost(ctx context.Context, e FeedEntry) error {
 		return ErrInvalid
 	}
 	if e.PostedAt == 0 {
-		e.PostedAt = s.nowSeconds()
+		e.PostedAt = s.clock.Seconds()
 	}
 	err := s.rdb.HSet(ctx, keys.Post(e.ArticleID),
 		"author", e.AuthorID, "author_name", e.AuthorName, "title", e.Title, "link", e.Link, "posted", e.PostedAt).Err()

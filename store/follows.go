@@ -78,7 +78,7 @@ func (s *Store) Follow(ctx context.Context, followerID, targetID int64, follow b
 	if follow {
 		want = "1"
 	}
-	now := s.nowSeconds()
+	now := s.clock.Seconds()
 	res, err := followSideScript.Run(ctx, s.rdb, []string{keys.Following(followerID), keys.UserCounts(followerID)},
 		targetID, want, now).Int64Slice()
 	if err != nil {

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"math"
 	"storefront/store/keys"
+	"storefront/store/workers"
 	"strconv"
 	"strings"
 	"time"
@@ -107,7 +108,7 @@ func (s *Store) FulfilOrder(ctx context.Context, id int64) (bool, error) {
 		return false, fmt.Errorf("fulfil order %d: %w", id, err)
 	}
 	defer tx.Rollback()
-	now := s.now().Unix()
+	now := s.clock.Now().Unix()
 	var userID int64
 	err = tx.QueryRowContext(ctx, `UPDATE orders SET status = $1, processed_at = $2 WHERE id = $3 AND status = $4 RETURNING user_id`,
 		OrderProcessed, now, id, OrderPending).Scan(&userID)
@@ -296,11 +297,11 @@ func (f *Fulfilment) handle(ctx context.Context, msgs []redis.XMessage, res *Pol
 // group. It returns how many orders it moved to processed.
 func (f *Fulfilment) Sweep(ctx context.Context) (int, error) {
 	age := f.s.opt.OrderSweepAge
-	ok, err := f.s.acquireLease(ctx, keys.LeaseFulfilmentSweep, age)
+	ok, err := f.s.host.Acquire(ctx, keys.LeaseFulfilmentSweep, age)
 	if err != nil || !ok {
 		return 0, err
 	}
-	cutoff := f.s.now().Add(-age).Unix()
+	cutoff := f.s.clock.Now().Add(-age).Unix()
 	rows, err := f.s.db.QueryContext(ctx, `SELECT id FROM orders WHERE status = $1 AND created_at <= $2 ORDER BY id LIMIT $3`,
 		OrderPending, cutoff, sweepBatch)
 	if err != nil {
@@ -357,10 +358,7 @@ func (f *Fulfilment) report(ctx context.Context, res PollResult, err error) {
 		return
 	}
 	f.lastReport = time.Now()
-	run := WorkerRun{Result: fmt.Sprintf("%d handled, %d processed, %d reclaimed", res.Handled, res.Fulfilled, res.Reclaimed),
+	run := workers.Run{Result: fmt.Sprintf("%d handled, %d processed, %d reclaimed", res.Handled, res.Fulfilled, res.Reclaimed),
 		Err: err, Counts: map[string]int64{"processed": int64(res.Fulfilled)}}
-	if err != nil {
-		run.Result = ""
-	}
-	f.s.reportWorker(ctx, f.Name(), run)
+	f.s.host.Report(ctx, f.Name(), run)
 }

@@ -58,7 +58,7 @@ func (s *Store) AddItemImage(ctx context.Context, itemID int64, img ProcessedIma
 
 // insertImage stores a picture's renditions unless they are there already.
 func (s *Store) insertImage(ctx context.Context, tx *sql.Tx, img ProcessedImage) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO images (hash, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, img.Hash, s.now().Unix()); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO images (hash, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, img.Hash, s.clock.Now().Unix()); err != nil {
 		return fmt.Errorf("store image: %w", err)
 	}
 	for _, r := range img.Renditions {
@@ -71,7 +71,7 @@ func (s *Store) insertImage(ctx context.Context, tx *sql.Tx, img ProcessedImage)
 }
 
 func (s *Store) touchItem(ctx context.Context, tx *sql.Tx, itemID int64) error {
-	res, err := tx.ExecContext(ctx, `UPDATE items SET updated_at = $1 WHERE id = $2`, s.now().Unix(), itemID)
+	res, err := tx.ExecContext(ctx, `UPDATE items SET updated_at = $1 WHERE id = $2`, s.clock.Now().Unix(), itemID)
 	if err != nil {
 		return fmt.Errorf("item %d: %w", itemID, err)
 	}

@@ -20,7 +20,7 @@ type ItemEdit struct {
 func (s *Store) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, error) {
 	res, err := s.db.ExecContext(ctx,
 		`UPDATE items SET name = $1, price_cents = $2, stock = $3, description = $4, category = $5, updated_at = $6 WHERE id = $7`,
-		e.Name, e.PriceCents, e.Stock, e.Description, e.Category, s.now().Unix(), id)
+		e.Name, e.PriceCents, e.Stock, e.Description, e.Category, s.clock.Now().Unix(), id)
 	if err != nil {
 		return Item{}, fmt.Errorf("update item %d: %w", id, err)
 	}

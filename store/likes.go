@@ -74,7 +74,7 @@ func (s *Store) SetLike(ctx context.Context, itemID, userID int64, mode string) 
 	pipe.ZIncrBy(ctx, keys.MostLiked, float64(change), id)
 	pipe.HIncrBy(ctx, keys.UserCounts(userID), "likes", change)
 	if change > 0 {
-		pipe.ZAdd(ctx, keys.RecentlyLiked, redis.Z{Score: s.nowSeconds(), Member: id})
+		pipe.ZAdd(ctx, keys.RecentlyLiked, redis.Z{Score: s.clock.Seconds(), Member: id})
 		pipe.ZRemRangeByRank(ctx, keys.RecentlyLiked, 0, -recentlyLikedSize-1)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {

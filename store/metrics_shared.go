@@ -4,8 +4,7 @@ import (
 	"context"
 	"storefront/store/keys"
 	"storefront/store/platform"
-	"strconv"
-	"time"
+	"storefront/store/workers"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
@@ -85,7 +84,7 @@ func (c sharedCollector) Collect(ch chan<- prometheus.Metric) {
 		gauge(d.viewed, float64(viewed.Val()))
 		gauge(d.rows, float64(rows.Val()))
 		for i, n := range names {
-			if t := parseRunTime(runs[i].Val()); !t.IsZero() {
+			if t := workers.ParseRunTime(runs[i].Val()); !t.IsZero() {
 				gauge(d.workerRun, float64(t.UnixMilli())/1e3, n)
 			}
 		}
@@ -112,17 +111,4 @@ func (s *Store) workerNames() []string {
 		}
 	}
 	return out
-}
-
-// parseRunTime reads a worker report's last_run: Unix milliseconds (or
-// seconds, from an older report); zero when absent.
-func parseRunTime(v string) time.Time {
-	n, err := strconv.ParseInt(v, 10, 64)
-	switch {
-	case err != nil || n <= 0:
-		return time.Time{}
-	case n < 1e11:
-		return time.Unix(n, 0)
-	}
-	return time.UnixMilli(n)
 }

@@ -155,7 +155,7 @@ func (s *Store) BanUser(ctx context.Context, name string) (User, int, error) {
 	// The ban is written before the sessions are read: a sign-in racing
 	// with it adds its session before checking the ban (see SignIn's
 	// caller), so either we find that session or it finds the ban.
-	if _, err := s.db.ExecContext(ctx, `UPDATE users SET banned_at = $1 WHERE id = $2 AND banned_at IS NULL`, s.now().Unix(), u.ID); err != nil {
+	if _, err := s.db.ExecContext(ctx, `UPDATE users SET banned_at = $1 WHERE id = $2 AND banned_at IS NULL`, s.clock.Now().Unix(), u.ID); err != nil {
 		return u, 0, fmt.Errorf("ban %q: %w", name, err)
 	}
 	u.Banned = true

@@ -90,7 +90,7 @@ func (s *Store) ItemNames(ctx context.Context, ids []int64) (map[int64]string, e
 
 // cachedNames splits ids into the names the cache holds and the ids it lacks.
 func (s *Store) cachedNames(ids []int64) (map[int64]string, []int64) {
-	now := s.now()
+	now := s.clock.Now()
 	out := make(map[int64]string, len(ids))
 	var missing []int64
 	for _, id := range ids {
@@ -106,7 +106,7 @@ func (s *Store) cachedNames(ids []int64) (map[int64]string, []int64) {
 // rememberNames puts rows read from the database (or the row cache) into
 // the name cache.
 func (s *Store) rememberNames(rows map[int64]Item) {
-	now := s.now()
+	now := s.clock.Now()
 	for id, it := range rows {
 		s.pages.names.put(id, it.Name, now)
 	}

@@ -83,7 +83,7 @@ func (s *Store) Notify(ctx context.Context, userID int64, n Note) error {
 		return ErrInvalid
 	}
 	if n.At == 0 {
-		n.At = s.nowSeconds()
+		n.At = s.clock.Seconds()
 	}
 	b, err := json.Marshal(n)
 	if err != nil {

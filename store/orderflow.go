@@ -127,7 +127,7 @@ func (s *Store) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor st
 			return 0, nil, err
 		}
 	}
-	if err := insertOrderEvent(ctx, tx, id, to, actor, s.now().Unix()); err != nil {
+	if err := insertOrderEvent(ctx, tx, id, to, actor, s.clock.Now().Unix()); err != nil {
 		return 0, nil, err
 	}
 	if err := tx.Commit(); err != nil {

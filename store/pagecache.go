@@ -177,7 +177,7 @@ type LikeVisit struct {
 // read for the page itself.
 func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemView, error) {
 	key, cacheable := pageKey(req.ItemID, req.Query)
-	now := s.now()
+	now := s.clock.Now()
 	var local *l1Entry
 	if cacheable {
 		local = s.pages.l1.get(key, now)
@@ -280,7 +280,7 @@ func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemVie
 	if out.Result == PageHit && !w.create {
 		// Nothing here loses a cart, an order or a session: the session
 		// exists already; what waits is its touch and the analytics.
-		s.pages.writes.add(w, s.nowSeconds())
+		s.pages.writes.add(w, s.clock.Seconds())
 		return out, nil
 	}
 	return out, s.sendWrites(ctx, &w)
@@ -407,7 +407,7 @@ func (s *Store) validPage(cmd *redis.StringCmd, itemID int64, gen PageGen) *page
 		return nil
 	}
 	if !s.pages.names.known(p.ItemID) {
-		s.pages.names.put(p.ItemID, p.ItemName, s.now())
+		s.pages.names.put(p.ItemID, p.ItemName, s.clock.Now())
 	}
 	return p
 }
@@ -448,7 +448,7 @@ func (s *Store) purgeItemPages(ctx context.Context, ids []int64) (int, error) {
 		pipe.HIncrBy(ctx, keys.PageGen, strconv.FormatInt(id, 10), 1)
 		dels[i] = pipe.Unlink(ctx, keys.Page(PageKey(id)))
 		pipe.Unlink(ctx, keys.RowCache(id))
-		pipe.ZAddXX(ctx, keys.RowSchedule, redis.Z{Score: s.nowSeconds(), Member: strconv.FormatInt(id, 10)})
+		pipe.ZAddXX(ctx, keys.RowSchedule, redis.Z{Score: s.clock.Seconds(), Member: strconv.FormatInt(id, 10)})
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("purge pages: %w", err)

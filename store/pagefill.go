@@ -142,7 +142,7 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 			if got {
 				s.releasePageLock(ctx, f.Key, tok)
 			}
-			s.pages.l1.put(f.Key, page, s.now(), ttl, s.pageGrace(), f.epoch)
+			s.pages.l1.put(f.Key, page, s.clock.Now(), ttl, s.pageGrace(), f.epoch)
 			return fillResult{page, fillFound}, nil
 		case got:
 			page, err := s.renderPage(ctx, f, inv, pagebody.LevelStored)
@@ -153,7 +153,7 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 			if err := s.storePage(ctx, f, page, tok); err != nil {
 				return fillResult{}, err
 			}
-			s.pages.l1.put(f.Key, page, s.now(), s.pageHardTTL(), s.pageGrace(), f.epoch)
+			s.pages.l1.put(f.Key, page, s.clock.Now(), s.pageHardTTL(), s.pageGrace(), f.epoch)
 			return fillResult{page, fillRendered}, nil
 		case page != nil:
 			return fillResult{page, fillStale}, nil
@@ -261,7 +261,7 @@ func (s *Store) fillItem(ctx context.Context, id int64, inv []byte, names []int6
 		}
 	}
 	if have {
-		s.pages.names.put(id, it.Name, s.now())
+		s.pages.names.put(id, it.Name, s.clock.Now())
 	}
 	return it, nil
 }
@@ -274,7 +274,7 @@ func (s *Store) storePage(ctx context.Context, f pageFill, page *pagebody.Page, 
 	pipe.Eval(ctx, storePageScript, []string{keys.Page(f.Key), keys.PageLock(f.Key)}, page.Encode(), ttl.Milliseconds(), tok)
 	pipe.HIncrBy(ctx, keys.PageStats, "renders", 1)
 	if f.writes != nil {
-		s.addVisitWrites(ctx, pipe, f.writes, s.nowSeconds())
+		s.addVisitWrites(ctx, pipe, f.writes, s.clock.Seconds())
 		f.writes.sent = true
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
@@ -284,7 +284,7 @@ func (s *Store) storePage(ctx context.Context, f pageFill, page *pagebody.Page, 
 }
 
 func (s *Store) releasePageLock(ctx context.Context, key, tok string) {
-	_ = releaseLeaseScript.Run(ctx, s.rdb, []string{keys.PageLock(key)}, tok).Err()
+	_ = platform.ReleaseLock(ctx, s.rdb, keys.PageLock(key), tok)
 }
 
 // buildPage renders an item page that is not to be stored (its URL

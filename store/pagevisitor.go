@@ -33,7 +33,7 @@ func (s *Store) UseClientSideCache(c *redis.Client) { s.csc = c }
 // cache (shared listings, a session's own lists), or the plain client
 // where there is none.
 func (s *Store) reader() redis.Cmdable {
-	if s.csc != nil && s.now().UnixNano()-s.cscFailedAt.Load() > int64(cscPause) {
+	if s.csc != nil && s.clock.Now().UnixNano()-s.cscFailedAt.Load() > int64(cscPause) {
 		return s.csc
 	}
 	return s.rdb
@@ -165,12 +165,12 @@ func (s *Store) ViewSession(ctx context.Context, token string, claimedUserID int
 	if err != nil {
 		// The caching client cannot answer (its server restarted, say):
 		// read from Redis, and keep other reads off it for a while.
-		s.cscFailedAt.Store(s.now().UnixNano())
+		s.cscFailedAt.Store(s.clock.Now().UnixNano())
 		return s.LoadSession(ctx, token, claimedUserID)
 	}
 	if !st.Known {
 		return st, nil
 	}
-	s.pages.writes.touch(token, st.UserID > 0, s.nowSeconds())
+	s.pages.writes.touch(token, st.UserID > 0, s.clock.Seconds())
 	return st, nil
 }

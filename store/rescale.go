@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"storefront/store/keys"
-	"time"
+	"storefront/store/workers"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -27,37 +27,13 @@ func (s *Store) Rescale(ctx context.Context) error {
 // rescaleWorker rescales every RESCALE_INTERVAL on the instance holding
 // the rescale lease. The lease lives two intervals and the holder renews
 // it each time, so another instance takes over only when the holder stops.
-type rescaleWorker struct{ s *Store }
-
-func (w *rescaleWorker) Name() string { return keys.LeaseRescale }
-
-func (w *rescaleWorker) Run(ctx context.Context) {
-	every := w.s.opt.RescaleInterval
-	if every <= 0 {
-		return
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	defer w.s.releaseLease(context.WithoutCancel(ctx), keys.LeaseRescale)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		mine, err := w.s.acquireLease(ctx, keys.LeaseRescale, 2*every)
-		if err == nil && mine {
-			err = w.s.Rescale(ctx)
-			if ctx.Err() == nil {
-				run := WorkerRun{Result: fmt.Sprintf("kept the %d most viewed, halved", w.s.opt.ViewedKeep), Err: err}
-				if err != nil {
-					run.Result = ""
-				}
-				w.s.reportWorker(ctx, keys.LeaseRescale, run)
-			}
-		}
-		if err != nil && ctx.Err() == nil {
-			w.s.log.Warn("rescale", "err", err)
-		}
-	}
+func (s *Store) rescaleWorker() workers.Worker {
+	every := s.opt.RescaleInterval
+	return s.host.Leased(workers.Leased{
+		Name: keys.LeaseRescale, Lease: 2 * every, Every: every, Delay: true,
+		Pass: func(ctx context.Context) (workers.Run, bool) {
+			err := s.Rescale(ctx)
+			return workers.Run{Result: fmt.Sprintf("kept the %d most viewed, halved", s.opt.ViewedKeep), Err: err}, false
+		},
+	})
 }

@@ -51,7 +51,7 @@ func (s *Store) SaveReview(ctx context.Context, itemID, userID int64, rating int
 	if it.Archived() {
 		return false, ErrGone
 	}
-	now := s.now().Unix()
+	now := s.clock.Now().Unix()
 	var created int64
 	err = s.db.QueryRowContext(ctx, `INSERT INTO reviews (item_id, user_id, rating, body, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $5)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/workers"
 	"strconv"
 	"time"
 
@@ -62,7 +63,7 @@ func (s *Store) ScheduleRow(ctx context.Context, id int64, delay time.Duration) 
 	if err := s.rdb.ZAdd(ctx, keys.RowDelay, redis.Z{Score: delay.Seconds(), Member: member}).Err(); err != nil {
 		return fmt.Errorf("schedule row: %w", err)
 	}
-	if err := s.rdb.ZAdd(ctx, keys.RowSchedule, redis.Z{Score: s.nowSeconds(), Member: member}).Err(); err != nil {
+	if err := s.rdb.ZAdd(ctx, keys.RowSchedule, redis.Z{Score: s.clock.Seconds(), Member: member}).Err(); err != nil {
 		return fmt.Errorf("schedule row: %w", err)
 	}
 	return nil
@@ -129,7 +130,7 @@ func (s *Store) ScheduledRows(ctx context.Context, n int64) ([]ScheduledRow, err
 // or that no longer exists is unscheduled and its JSON deleted. It returns
 // how many rows this instance refreshed.
 func (s *Store) CacheRows(ctx context.Context) (int, error) {
-	now := s.nowSeconds()
+	now := s.clock.Seconds()
 	due, err := s.rdb.ZRangeByScoreWithScores(ctx, keys.RowSchedule, &redis.ZRangeBy{
 		Min: "-inf", Max: strconv.FormatFloat(now, 'f', -1, 64), Count: rowBatch,
 	}).Result()
@@ -202,7 +203,7 @@ func (s *Store) refreshRows(ctx context.Context, ids []int64, delays map[string]
 	if err != nil {
 		return 0, err
 	}
-	at := s.nowSeconds()
+	at := s.clock.Seconds()
 	var gone []int64
 	pipe := s.rdb.Pipeline()
 	for _, id := range ids {
@@ -334,20 +335,11 @@ type rowCacheWorker struct{ s *Store }
 func (w *rowCacheWorker) Name() string { return keys.WorkerRowCache }
 
 func (w *rowCacheWorker) Run(ctx context.Context) {
-	var reported time.Time
-	done := 0
+	var pace workers.Pace
 	for ctx.Err() == nil {
 		n, err := w.s.CacheRows(ctx)
-		done += n
-		// Report errors at once, refreshes once a second and an idle
-		// worker every 10 s, for the dashboard (not every 50 ms poll).
-		if since := time.Since(reported); ctx.Err() == nil && (err != nil || done > 0 && since >= time.Second || since >= 10*time.Second) {
-			run := WorkerRun{Result: fmt.Sprintf("refreshed %d rows", done), Err: err, Counts: map[string]int64{"refreshed": int64(done)}}
-			if err != nil {
-				run.Result = ""
-			}
-			w.s.reportWorker(ctx, w.Name(), run)
-			reported, done = time.Now(), 0
+		if done, now := pace.Add(int64(n), err); now && ctx.Err() == nil {
+			w.s.host.Report(ctx, w.Name(), workers.Run{Result: fmt.Sprintf("refreshed %d rows", done), Err: err, Counts: map[string]int64{"refreshed": done}})
 		}
 		wait := time.Duration(0)
 		switch {

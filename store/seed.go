@@ -113,7 +113,7 @@ func (s *Store) SeedDemo(ctx context.Context, adminPassword string) (string, err
 		return "", fmt.Errorf("seed: %w", err)
 	}
 	if n == 0 {
-		if err := s.seedItems(ctx, DemoItems(s.now())); err != nil {
+		if err := s.seedItems(ctx, DemoItems(s.clock.Now())); err != nil {
 			return "", fmt.Errorf("seed items: %w", err)
 		}
 		s.log.Info("seeded demo catalog", "items", DemoItemCount)

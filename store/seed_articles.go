@@ -93,7 +93,7 @@ func (s *Store) seedArticles(ctx context.Context) error {
 		return fmt.Errorf("seed articles: %w", err)
 	}
 	rng := mrand.New(mrand.NewPCG(20261121, 1))
-	now := s.now()
+	now := s.clock.Now()
 	// The posts span the last twelve hours: a vote is worth VOTE_SCORE
 	// seconds, so with ten voters an article's votes move it by up to about
 	// an hour and a half, past several of its neighbours. Top then differs

@@ -119,7 +119,7 @@ func (s *Store) seedImages(ctx context.Context) error {
 			return err
 		}
 	}
-	for _, it := range DemoItems(s.now()) {
+	for _, it := range DemoItems(s.clock.Now()) {
 		img := pics[demoPictureKey(it.Category, demoColourOf(it.Name))]
 		if img.Hash == "" {
 			continue

@@ -43,7 +43,7 @@ func (s *Store) admitNewSession(ctx context.Context) error {
 	if addr == "" {
 		return nil
 	}
-	now := s.now()
+	now := s.clock.Now()
 	if until, ok := s.capped.get(addr, now); ok {
 		return &TooManySessionsError{RetryAfter: until.Sub(now)}
 	}

@@ -125,7 +125,7 @@ func (s *Store) CreateSession(ctx context.Context, token string, userID int64) e
 	if userID > 0 {
 		pipe.HSet(ctx, keys.Login, sid, userID)
 	}
-	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.nowSeconds(), userID > 0), Member: sid})
+	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.clock.Seconds(), userID > 0), Member: sid})
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}
@@ -141,7 +141,7 @@ func (s *Store) CreateSession(ctx context.Context, token string, userID int64) e
 // guests when it is touched as a guest (a request without its user cookie).
 func (s *Store) addUpdateToken(ctx context.Context, pipe redis.Pipeliner, token string, guest bool, itemID int64) {
 	pipe.ZAddArgs(ctx, keys.Recent, redis.ZAddArgs{XX: true, GT: true,
-		Members: []redis.Z{{Score: sessionScore(s.nowSeconds(), !guest), Member: keys.SessionID(token)}}})
+		Members: []redis.Z{{Score: sessionScore(s.clock.Seconds(), !guest), Member: keys.SessionID(token)}}})
 	if itemID > 0 {
 		s.addSessionView(ctx, pipe, token, itemID)
 		s.addItemViews(ctx, pipe, itemID, 1)
@@ -162,7 +162,7 @@ func (s *Store) addSessionView(ctx context.Context, pipe redis.Pipeliner, token 
 
 // addNewSession queues the creation of a guest session.
 func (s *Store) addNewSession(ctx context.Context, pipe redis.Pipeliner, token string) {
-	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.nowSeconds(), false), Member: keys.SessionID(token)})
+	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.clock.Seconds(), false), Member: keys.SessionID(token)})
 }
 
 // UpdateToken runs update_token for a known session in one round trip.
@@ -219,8 +219,8 @@ func (s *Store) SignIn(ctx context.Context, oldToken, newToken string, userID in
 		pipe.RPush(ctx, keys.SessionViewedOf(sid), vals...)
 	}
 	pipe.HSet(ctx, keys.Login, sid, userID)
-	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.nowSeconds(), true), Member: sid})
-	pipe.ZAdd(ctx, keys.UserSessions(userID), redis.Z{Score: s.nowSeconds(), Member: sid})
+	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.clock.Seconds(), true), Member: sid})
+	pipe.ZAdd(ctx, keys.UserSessions(userID), redis.Z{Score: s.clock.Seconds(), Member: sid})
 	if oldToken != "" {
 		s.addDeleteSession(ctx, pipe, keys.SessionID(oldToken))
 	}

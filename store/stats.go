@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/workers"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -87,7 +88,7 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
 		return StatsSample{}, false, fmt.Errorf("sample stats: %w", platform.RealErr(cmds, err))
 	}
-	now := s.now()
+	now := s.clock.Now()
 	counts := hashInts(page.Val())
 	smp := StatsSample{At: now, Hits: counts[0], Misses: counts[1], Stale: counts[2], Bypass: counts[3],
 		Sessions: sessions.Val(), SignedIn: signedIn.Val(), Guests: guests.Val(), Instance: s.instance}
@@ -176,7 +177,7 @@ func (s *Store) ScanKeyspace(ctx context.Context) (Keyspace, error) {
 	if err != nil {
 		return Keyspace{}, fmt.Errorf("scan keyspace: %w", err)
 	}
-	ks.At = s.now()
+	ks.At = s.clock.Now()
 	err = s.rdb.HSet(ctx, keys.KeyspaceScan, "pages", ks.Pages, "page_bytes", ks.PageBytes, "carts", ks.Carts,
 		"at", ks.At.UnixMilli(), "took", time.Since(start).Milliseconds()).Err()
 	if err != nil {
@@ -240,36 +241,20 @@ func keyspaceOf(vals []any) Keyspace {
 }
 
 // statsWorker takes the dashboard's samples on the instance that holds the
-// `stats` lease, so that samples are not doubled with several instances.
-type statsWorker struct{ s *Store }
-
-// Name names the worker in logs and on the dashboard.
-func (w statsWorker) Name() string { return keys.LeaseStats }
-
-// Run samples every StatsInterval until ctx is done, then gives the lease
-// up so that another instance takes over at once. A due keyspace scan
-// runs beside the sampling, so that a long scan leaves no gap in the
-// samples.
-func (w statsWorker) Run(ctx context.Context) {
-	s, every := w.s, w.s.opt.StatsInterval
+// `stats` lease, so that samples are not doubled with several instances,
+// every StatsInterval. A due keyspace scan runs beside the sampling, so
+// that a long scan leaves no gap in the samples.
+func (s *Store) statsWorker() workers.Worker {
+	every := s.opt.StatsInterval
 	var scans sync.WaitGroup
 	var scanning atomic.Bool
-	defer func() {
-		scans.Wait()
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		s.releaseLease(rctx, keys.LeaseStats)
-		cancel()
-	}()
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		held, err := s.acquireLease(ctx, keys.LeaseStats, max(3*every, minStatsLease))
-		if err == nil && held {
-			var smp StatsSample
-			var scan bool
-			smp, scan, err = s.sampleStats(ctx)
+	return s.host.Leased(workers.Leased{
+		Name: keys.LeaseStats, Lease: max(3*every, minStatsLease), Every: every,
+		Stop: scans.Wait,
+		Pass: func(ctx context.Context) (workers.Run, bool) {
+			smp, scan, err := s.sampleStats(ctx)
 			if ctx.Err() != nil {
-				return
+				return workers.Run{}, false
 			}
 			if scan && scanning.CompareAndSwap(false, true) {
 				scans.Add(1)
@@ -281,19 +266,7 @@ func (w statsWorker) Run(ctx context.Context) {
 					}
 				}()
 			}
-			run := WorkerRun{Result: fmt.Sprintf("sampled: %d sessions, %d page hits so far", smp.Sessions, smp.Hits), Err: err}
-			if err != nil {
-				run.Result = ""
-			}
-			s.reportWorker(ctx, keys.LeaseStats, run)
-		}
-		if err != nil && ctx.Err() == nil {
-			s.log.Warn("stats sample failed", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+			return workers.Run{Result: fmt.Sprintf("sampled: %d sessions, %d page hits so far", smp.Sessions, smp.Hits), Err: err}, false
+		},
+	})
 }

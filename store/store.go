@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"os"
 	"storefront/store/platform"
+	"storefront/store/ratelimit"
+	"storefront/store/workers"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,7 +75,7 @@ type Options struct {
 	Shipping *ShippingRates
 	// SessionRate caps the new guest sessions one client address may make
 	// (SESSION_RATE); empty: no cap.
-	SessionRate Rate
+	SessionRate ratelimit.Rate
 }
 
 // withDefaults fills every tuning knob left at zero with its default, once,
@@ -120,14 +122,16 @@ func (o Options) withDefaults() Options {
 // Store is the data layer: one Redis client (single node, Cluster or
 // embedded) and one SQL database (SQLite or PostgreSQL).
 type Store struct {
+	*ratelimit.Limiter
 	rdb      redis.UniversalClient
 	db       *sql.DB
 	dbKind   string
 	opt      Options
 	log      *slog.Logger
 	instance string
-	now      func() time.Time
-	workers  []Worker
+	clock    *platform.Clock
+	host     *workers.Host
+	workers  []workers.Worker
 	seeders  []func(context.Context) error
 	// collectors are the store's Prometheus series.
 	collectors []prometheus.Collector
@@ -144,8 +148,6 @@ type Store struct {
 	// dummyHash is a password hash at this store's cost, compared against
 	// for unknown usernames (see Authenticate).
 	dummyHash func() []byte
-	// admin is the dashboard's statistics state (admin.go).
-	admin *adminState
 	// stopBackground ends the write-behind flusher and the purge listener
 	// (writebehind.go); Close calls it once.
 	stopBackground func()
@@ -161,12 +163,6 @@ type Store struct {
 	capped cappedAddrs
 }
 
-// Worker is a background loop that runs until ctx is cancelled.
-type Worker interface {
-	Name() string
-	Run(ctx context.Context)
-}
-
 // New returns a Store over an open Redis client and database.
 func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *Store {
 	host, _ := os.Hostname()
@@ -177,12 +173,15 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		opt:      opt.withDefaults(),
 		log:      log,
 		instance: host + "-" + platform.RandomHex(4),
-		now:      time.Now,
+		clock:    &platform.Clock{},
 		evictedTotal: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "storefront_sessions_evicted_total",
 			Help: "Sessions evicted by the cleanup worker of this instance.",
 		}),
 	}
+	base := platform.Base{Redis: rdb, DB: db, DBKind: s.dbKind, Log: log, Clock: s.clock, Instance: s.instance}
+	s.host = workers.NewHost(base)
+	s.Limiter = ratelimit.New(base)
 	s.initArticles()
 	s.articles.events = engagementEvents{s: s}
 	s.initOrders()
@@ -190,24 +189,23 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.searchCache = newSearchCache(s.opt.SearchCacheBytes)
 	s.dummyHash = sync.OnceValue(s.makeDummyHash)
 	go s.dummyHash() // ready before the first sign-in with an unknown name
-	s.initAdmin()
 	s.runBackground()
 	// Every background loop main starts and stops, and every metric the
 	// store exports, in one place.
-	s.workers = []Worker{
+	s.workers = []workers.Worker{
 		&fanOutWorker{s: s},      // spreads new posts to followers' feeds
 		s.Fulfilment(s.instance), // fulfils queued orders
-		&rescaleWorker{s: s},     // rescales item view counts
+		s.rescaleWorker(),        // rescales item view counts
 		&rowCacheWorker{s: s},    // refreshes cached item rows
-		cleanupWorker{s},         // evicts the oldest sessions
-		statsWorker{s},           // samples the dashboard's counters
+		s.cleanupWorker(),        // evicts the oldest sessions
+		s.statsWorker(),          // samples the dashboard's counters
 	}
 	s.collectors = append([]prometheus.Collector{
 		s.articles.votes,
 		s.orders.checkouts, s.orders.fulfilled, s.orders.depth,
 		s.pages.requests, s.pages.renders,
 	}, s.sessionCollectors()...)
-	s.collectors = append(s.collectors, s.admin.workerRuns, poolCollector{s.rdb}, sharedCollector{s})
+	s.collectors = append(s.collectors, s.host.Collector(), poolCollector{s.rdb}, sharedCollector{s})
 	return s
 }
 
@@ -227,10 +225,10 @@ func (s *Store) Options() Options { return s.opt }
 func (s *Store) Instance() string { return s.instance }
 
 // SetClock replaces the clock; tests use it to move time.
-func (s *Store) SetClock(now func() time.Time) { s.now = now }
+func (s *Store) SetClock(now func() time.Time) { s.clock.Set(now) }
 
 // Workers returns the background loops that main starts and stops.
-func (s *Store) Workers() []Worker { return s.workers }
+func (s *Store) Workers() []workers.Worker { return s.workers }
 
 // Ping checks that Redis and the database answer, for /readyz.
 func (s *Store) Ping(ctx context.Context) error {
@@ -240,8 +238,17 @@ func (s *Store) Ping(ctx context.Context) error {
 // Migrate applies the embedded migrations that have not run yet.
 func (s *Store) Migrate(ctx context.Context) error { return platform.Migrate(ctx, s.db) }
 
-// nowSeconds is the current time as fractional Unix seconds, the unit of
-// every time-ordered sorted set (sub-second precision, so events in the same second keep their order).
-func (s *Store) nowSeconds() float64 {
-	return float64(s.now().UnixMicro()) / 1e6
+// LeaseHolder says which instance holds a worker's lease, for the dashboard.
+func (s *Store) LeaseHolder(ctx context.Context, name string) (string, error) {
+	return s.host.Holder(ctx, name)
+}
+
+// WorkerStatus reads a worker's last report.
+func (s *Store) WorkerStatus(ctx context.Context, name string) (workers.Status, error) {
+	return s.host.Status(ctx, name)
+}
+
+// WorkerStatuses reads the last report of every background worker.
+func (s *Store) WorkerStatuses(ctx context.Context) ([]workers.Status, error) {
+	return s.host.Statuses(ctx, s.workerNames())
 }

@@ -82,7 +82,7 @@ func (s *Store) Vote(ctx context.Context, articleID, userID int64, dir string) (
 	}
 	res, err := voteScript.Run(ctx, s.rdb,
 		[]string{keys.Article(articleID), keys.UpVoters(articleID), keys.DownVoters(articleID), keys.ArticleScores, keys.MyVotes(userID)},
-		articleID, userID, dir, formatFloat(s.nowSeconds()), s.opt.VoteScore,
+		articleID, userID, dir, formatFloat(s.clock.Seconds()), s.opt.VoteScore,
 		formatFloat(s.opt.VoteWindow.Seconds()), formatFloat(voterSetGrace.Seconds())).Slice()
 	if errors.Is(err, redis.Nil) {
 		return Article{}, false, ErrNotFound

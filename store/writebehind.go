@@ -60,7 +60,7 @@ func (s *Store) sendWrites(ctx context.Context, w *visitWrites) error {
 		return nil
 	}
 	pipe := s.rdb.Pipeline()
-	s.addVisitWrites(ctx, pipe, w, s.nowSeconds())
+	s.addVisitWrites(ctx, pipe, w, s.clock.Seconds())
 	if pipe.Len() == 0 {
 		return nil
 	}

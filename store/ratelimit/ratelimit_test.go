@@ -1,23 +1,24 @@
-package store_test
+package ratelimit_test
 
 import (
 	"sync"
 	"testing"
 	"time"
 
-	"storefront/store"
+	"storefront/store/platform"
+	"storefront/store/ratelimit"
 	"storefront/store/storetest"
 )
 
 // TestRateSeveralWindows: "2 a minute and 5 in 5 minutes" admits an event
 // only when every window allows it, and the wait is the longest one.
 func TestRateSeveralWindows(t *testing.T) {
-	st := storetest.Store(t)
+	st, clock := limiter(t)
 	now := time.Unix(1_800_000_000, 0)
-	st.SetClock(func() time.Time { return now })
+	clock.Set(func() time.Time { return now })
 	ctx := t.Context()
-	rate := store.Rate{{N: 2, Per: time.Minute}, {N: 5, Per: 5 * time.Minute}}
-	allow := func() store.Admission {
+	rate := ratelimit.Rate{{N: 2, Per: time.Minute}, {N: 5, Per: 5 * time.Minute}}
+	allow := func() ratelimit.Admission {
 		t.Helper()
 		a, err := st.Allow(ctx, "comment", "u1", rate)
 		if err != nil {
@@ -56,9 +57,9 @@ func TestRateSeveralWindows(t *testing.T) {
 
 // TestRateRefund: a refunded event no longer counts.
 func TestRateRefund(t *testing.T) {
-	st := storetest.Store(t)
+	st, _ := limiter(t)
 	ctx := t.Context()
-	rate := store.Rate{{N: 1, Per: time.Minute}}
+	rate := ratelimit.Rate{{N: 1, Per: time.Minute}}
 	a, err := st.Allow(ctx, "login", "x", rate)
 	if err != nil || !a.Allowed {
 		t.Fatal(a, err)
@@ -76,9 +77,9 @@ func TestRateRefund(t *testing.T) {
 
 // TestRateConcurrent: many clients at once never get more than N in.
 func TestRateConcurrent(t *testing.T) {
-	st := storetest.Store(t)
+	st, _ := limiter(t)
 	ctx := t.Context()
-	rate := store.Rate{{N: 7, Per: time.Minute}, {N: 20, Per: time.Hour}}
+	rate := ratelimit.Rate{{N: 7, Per: time.Minute}, {N: 20, Per: time.Hour}}
 	var mu sync.Mutex
 	admitted := 0
 	var wg sync.WaitGroup
@@ -106,12 +107,20 @@ func TestRateConcurrent(t *testing.T) {
 
 // TestRateOff: an empty rate or a zero count allows everything.
 func TestRateOff(t *testing.T) {
-	st := storetest.Store(t)
-	for _, r := range []store.Rate{nil, {{N: 0, Per: time.Minute}}} {
+	st, _ := limiter(t)
+	for _, r := range []ratelimit.Rate{nil, {{N: 0, Per: time.Minute}}} {
 		for range 5 {
 			if a, err := st.Allow(t.Context(), "x", "y", r); err != nil || !a.Allowed {
 				t.Fatalf("%v: %+v %v", r, a, err)
 			}
 		}
 	}
+}
+
+func TestMain(m *testing.M) { storetest.Main(m) }
+
+// limiter is a limiter on a clean Redis, with its clock.
+func limiter(t *testing.T) (*ratelimit.Limiter, *platform.Clock) {
+	clock := &platform.Clock{}
+	return ratelimit.New(platform.Base{Redis: storetest.Redis(t), Clock: clock}), clock
 }

@@ -1,4 +1,16 @@
-package store
+// Package ratelimit is the shop's one rate limiter: sliding-window logs
+// in Redis (`rate:<name>:{<subject>}`, one sorted set per limit and
+// subject), several windows per limit ("2/1m,5/5m": all must allow),
+// checked and counted in one script so that concurrent requests cannot
+// both take the last slot. Sign-in, registration, posting, votes,
+// comments, follows, likes, reviews, password changes and the cap of new
+// guest sessions per address all go through it.
+//
+// Invariant: a refused event is not counted; Refund takes back one that
+// was (sign-in counts only failures).
+//
+// Tests: ratelimit_test.go here.
+package ratelimit
 
 import (
 	"context"
@@ -105,10 +117,19 @@ type Admission struct {
 	member     string
 }
 
+// Limiter checks and counts events against rates in Redis.
+type Limiter struct {
+	rdb   redis.UniversalClient
+	clock *platform.Clock
+}
+
+// New returns the limiter.
+func New(b platform.Base) *Limiter { return &Limiter{rdb: b.Redis, clock: b.Clock} }
+
 // Allow counts one event for subject under the named rate and reports
 // whether it is allowed and, if not, how long until it would be. A refused
 // event is not counted.
-func (s *Store) Allow(ctx context.Context, name, subject string, rate Rate) (Admission, error) {
+func (s *Limiter) Allow(ctx context.Context, name, subject string, rate Rate) (Admission, error) {
 	windows := rate.active()
 	if len(windows) == 0 {
 		return Admission{Allowed: true}, nil
@@ -121,7 +142,7 @@ func (s *Store) Allow(ctx context.Context, name, subject string, rate Rate) (Adm
 		}
 	}
 	windows[0], windows[longest] = windows[longest], windows[0]
-	now := s.now().UnixMilli()
+	now := s.clock.Now().UnixMilli()
 	member := fmt.Sprintf("%d-%s", now, platform.RandomHex(6))
 	args := []any{now, member}
 	for _, w := range windows {
@@ -140,7 +161,7 @@ func (s *Store) Allow(ctx context.Context, name, subject string, rate Rate) (Adm
 
 // Refund takes back an allowed event, for limits that count only some
 // outcomes (sign-in counts failures: a successful one is refunded).
-func (s *Store) Refund(ctx context.Context, a Admission) error {
+func (s *Limiter) Refund(ctx context.Context, a Admission) error {
 	if a.key == "" {
 		return nil
 	}
