@@ -5,9 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/platform"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -112,7 +112,7 @@ func (s *Store) Checkout(ctx context.Context, req CheckoutRequest) (Order, error
 		result = checkoutResult(err)
 		return Order{}, err
 	}
-	o, err := s.placeOrder(ctx, req, cart.Lines)
+	o, soldOut, err := s.placeOrder(ctx, req, cart.Lines)
 	if err != nil {
 		result = checkoutResult(err)
 		return Order{}, err
@@ -120,7 +120,7 @@ func (s *Store) Checkout(ctx context.Context, req CheckoutRequest) (Order, error
 	result = "ok"
 	// The order is committed: what follows must happen even if the client
 	// has gone, and its failures must not turn the order into an error.
-	s.afterCheckout(context.WithoutCancel(ctx), req.Cart, o)
+	s.afterCheckout(context.WithoutCancel(ctx), req.Cart, o, soldOut)
 	return o, nil
 }
 
@@ -175,38 +175,36 @@ func problemFor(l CartLine, it Item, ok bool) (LineProblem, bool) {
 // placeOrder is the checkout transaction. Lines are sorted by item id (the
 // cart's order), so two transactions lock rows in the same order and
 // PostgreSQL cannot deadlock; SQLite's write transactions take the lock at
-// BEGIN (_txlock=immediate) and simply queue.
-func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []CartLine) (Order, error) {
+// BEGIN (_txlock=immediate) and simply queue. soldOut says an item's
+// stock ran out.
+func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []CartLine) (o Order, soldOut bool, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return Order{}, fmt.Errorf("checkout: %w", err)
+		return Order{}, false, fmt.Errorf("checkout: %w", err)
 	}
 	defer tx.Rollback()
 	if err := lockBuyer(ctx, tx, req.Cart.UserID); err != nil {
-		return Order{}, err
+		return Order{}, false, err
 	}
 
 	var problems []LineProblem
-	soldOut := false
 	for _, l := range lines {
-		var left int64
-		err := tx.QueryRowContext(ctx, `UPDATE items SET stock = stock - $1 WHERE id = $2 AND stock >= $1 AND `+onSale+` RETURNING stock`,
-			l.Qty, l.ItemID).Scan(&left)
-		if err == nil {
+		left, taken, err := catalog.TakeStock(ctx, tx, l.ItemID, l.Qty)
+		if err != nil {
+			return Order{}, false, fmt.Errorf("checkout: take stock: %w", err)
+		}
+		if taken {
 			soldOut = soldOut || left == 0
 			continue
 		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return Order{}, fmt.Errorf("checkout: take stock: %w", err)
-		}
 		p, err := lineProblemTx(ctx, tx, l)
 		if err != nil {
-			return Order{}, err
+			return Order{}, false, err
 		}
 		problems = append(problems, p)
 	}
 	if len(problems) > 0 {
-		return Order{}, &CheckoutError{Problems: problems}
+		return Order{}, false, &CheckoutError{Problems: problems}
 	}
 
 	// Read names and prices after the updates: the rows are ours now, so
@@ -215,11 +213,11 @@ func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []Car
 	for i, l := range lines {
 		ids[i] = l.ItemID
 	}
-	rows, err := itemsIn(ctx, tx, ids)
+	rows, err := catalog.PricesTx(ctx, tx, ids)
 	if err != nil {
-		return Order{}, fmt.Errorf("checkout: %w", err)
+		return Order{}, false, fmt.Errorf("checkout: %w", err)
 	}
-	o := Order{UserID: req.Cart.UserID, Status: OrderPending, CreatedAt: time.Unix(s.clock.Now().Unix(), 0),
+	o = Order{UserID: req.Cart.UserID, Status: OrderPending, CreatedAt: time.Unix(s.clock.Now().Unix(), 0),
 		Email: req.Email, Address: req.Address, Shipping: req.Shipping, Payment: req.Payment}
 	if req.Cart.Guest() {
 		o.UserID = GuestUserID
@@ -233,7 +231,7 @@ func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []Car
 	o.ShippingCents = s.shipping().Cost(req.Shipping, o.SubtotalCents)
 	o.TotalCents = o.SubtotalCents + o.ShippingCents
 	if req.ExpectTotal >= 0 && req.ExpectTotal != o.TotalCents {
-		return Order{}, &CheckoutError{PriceChanged: true, Total: o.TotalCents}
+		return Order{}, false, &CheckoutError{PriceChanged: true, Total: o.TotalCents}
 	}
 
 	a := o.Address
@@ -243,67 +241,37 @@ func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []Car
 		o.UserID, o.Status, o.TotalCents, o.CreatedAt.Unix(), o.Email, a.Name, a.Line1, a.Line2,
 		a.City, a.Postcode, a.Country, o.Shipping, o.ShippingCents, o.Payment).Scan(&o.ID)
 	if err != nil {
-		return Order{}, fmt.Errorf("checkout: insert order: %w", err)
+		return Order{}, false, fmt.Errorf("checkout: insert order: %w", err)
 	}
 	if err := insertOrderLines(ctx, tx, o); err != nil {
-		return Order{}, err
+		return Order{}, false, err
 	}
 	if err := tx.Commit(); err != nil {
-		return Order{}, fmt.Errorf("checkout: commit: %w", err)
+		return Order{}, false, fmt.Errorf("checkout: commit: %w", err)
 	}
-	if soldOut {
-		s.searchChanged(ctx) // out of stock now: the in-stock filter and counts change
-	}
-	return o, nil
+	return o, soldOut, nil
 }
 
 // lineProblemTx says why the conditional update of line l touched no row.
 func lineProblemTx(ctx context.Context, tx *sql.Tx, l CartLine) (LineProblem, error) {
-	var it Item
-	var archived sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT name, stock, archived_at FROM items WHERE id = $1`, l.ItemID).Scan(&it.Name, &it.Stock, &archived)
-	it.ArchivedAt = archived.Int64
-	if errors.Is(err, sql.ErrNoRows) {
-		p, _ := problemFor(l, Item{}, false)
-		return p, nil
-	}
+	it, ok, err := catalog.StockTx(ctx, tx, l.ItemID)
 	if err != nil {
 		return LineProblem{}, fmt.Errorf("checkout: %w", err)
 	}
-	p, bad := problemFor(l, it, true)
-	if !bad { // restocked between the update and this read: still refuse, it is rare
+	p, bad := problemFor(l, it, ok)
+	if ok && !bad { // restocked between the update and this read: still refuse, it is rare
 		p.Reason = ProblemShort
 	}
 	return p, nil
 }
 
-func itemsIn(ctx context.Context, tx *sql.Tx, ids []int64) (map[int64]Item, error) {
-	ph, args := platform.InList(1, ids)
-	rs, err := tx.QueryContext(ctx, `SELECT id, name, price_cents FROM items WHERE id IN (`+ph+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	out := make(map[int64]Item, len(ids))
-	for rs.Next() {
-		var it Item
-		if err := rs.Scan(&it.ID, &it.Name, &it.PriceCents); err != nil {
-			return nil, err
-		}
-		out[it.ID] = it
-	}
-	return out, rs.Err()
-}
-
 func insertOrderLines(ctx context.Context, tx *sql.Tx, o Order) error {
-	vals := make([]string, len(o.Lines))
 	args := make([]any, 0, 5*len(o.Lines))
-	for i, l := range o.Lines {
-		n := len(args)
-		vals[i] = fmt.Sprintf("($%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5)
+	for _, l := range o.Lines {
 		args = append(args, o.ID, l.ItemID, l.Name, l.PriceCents, l.Qty)
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO order_lines (order_id, item_id, name, price_cents, qty) VALUES `+strings.Join(vals, ", "), args...)
+	_, err := tx.ExecContext(ctx, `INSERT INTO order_lines (order_id, item_id, name, price_cents, qty) VALUES `+
+		platform.ValueRows(1, len(o.Lines), 5), args...)
 	if err != nil {
 		return fmt.Errorf("checkout: insert lines: %w", err)
 	}
@@ -322,10 +290,10 @@ end
 return 1`)
 
 // afterCheckout empties the cart, enqueues the order and counts it in the
-// "also bought" statistics in one round trip, then purges the sold items'
-// cached pages. Failures are logged, not returned: the order exists, and
+// "also bought" statistics in one round trip, then announces the sold
+// items' change (their pages are purged). Failures are logged, not returned: the order exists, and
 // an order that never reached the queue is found by the fulfilment sweep.
-func (s *Store) afterCheckout(ctx context.Context, owner CartOwner, o Order) {
+func (s *Store) afterCheckout(ctx context.Context, owner CartOwner, o Order, soldOut bool) {
 	args := make([]any, 0, 2*len(o.Lines))
 	ids := make([]int64, len(o.Lines))
 	for i, l := range o.Lines {
@@ -339,7 +307,8 @@ func (s *Store) afterCheckout(ctx context.Context, owner CartOwner, o Order) {
 	if _, err := pipe.Exec(ctx); err != nil {
 		s.log.Error("after checkout: cart, queue or statistics", "order", o.ID, "err", err)
 	}
-	if err := s.PurgeItemPages(ctx, ids...); err != nil {
-		s.log.Error("after checkout: purge item pages", "order", o.ID, "err", err)
+	// Their stock changed; a search sees it when some ran out.
+	if err := s.Catalog.Changed(ctx, catalog.Change{IDs: ids, Search: soldOut}); err != nil {
+		s.log.Error("after checkout: item change", "order", o.ID, "err", err)
 	}
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
@@ -60,3 +61,14 @@ type (
 )
 
 var ParseRate = ratelimit.ParseRate
+
+type (
+	Item           = catalog.Item
+	Category       = catalog.Category
+	ItemPage       = catalog.ItemPage
+	NewItem        = catalog.NewItem
+	ItemEdit       = catalog.ItemEdit
+	AdminItemQuery = catalog.AdminItemQuery
+	CachedRow      = catalog.CachedRow
+	ScheduledRow   = catalog.ScheduledRow
+)

@@ -21,12 +21,13 @@ func CheckoutLockKey(o CartOwner) string { return keys.CheckoutLock(o.UserID, o.
 
 // PlaceOrder runs the checkout transaction alone, without the pre-check.
 func PlaceOrder(ctx context.Context, s *Store, req CheckoutRequest, lines []CartLine) (Order, error) {
-	return s.placeOrder(ctx, req, lines)
+	o, _, err := s.placeOrder(ctx, req, lines)
+	return o, err
 }
 
 // AfterCheckout runs the post-commit steps for an order.
 func AfterCheckout(ctx context.Context, s *Store, owner CartOwner, o Order) {
-	s.afterCheckout(ctx, owner, o)
+	s.afterCheckout(ctx, owner, o, false)
 }
 
 // EnqueueOrder pushes an order id onto the queue (a duplicate delivery).
@@ -72,11 +73,6 @@ func QueuePending(ctx context.Context, s *Store) (int64, error) {
 		return 0, err
 	}
 	return p.Count, nil
-}
-
-// RowsFromCacheForTest exposes the row cache read path to store_test.
-func RowsFromCacheForTest(s *Store, ctx context.Context, ids []int64) (map[int64]Item, error) {
-	return s.rowsFromCache(ctx, ids)
 }
 
 // DummyHashCost is the bcrypt cost of the hash that unknown usernames are

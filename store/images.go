@@ -5,7 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
+	"storefront/store/catalog"
+	"storefront/store/platform"
 )
 
 // ImageSize is one stored width of a picture.
@@ -34,7 +35,7 @@ func (s *Store) AddItemImage(ctx context.Context, itemID int64, img ProcessedIma
 	// Touching the item first takes its row lock (the write lock on
 	// SQLite), so concurrent uploads to one item take turns for the count
 	// and the position.
-	if err := s.touchItem(ctx, tx, itemID); err != nil {
+	if err := catalog.LockItem(ctx, tx, itemID, s.clock.Now()); err != nil {
 		return 0, err
 	}
 	var n, last int
@@ -53,7 +54,7 @@ func (s *Store) AddItemImage(ctx context.Context, itemID int64, img ProcessedIma
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("add image: %w", err)
 	}
-	return last + 1, s.PurgeItemPages(ctx, itemID)
+	return last + 1, s.Catalog.Changed(ctx, catalog.Change{IDs: []int64{itemID}})
 }
 
 // insertImage stores a picture's renditions unless they are there already.
@@ -70,17 +71,6 @@ func (s *Store) insertImage(ctx context.Context, tx *sql.Tx, img ProcessedImage)
 	return nil
 }
 
-func (s *Store) touchItem(ctx context.Context, tx *sql.Tx, itemID int64) error {
-	res, err := tx.ExecContext(ctx, `UPDATE items SET updated_at = $1 WHERE id = $2`, s.clock.Now().Unix(), itemID)
-	if err != nil {
-		return fmt.Errorf("item %d: %w", itemID, err)
-	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return nil
-}
-
 // DeleteItemImage removes the item's picture at position (1-based); the
 // later ones move up. A picture no item uses any more is deleted. The
 // item's cached pages are purged.
@@ -90,7 +80,7 @@ func (s *Store) DeleteItemImage(ctx context.Context, itemID int64, position int)
 		return fmt.Errorf("delete image: %w", err)
 	}
 	defer tx.Rollback()
-	if err := s.touchItem(ctx, tx, itemID); err != nil {
+	if err := catalog.LockItem(ctx, tx, itemID, s.clock.Now()); err != nil {
 		return err
 	}
 	var hash string
@@ -123,7 +113,7 @@ func (s *Store) DeleteItemImage(ctx context.Context, itemID int64, position int)
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete image: %w", err)
 	}
-	return s.PurgeItemPages(ctx, itemID)
+	return s.Catalog.Changed(ctx, catalog.Change{IDs: []int64{itemID}})
 }
 
 // ItemImages returns an item's pictures in order.
@@ -138,12 +128,8 @@ func (s *Store) MainImages(ctx context.Context, itemIDs []int64) (map[int64]Item
 	if len(itemIDs) == 0 {
 		return out, nil
 	}
-	ph := make([]string, len(itemIDs))
-	args := make([]any, len(itemIDs))
-	for i, id := range itemIDs {
-		ph[i], args[i] = fmt.Sprintf("$%d", i+1), id
-	}
-	m, err := s.images(ctx, `ii.position = 1 AND ii.item_id IN (`+strings.Join(ph, ",")+`)`, args)
+	ph, args := platform.InList(1, itemIDs)
+	m, err := s.images(ctx, `ii.position = 1 AND ii.item_id IN (`+ph+`)`, args)
 	for id, imgs := range m {
 		out[id] = imgs[0]
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"storefront/store/catalog"
 	"storefront/store/platform"
 	"strconv"
 	"time"
@@ -80,9 +81,9 @@ func (s *Store) MoveOrder(ctx context.Context, id, ownerID int64, to, actor stri
 	ctx = context.WithoutCancel(ctx) // the move is committed: finish the rest
 	s.notifyOrder(ctx, userID, id, to)
 	if to == OrderCancelled && len(lines) > 0 {
-		s.searchChanged(ctx) // stock back: an item may be in stock again
-		if err := s.PurgeItemPages(ctx, lines...); err != nil {
-			s.log.Error("order cancelled: purge item pages", "order", id, "err", err)
+		// Stock back: an item may be in stock again.
+		if err := s.Catalog.Changed(ctx, catalog.Change{IDs: lines, Search: true}); err != nil {
+			s.log.Error("order cancelled: item change", "order", id, "err", err)
 		}
 	}
 	return s.OrderAny(ctx, id)
@@ -158,7 +159,7 @@ func restock(ctx context.Context, tx *sql.Tx, orderID int64) ([]int64, error) {
 		return nil, fmt.Errorf("restock order %d: %w", orderID, err)
 	}
 	for i, id := range ids {
-		if _, err := tx.ExecContext(ctx, `UPDATE items SET stock = stock + $1 WHERE id = $2`, qtys[i], id); err != nil {
+		if err := catalog.PutBackStock(ctx, tx, id, qtys[i]); err != nil {
 			return nil, fmt.Errorf("restock order %d: %w", orderID, err)
 		}
 	}

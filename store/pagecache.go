@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/sync/singleflight"
 
+	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/pagebody"
 	"storefront/store/platform"
@@ -33,7 +34,6 @@ const (
 // metrics. Redis stays the truth: l1 only holds what Redis holds, and is
 // emptied of an item within a second of a purge on any instance.
 type pageCache struct {
-	names        *nameCache
 	l1           *l1Cache
 	writes       *writeBehind
 	dead         deadTokens // sessions the write-behind flush found gone
@@ -49,7 +49,6 @@ type pageCache struct {
 // their state and metrics (store.go lists the workers).
 func (s *Store) initPageCache() {
 	s.pages = &pageCache{
-		names:  newNameCache(),
 		l1:     newL1Cache(s.opt.PageL1Bytes),
 		writes: newWriteBehind(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -335,7 +334,7 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 		r := s.addLoadSession(ctx, pipe, req.Token, req.ClaimedUserID)
 		reads = &r
 		recent = pipe.LRange(ctx, keys.SessionViewed(req.Token), 0, s.opt.ViewedPerSession-1)
-	} else if fresh != "" && s.pages.names.known(req.ItemID) {
+	} else if fresh != "" && s.Catalog.Known(req.ItemID) {
 		s.addNewSession(ctx, pipe, fresh)
 		v.created = true
 	}
@@ -375,7 +374,7 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 // degradedPage serves an item page from the database alone while Redis is
 // down: no session, no view, no cache.
 func (s *Store) degradedPage(ctx context.Context, req ItemPageRequest) (ItemView, error) {
-	page, err := s.renderPage(ctx, pageFill{ItemID: req.ItemID, Names: []int64{req.ItemID}, Render: req.Render}, nil, pagebody.LevelFast)
+	page, err := s.renderPage(ctx, pageFill{ItemID: req.ItemID, Names: []int64{req.ItemID}, Render: req.Render}, catalog.RowRead{}, pagebody.LevelFast)
 	if err != nil {
 		return ItemView{}, err
 	}
@@ -406,9 +405,7 @@ func (s *Store) validPage(cmd *redis.StringCmd, itemID int64, gen PageGen) *page
 	if err != nil || p.ItemID != itemID || p.GenItem < gen.Item || p.GenAll < gen.All {
 		return nil
 	}
-	if !s.pages.names.known(p.ItemID) {
-		s.pages.names.put(p.ItemID, p.ItemName, s.clock.Now())
-	}
+	s.Catalog.RememberName(p.ItemID, p.ItemName)
 	return p
 }
 
@@ -429,16 +426,16 @@ func parseGen(vals []any) PageGen {
 // next worker pass, so the next render reads the database, not the old
 // row. Every instance drops its in-process copies on the purge channel.
 func (s *Store) PurgeItemPages(ctx context.Context, itemIDs ...int64) error {
-	_, err := s.purgeItemPages(ctx, itemIDs)
+	_, err := s.purgeItemPages(ctx, itemIDs, true)
 	return err
 }
 
 // PurgeItemPagesCount is PurgeItemPages, reporting how many pages went.
 func (s *Store) PurgeItemPagesCount(ctx context.Context, itemIDs ...int64) (int, error) {
-	return s.purgeItemPages(ctx, itemIDs)
+	return s.purgeItemPages(ctx, itemIDs, true)
 }
 
-func (s *Store) purgeItemPages(ctx context.Context, ids []int64) (int, error) {
+func (s *Store) purgeItemPages(ctx context.Context, ids []int64, forgetRows bool) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
@@ -447,8 +444,9 @@ func (s *Store) purgeItemPages(ctx context.Context, ids []int64) (int, error) {
 	for i, id := range ids {
 		pipe.HIncrBy(ctx, keys.PageGen, strconv.FormatInt(id, 10), 1)
 		dels[i] = pipe.Unlink(ctx, keys.Page(PageKey(id)))
-		pipe.Unlink(ctx, keys.RowCache(id))
-		pipe.ZAddXX(ctx, keys.RowSchedule, redis.Z{Score: s.clock.Seconds(), Member: strconv.FormatInt(id, 10)})
+	}
+	if forgetRows {
+		s.Catalog.AddForgetRows(ctx, pipe, ids)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("purge pages: %w", err)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/pagebody"
 	"storefront/store/platform"
@@ -120,21 +120,17 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 	tok := platform.RandomHex(12)
 	pageAndLock := []string{keys.Page(f.Key), keys.PageLock(f.Key)}
 	deadline := time.Now().Add(pageLockWait)
-	var inv []byte
+	var row catalog.RowRead
 	for i := 0; ; i++ {
 		pipe := s.rdb.Pipeline()
 		begin := pipe.Eval(ctx, fillBeginScript, pageAndLock, tok, pageLockTTL.Milliseconds())
-		var invCmd *redis.StringCmd
 		if i == 0 { // the row and order statistics, in case this call renders
-			invCmd = pipe.Get(ctx, keys.RowCache(f.ItemID))
+			row = catalog.AddRowRead(ctx, pipe, f.ItemID)
 			f.bought = addAlsoBoughtRead(ctx, pipe, f.ItemID)
 		}
 		cmds, err := pipe.Exec(ctx)
 		if err = platform.RealErr(cmds, err); err != nil {
 			return fillResult{}, fmt.Errorf("fill page: %w", err)
-		}
-		if invCmd != nil {
-			inv, _ = invCmd.Bytes()
 		}
 		page, ttl, got := s.parseFillBegin(begin, f)
 		switch {
@@ -145,7 +141,7 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 			s.pages.l1.put(f.Key, page, s.clock.Now(), ttl, s.pageGrace(), f.epoch)
 			return fillResult{page, fillFound}, nil
 		case got:
-			page, err := s.renderPage(ctx, f, inv, pagebody.LevelStored)
+			page, err := s.renderPage(ctx, f, row, pagebody.LevelStored)
 			if err != nil {
 				s.releasePageLock(ctx, f.Key, tok)
 				return fillResult{}, err
@@ -160,7 +156,7 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 		case !wait:
 			return fillResult{}, nil
 		case time.Now().After(deadline):
-			return s.renderUnstored(ctx, f, inv)
+			return s.renderUnstored(ctx, f, row)
 		}
 		select {
 		case <-ctx.Done():
@@ -172,8 +168,8 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 
 // renderUnstored renders a page that is not stored, counting the render
 // with the caller's writes.
-func (s *Store) renderUnstored(ctx context.Context, f pageFill, inv []byte) (fillResult, error) {
-	page, err := s.renderPage(ctx, f, inv, pagebody.LevelFast)
+func (s *Store) renderUnstored(ctx context.Context, f pageFill, row catalog.RowRead) (fillResult, error) {
+	page, err := s.renderPage(ctx, f, row, pagebody.LevelFast)
 	if err != nil {
 		return fillResult{}, err
 	}
@@ -210,9 +206,9 @@ func (s *Store) parseFillBegin(cmd *redis.Cmd, f pageFill) (*pagebody.Page, time
 
 // renderPage reads the item (from the row cache if it holds the row) and
 // the missing names in one query, and renders and splits the page.
-func (s *Store) renderPage(ctx context.Context, f pageFill, inv []byte, level int) (*pagebody.Page, error) {
+func (s *Store) renderPage(ctx context.Context, f pageFill, row catalog.RowRead, level int) (*pagebody.Page, error) {
 	bought := f.bought.result()
-	it, err := s.fillItem(ctx, f.ItemID, inv, append(slices.Clone(f.Names), bought.ItemIDs...))
+	it, err := s.Catalog.PageItem(ctx, f.ItemID, row, append(slices.Clone(f.Names), bought.ItemIDs...))
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +216,7 @@ func (s *Store) renderPage(ctx context.Context, f pageFill, inv []byte, level in
 		return nil, ErrGone
 	}
 	facts := PageFacts{Views: f.Views, Buyers: bought.Buyers}
-	names, _ := s.cachedNames(bought.ItemIDs)
+	names, _ := s.Catalog.CachedNames(bought.ItemIDs)
 	for _, id := range bought.ItemIDs {
 		if name, ok := names[id]; ok {
 			facts.AlsoBought = append(facts.AlsoBought, NamedItem{ID: id, Name: name})
@@ -236,34 +232,6 @@ func (s *Store) renderPage(ctx context.Context, f pageFill, inv []byte, level in
 	}
 	s.pages.renders.Inc()
 	return page, nil
-}
-
-// fillItem returns the item from its row cache JSON, else the database,
-// reading the names that the name cache lacks in the same query.
-func (s *Store) fillItem(ctx context.Context, id int64, inv []byte, names []int64) (Item, error) {
-	var it Item
-	have := len(inv) > 0 && json.Unmarshal(inv, &it) == nil && it.ID == id
-	_, ids := s.cachedNames(names)
-	if !have {
-		ids = append(ids, id)
-	}
-	if len(ids) > 0 {
-		rows, err := s.Items(ctx, ids)
-		if err != nil {
-			return Item{}, err
-		}
-		s.rememberNames(rows)
-		if !have {
-			var ok bool
-			if it, ok = rows[id]; !ok {
-				return Item{}, ErrNotFound
-			}
-		}
-	}
-	if have {
-		s.pages.names.put(id, it.Name, s.clock.Now())
-	}
-	return it, nil
 }
 
 // storePage stores a rendered page with its hard TTL, releases the lock,
@@ -292,11 +260,10 @@ func (s *Store) releasePageLock(ctx context.Context, key, tok string) {
 // cache or the database, with the names in the same query.
 func (s *Store) buildPage(ctx context.Context, f pageFill) (*pagebody.Page, error) {
 	pipe := s.rdb.Pipeline()
-	invCmd := pipe.Get(ctx, keys.RowCache(f.ItemID))
+	row := catalog.AddRowRead(ctx, pipe, f.ItemID)
 	f.bought = addAlsoBoughtRead(ctx, pipe, f.ItemID)
 	if err := platform.RealErr(pipe.Exec(ctx)); err != nil {
 		return nil, fmt.Errorf("build page: %w", err)
 	}
-	inv, _ := invCmd.Bytes()
-	return s.renderPage(ctx, f, inv, pagebody.LevelFast)
+	return s.renderPage(ctx, f, row, pagebody.LevelFast)
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"storefront/store/catalog"
 	"storefront/store/platform"
 	"time"
 )
@@ -60,10 +61,7 @@ func (s *Store) SaveReview(ctx context.Context, itemID, userID int64, rating int
 	if err != nil {
 		return false, fmt.Errorf("save review: %w", err)
 	}
-	if err := s.PurgeItemPages(ctx, itemID); err != nil {
-		return created == now, err
-	}
-	return created == now, nil
+	return created == now, s.Catalog.Changed(ctx, catalog.Change{IDs: []int64{itemID}})
 }
 
 // ItemReviews returns an item's newest reviews (at most ReviewsShown) and

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"storefront/store/catalog"
 	"storefront/store/platform"
 	"strconv"
 	"strings"
@@ -302,7 +303,7 @@ func (s *Store) queryIDs(ctx context.Context, query string, args ...any) ([]int6
 // CategoryExists says whether any item is in the category.
 func (s *Store) CategoryExists(ctx context.Context, name string) (bool, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM items WHERE category = $1 AND `+onSale+` LIMIT 1) AS one`, name).Scan(&n)
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM items WHERE category = $1 AND `+catalog.OnSale+` LIMIT 1) AS one`, name).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("category: %w", err)
 	}
@@ -324,7 +325,7 @@ type searchFilter struct {
 // and in-stock filters are optional so that the facet query can count
 // every category and both stock states at once.
 func (f searchFilter) where(withCategory, withStock bool) (string, []any) {
-	conds := []string{"items." + onSale} // archived items are never found
+	conds := []string{"items." + catalog.OnSale} // archived items are never found
 	var args []any
 	arg := func(v any) string {
 		args = append(args, v)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	mrand "math/rand/v2"
+	"storefront/store/catalog"
 	"storefront/store/platform"
 	"strings"
 	"time"
@@ -65,7 +66,7 @@ func DemoItems(now time.Time) []Item {
 		}
 		items = append(items, Item{
 			ID:          int64(i),
-			Slug:        slugify(name),
+			Slug:        catalog.Slugify(name),
 			Name:        name,
 			Description: fmt.Sprintf("The %s in %s. %s Part of our %s range.", strings.ToLower(name), strings.ToLower(demoColourOf(name)), cat.blurb, strings.ToLower(cat.name)),
 			Category:    cat.name,
@@ -84,22 +85,6 @@ func demoColourOf(name string) string {
 		}
 	}
 	return "natural"
-}
-
-func slugify(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(b.String(), "-")
 }
 
 // SeedDemo fills an empty catalog with the demo items and creates the

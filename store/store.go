@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"log/slog"
 	"os"
+	"storefront/store/catalog"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/workers"
@@ -121,7 +122,11 @@ func (o Options) withDefaults() Options {
 
 // Store is the data layer: one Redis client (single node, Cluster or
 // embedded) and one SQL database (SQLite or PostgreSQL).
+// Catalog is the catalog service, embedded in Store while the domains move out.
+type Catalog = catalog.Service
+
 type Store struct {
+	*Catalog
 	*ratelimit.Limiter
 	rdb      redis.UniversalClient
 	db       *sql.DB
@@ -182,6 +187,14 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	base := platform.Base{Redis: rdb, DB: db, DBKind: s.dbKind, Log: log, Clock: s.clock, Instance: s.instance}
 	s.host = workers.NewHost(base)
 	s.Limiter = ratelimit.New(base)
+	s.Catalog = catalog.New(base, s.host)
+	s.Catalog.OnChange(func(ctx context.Context, c catalog.Change) error {
+		if c.Search {
+			s.searchChanged(ctx)
+		}
+		_, err := s.purgeItemPages(ctx, c.IDs, false)
+		return err
+	})
 	s.initArticles()
 	s.articles.events = engagementEvents{s: s}
 	s.initOrders()
@@ -196,7 +209,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		&fanOutWorker{s: s},      // spreads new posts to followers' feeds
 		s.Fulfilment(s.instance), // fulfils queued orders
 		s.rescaleWorker(),        // rescales item view counts
-		&rowCacheWorker{s: s},    // refreshes cached item rows
+		s.Catalog.Workers()[0],   // refreshes cached item rows
 		s.cleanupWorker(),        // evicts the oldest sessions
 		s.statsWorker(),          // samples the dashboard's counters
 	}

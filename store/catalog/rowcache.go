@@ -1,4 +1,4 @@
-package store
+package catalog
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// The row cache (the book's Listing 2.7-2.8): `delay:` holds
+// The row cache: `delay:` holds
 // each scheduled row's refresh delay in seconds, `schedule:` when it is next
 // due, and `inv:<id>` the row as JSON with column names as keys plus
 // `cached_at`. Every instance polls; a due row is claimed by moving its
@@ -46,14 +46,13 @@ type CachedRow struct {
 const maxRowDelay = 365 * 24 * time.Hour
 
 // ScheduleRow schedules an item's row to be cached now and every delay
-// after (the book's schedule_row_cache). A delay <= 0 unschedules it and
-// deletes inv:<id> at once.
-func (s *Store) ScheduleRow(ctx context.Context, id int64, delay time.Duration) error {
+// after. A delay <= 0 unschedules it and deletes inv:<id> at once.
+func (s *Service) ScheduleRow(ctx context.Context, id int64, delay time.Duration) error {
 	if delay <= 0 {
 		return s.unscheduleRows(ctx, []int64{id})
 	}
 	if delay > maxRowDelay {
-		return ErrInvalid
+		return platform.ErrInvalid
 	}
 	delay = max(delay, rowCacheIdle) // no faster than the worker polls
 	member := strconv.FormatInt(id, 10)
@@ -72,7 +71,7 @@ func (s *Store) ScheduleRow(ctx context.Context, id int64, delay time.Duration) 
 // unscheduleRows forgets rows and deletes their cached JSON. The JSON goes
 // last: a refresh that was under way looks at the delay again after
 // writing, and deletes what it wrote.
-func (s *Store) unscheduleRows(ctx context.Context, ids []int64) error {
+func (s *Service) unscheduleRows(ctx context.Context, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -104,7 +103,7 @@ type ScheduledRow struct {
 }
 
 // ScheduledRows lists the scheduled rows, soonest first (at most n).
-func (s *Store) ScheduledRows(ctx context.Context, n int64) ([]ScheduledRow, error) {
+func (s *Service) ScheduledRows(ctx context.Context, n int64) ([]ScheduledRow, error) {
 	zs, err := s.rdb.ZRangeWithScores(ctx, keys.RowSchedule, 0, n-1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("scheduled rows: %w", err)
@@ -125,11 +124,10 @@ func (s *Store) ScheduledRows(ctx context.Context, n int64) ([]ScheduledRow, err
 	return out, nil
 }
 
-// CacheRows refreshes the rows that are due: the body of the book's
-// cache_rows loop, for a batch. A row without a delay, with a delay <= 0
+// CacheRows refreshes the rows that are due, a batch at a time. A row without a delay, with a delay <= 0
 // or that no longer exists is unscheduled and its JSON deleted. It returns
 // how many rows this instance refreshed.
-func (s *Store) CacheRows(ctx context.Context) (int, error) {
+func (s *Service) CacheRows(ctx context.Context) (int, error) {
 	now := s.clock.Seconds()
 	due, err := s.rdb.ZRangeByScoreWithScores(ctx, keys.RowSchedule, &redis.ZRangeBy{
 		Min: "-inf", Max: strconv.FormatFloat(now, 'f', -1, 64), Count: rowBatch,
@@ -175,7 +173,7 @@ func (s *Store) CacheRows(ctx context.Context) (int, error) {
 // rowDelays reads the delays of the due rows, by member, in one ZMSCORE;
 // a row without a delay reads as 0, which unschedules it like a delay
 // <= 0 does.
-func (s *Store) rowDelays(ctx context.Context, due []redis.Z) (map[string]float64, error) {
+func (s *Service) rowDelays(ctx context.Context, due []redis.Z) (map[string]float64, error) {
 	members := make([]string, len(due))
 	for i, z := range due {
 		members[i] = fmt.Sprint(z.Member)
@@ -195,7 +193,7 @@ func (s *Store) rowDelays(ctx context.Context, due []redis.Z) (map[string]float6
 
 // refreshRows writes the claimed rows' JSON, then looks at their delays
 // again: a row unscheduled meanwhile loses what was just written.
-func (s *Store) refreshRows(ctx context.Context, ids []int64, delays map[string]float64) (int, error) {
+func (s *Service) refreshRows(ctx context.Context, ids []int64, delays map[string]float64) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
@@ -228,7 +226,7 @@ func (s *Store) refreshRows(ctx context.Context, ids []int64, delays map[string]
 
 // dropUnscheduled deletes the JSON of rows whose delay went away while
 // they were refreshed.
-func (s *Store) dropUnscheduled(ctx context.Context, rows map[int64]Item) error {
+func (s *Service) dropUnscheduled(ctx context.Context, rows map[int64]Item) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -257,8 +255,8 @@ func (s *Store) dropUnscheduled(ctx context.Context, rows map[int64]Item) error 
 	return platform.WrapErr("cache rows", err)
 }
 
-// rowTTL is a safety net beyond the book: a cached row that nobody
-// refreshes any more (every instance stopped) expires instead of lying.
+// rowTTL is a safety net: a cached row that nobody refreshes any more
+// (every instance stopped) expires instead of lying.
 func rowTTL(delay float64) time.Duration {
 	return 2*time.Duration(delay*float64(time.Second)) + time.Minute
 }
@@ -274,7 +272,7 @@ func rowID(member any) (int64, string) {
 
 // ItemRow returns an item's row as JSON for /api/items/:id: inv:<id> when
 // the row cache holds it (cached is true), else the database's row.
-func (s *Store) ItemRow(ctx context.Context, id int64) (body []byte, cached bool, err error) {
+func (s *Service) ItemRow(ctx context.Context, id int64) (body []byte, cached bool, err error) {
 	b, err := s.rdb.Get(ctx, keys.RowCache(id)).Bytes()
 	if err == nil {
 		return b, true, nil
@@ -290,11 +288,16 @@ func (s *Store) ItemRow(ctx context.Context, id int64) (body []byte, cached bool
 	return b, false, err
 }
 
-// rowsFromCache returns the rows ids from the row cache (inv:<id>) where
-// it holds them and from the database otherwise: the read path for current
-// prices and stock (CatalogRows, the cart and checkout, item pages). Rows
-// that do not exist are left out.
-func (s *Store) rowsFromCache(ctx context.Context, ids []int64) (map[int64]Item, error) {
+// CatalogRows returns the current catalog rows (price, stock, name) for
+// ids, in no particular order; ids that name no item are missing from the
+// map. It is the one read path for "what does this item cost and how many
+// are left" outside the item pages: the cart page, cart validation and the
+// checkout's pre-check use it. Scheduled rows come from the row cache
+// (`inv:<id>`, one pipelined read), the rest from the database. The
+// checkout transaction itself always re-checks stock and takes its price
+// snapshot from the database, so a row-cache copy a few seconds old can
+// never oversell.
+func (s *Service) CatalogRows(ctx context.Context, ids []int64) (map[int64]Item, error) {
 	out := make(map[int64]Item, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -330,7 +333,7 @@ func (s *Store) rowsFromCache(ctx context.Context, ids []int64) (map[int64]Item,
 }
 
 // rowCacheWorker runs CacheRows on every instance, 50 ms apart when idle.
-type rowCacheWorker struct{ s *Store }
+type rowCacheWorker struct{ s *Service }
 
 func (w *rowCacheWorker) Name() string { return keys.WorkerRowCache }
 
@@ -356,4 +359,64 @@ func (w *rowCacheWorker) Run(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// AddForgetRows queues, on pipe, dropping the row-cache copies of items
+// that changed and making their scheduled rows due now, so that the next
+// read of a row takes the database's and the next refresh caches it again.
+func (s *Service) AddForgetRows(ctx context.Context, pipe redis.Pipeliner, ids []int64) {
+	now := s.clock.Seconds()
+	for _, id := range ids {
+		pipe.Unlink(ctx, keys.RowCache(id))
+		pipe.ZAddXX(ctx, keys.RowSchedule, redis.Z{Score: now, Member: platform.FormatID(id)})
+	}
+}
+
+// RowRead is a queued read of an item's row-cache copy.
+type RowRead struct{ cmd *redis.StringCmd }
+
+// AddRowRead queues the read of an item's row-cache copy on pipe, beside
+// the other reads of a page render.
+func AddRowRead(ctx context.Context, pipe redis.Pipeliner, id int64) RowRead {
+	return RowRead{cmd: pipe.Get(ctx, keys.RowCache(id))}
+}
+
+// item returns the row read, if the row cache held the item.
+func (r RowRead) item(id int64) (Item, bool) {
+	if r.cmd == nil {
+		return Item{}, false
+	}
+	var it Item
+	b, err := r.cmd.Bytes()
+	ok := err == nil && json.Unmarshal(b, &it) == nil && it.ID == id
+	return it, ok
+}
+
+// PageItem returns an item for its page: from the row-cache copy read on
+// the page's pipeline (row; a zero RowRead reads none) or else the
+// database, reading in the same query the names among names that the name
+// cache lacks, so that a page render costs one query at most.
+func (s *Service) PageItem(ctx context.Context, id int64, row RowRead, names []int64) (Item, error) {
+	it, have := row.item(id)
+	_, ids := s.CachedNames(names)
+	if !have {
+		ids = append(ids, id)
+	}
+	if len(ids) > 0 {
+		rows, err := s.Items(ctx, ids)
+		if err != nil {
+			return Item{}, err
+		}
+		s.rememberNames(rows)
+		if !have {
+			var ok bool
+			if it, ok = rows[id]; !ok {
+				return Item{}, platform.ErrNotFound
+			}
+		}
+	}
+	if have {
+		s.names.put(id, it.Name, s.clock.Now())
+	}
+	return it, nil
 }

@@ -1,10 +1,11 @@
-package store
+package catalog
 
 import (
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"storefront/store/platform"
 	"strings"
 )
 
@@ -29,9 +30,9 @@ func (it Item) Archived() bool { return it.ArchivedAt != 0 }
 
 const itemColumns = `id, slug, name, description, category, price_cents, stock, updated_at, archived_at`
 
-// onSale is the condition every shop-facing items query carries: archived
+// OnSale is the condition every shop-facing items query carries: archived
 // items leave listings, search and category counts.
-const onSale = `archived_at IS NULL`
+const OnSale = `archived_at IS NULL`
 
 func scanItem(row interface{ Scan(...any) error }) (Item, error) {
 	var it Item
@@ -42,10 +43,10 @@ func scanItem(row interface{ Scan(...any) error }) (Item, error) {
 }
 
 // Item reads one row from the database.
-func (s *Store) Item(ctx context.Context, id int64) (Item, error) {
+func (s *Service) Item(ctx context.Context, id int64) (Item, error) {
 	it, err := scanItem(s.db.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM items WHERE id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Item{}, ErrNotFound
+		return Item{}, platform.ErrNotFound
 	}
 	if err != nil {
 		return Item{}, fmt.Errorf("item %d: %w", id, err)
@@ -55,18 +56,13 @@ func (s *Store) Item(ctx context.Context, id int64) (Item, error) {
 
 // Items reads several rows by id, in no particular order; missing ids are
 // skipped.
-func (s *Store) Items(ctx context.Context, ids []int64) (map[int64]Item, error) {
+func (s *Service) Items(ctx context.Context, ids []int64) (map[int64]Item, error) {
 	out := make(map[int64]Item, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	ph := make([]string, len(ids))
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		ph[i] = fmt.Sprintf("$%d", i+1)
-		args[i] = id
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE id IN (`+strings.Join(ph, ",")+`)`, args...)
+	ph, args := platform.InList(1, ids)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE id IN (`+ph+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("items: %w", err)
 	}
@@ -82,8 +78,8 @@ func (s *Store) Items(ctx context.Context, ids []int64) (map[int64]Item, error) 
 }
 
 // Categories lists the catalog's categories with their item counts.
-func (s *Store) Categories(ctx context.Context) ([]Category, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT category, COUNT(*) FROM items WHERE `+onSale+` GROUP BY category ORDER BY category`)
+func (s *Service) Categories(ctx context.Context) ([]Category, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT category, COUNT(*) FROM items WHERE `+OnSale+` GROUP BY category ORDER BY category`)
 	if err != nil {
 		return nil, fmt.Errorf("categories: %w", err)
 	}

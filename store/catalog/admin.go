@@ -1,9 +1,9 @@
-package store
+package catalog
 
 import (
 	"context"
 	"fmt"
-	"storefront/store/keys"
+	"storefront/store/platform"
 	"strconv"
 	"strings"
 )
@@ -23,8 +23,8 @@ type NewItem struct {
 // may pick the same id, and the loser takes the next (each round one
 // of them wins, so a few tries suffice).
 // The slug carries the id, so it is unique whatever the name.
-func (s *Store) CreateItem(ctx context.Context, n NewItem) (Item, error) {
-	base := slugify(n.Name)
+func (s *Service) CreateItem(ctx context.Context, n NewItem) (Item, error) {
+	base := Slugify(n.Name)
 	if base == "" {
 		base = "item"
 	}
@@ -41,13 +41,13 @@ func (s *Store) CreateItem(ctx context.Context, n NewItem) (Item, error) {
 		}
 		if k, err := res.RowsAffected(); err == nil && k == 1 {
 			// Cached search results must now include the item.
-			if err := s.rdb.Incr(ctx, keys.SearchGen).Err(); err != nil {
+			if err := s.Changed(ctx, Change{IDs: []int64{id}, Search: true}); err != nil {
 				return Item{}, fmt.Errorf("create item: %w", err)
 			}
 			return s.Item(ctx, id)
 		}
 	}
-	return Item{}, fmt.Errorf("create item: %w", ErrConflict)
+	return Item{}, fmt.Errorf("create item: %w", platform.ErrConflict)
 }
 
 // SetItemArchived takes an item off sale (archived) or puts it back. An
@@ -55,9 +55,10 @@ func (s *Store) CreateItem(ctx context.Context, n NewItem) (Item, error) {
 // every list; its page answers Gone; carts and checkouts refuse it (the
 // checkout's stock update carries the condition, so one racing with the
 // archive cannot buy it after the commit); past orders keep it. Its cached
-// pages and row are purged at once, so no instance serves the old page.
+// pages and row are purged at once (Changed), so no instance serves the
+// old page.
 // It reports whether anything changed.
-func (s *Store) SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error) {
+func (s *Service) SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error) {
 	q := `UPDATE items SET archived_at = $1, updated_at = $1 WHERE id = $2 AND archived_at IS NULL`
 	if !archived {
 		q = `UPDATE items SET archived_at = NULL, updated_at = $1 WHERE id = $2 AND archived_at IS NOT NULL`
@@ -76,12 +77,7 @@ func (s *Store) SetItemArchived(ctx context.Context, id int64, archived bool) (b
 		}
 		return false, nil
 	}
-	s.pages.names.forget(id)
-	s.searchChanged(ctx)
-	if err := s.PurgeItemPages(ctx, id); err != nil {
-		return true, err
-	}
-	return true, nil
+	return true, s.Changed(ctx, Change{IDs: []int64{id}, Search: true})
 }
 
 // AdminItemQuery selects a page of the admin's item list: every item,
@@ -94,7 +90,7 @@ type AdminItemQuery struct {
 
 // AdminItems returns one page of the admin's item list, by id, and how
 // many items match.
-func (s *Store) AdminItems(ctx context.Context, q AdminItemQuery) (ItemPage, error) {
+func (s *Service) AdminItems(ctx context.Context, q AdminItemQuery) (ItemPage, error) {
 	where, args := "1=1", []any{}
 	if q.Q != "" {
 		args = append(args, "%"+likeEscape(strings.ToLower(q.Q))+"%")
@@ -128,4 +124,50 @@ func (s *Store) AdminItems(ctx context.Context, q AdminItemQuery) (ItemPage, err
 		page.Items = append(page.Items, it)
 	}
 	return page, rows.Err()
+}
+
+// ItemEdit is what an admin may change on an item.
+type ItemEdit struct {
+	Name        string
+	PriceCents  int64
+	Stock       int64
+	Category    string
+	Description string
+}
+
+// UpdateItem saves an admin's edit and makes it visible at once: the
+// change is announced (Changed), so the item's cached row and name go and
+// its cached pages are purged.
+func (s *Service) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, error) {
+	res, err := s.db.ExecContext(ctx,
+		`UPDATE items SET name = $1, price_cents = $2, stock = $3, description = $4, category = $5, updated_at = $6 WHERE id = $7`,
+		e.Name, e.PriceCents, e.Stock, e.Description, e.Category, s.clock.Now().Unix(), id)
+	if err != nil {
+		return Item{}, fmt.Errorf("update item %d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return Item{}, platform.ErrNotFound
+	}
+	if err := s.Changed(ctx, Change{IDs: []int64{id}, Search: true}); err != nil {
+		return Item{}, err
+	}
+	return s.Item(ctx, id)
+}
+
+// Slugify turns a name into the URL words of its slug: lower case letters
+// and digits, runs of anything else as one dash.
+func Slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
 }

@@ -1,4 +1,4 @@
-package store
+package catalog
 
 import (
 	"context"
@@ -72,8 +72,8 @@ func (c *nameCache) forget(id int64) {
 
 // ItemNames returns the names of the items ids that exist, from the name
 // cache, reading those it lacks from the database in one query.
-func (s *Store) ItemNames(ctx context.Context, ids []int64) (map[int64]string, error) {
-	out, missing := s.cachedNames(ids)
+func (s *Service) ItemNames(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out, missing := s.CachedNames(ids)
 	if len(missing) == 0 {
 		return out, nil
 	}
@@ -88,13 +88,14 @@ func (s *Store) ItemNames(ctx context.Context, ids []int64) (map[int64]string, e
 	return out, nil
 }
 
-// cachedNames splits ids into the names the cache holds and the ids it lacks.
-func (s *Store) cachedNames(ids []int64) (map[int64]string, []int64) {
+// CachedNames splits ids into the names the cache holds and the ids it
+// lacks, without a query.
+func (s *Service) CachedNames(ids []int64) (map[int64]string, []int64) {
 	now := s.clock.Now()
 	out := make(map[int64]string, len(ids))
 	var missing []int64
 	for _, id := range ids {
-		if name, ok := s.pages.names.get(id, now); ok {
+		if name, ok := s.names.get(id, now); ok {
 			out[id] = name
 		} else {
 			missing = append(missing, id)
@@ -105,9 +106,22 @@ func (s *Store) cachedNames(ids []int64) (map[int64]string, []int64) {
 
 // rememberNames puts rows read from the database (or the row cache) into
 // the name cache.
-func (s *Store) rememberNames(rows map[int64]Item) {
+func (s *Service) rememberNames(rows map[int64]Item) {
 	now := s.clock.Now()
 	for id, it := range rows {
-		s.pages.names.put(id, it.Name, now)
+		s.names.put(id, it.Name, now)
+	}
+}
+
+// Known reports whether the database said the item exists, however long
+// ago (items are never deleted), without a query: an unknown id may be
+// hostile, a known one may get a session in the page's first round trip.
+func (s *Service) Known(id int64) bool { return s.names.known(id) }
+
+// RememberName keeps an item's name as a stored page showed it, when the
+// cache has none.
+func (s *Service) RememberName(id int64, name string) {
+	if !s.names.known(id) {
+		s.names.put(id, name, s.clock.Now())
 	}
 }

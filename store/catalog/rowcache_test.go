@@ -1,4 +1,4 @@
-package store_test
+package catalog_test
 
 import (
 	"context"
@@ -203,7 +203,7 @@ func TestRowsFromCacheReadPath(t *testing.T) {
 	if err != nil || !cached || string(body) == "" {
 		t.Fatalf("item row %v %v", cached, err)
 	}
-	rows, err := store.RowsFromCacheForTest(st, ctx, []int64{7, 8, 999999})
+	rows, err := st.CatalogRows(ctx, []int64{7, 8, 999999})
 	if err != nil {
 		t.Fatal(err)
 	}
