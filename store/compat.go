@@ -3,6 +3,7 @@ package store
 import (
 	"storefront/store/catalog"
 	"storefront/store/keys"
+	"storefront/store/media"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/workers"
@@ -71,4 +72,31 @@ type (
 	AdminItemQuery = catalog.AdminItemQuery
 	CachedRow      = catalog.CachedRow
 	ScheduledRow   = catalog.ScheduledRow
+)
+
+type (
+	ImageSize      = media.ImageSize
+	ItemImage      = media.ItemImage
+	Rendition      = media.Rendition
+	ProcessedImage = media.ProcessedImage
+)
+
+const (
+	DefaultMaxImageBytes = media.DefaultMaxImageBytes
+	MaxItemImages        = media.MaxItemImages
+	MaxImagePixels       = media.MaxImagePixels
+	MaxImageSide         = media.MaxImageSide
+)
+
+var (
+	ImageWidths       = media.ImageWidths
+	ProcessImage      = media.ProcessImage
+	ErrItemImagesFull = media.ErrItemImagesFull
+	ErrImageTooLarge  = media.ErrImageTooLarge
+	ErrImageTooMany   = media.ErrImageTooMany
+	ErrImageShape     = media.ErrImageShape
+	ErrImageBusy      = media.ErrImageBusy
+	ErrImageFormat    = media.ErrImageFormat
+	ErrImageDamaged   = media.ErrImageDamaged
+	ErrImagePolyglot  = media.ErrImagePolyglot
 )

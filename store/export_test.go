@@ -135,20 +135,6 @@ func DropSessionsByCommand(ctx context.Context, s *Store, tokens []string, score
 	return s.dropSessionsByCommand(ctx, dropped)
 }
 
-// HoldImageSlots takes every picture-processing slot, as uploads in
-// progress would, until the returned function is called.
-func HoldImageSlots() (release func()) {
-	n := cap(imageSlots)
-	for range n {
-		imageSlots <- struct{}{}
-	}
-	return func() {
-		for range n {
-			<-imageSlots
-		}
-	}
-}
-
 // SearchVersionString reads the catalog version search results are cached
 // under.
 func SearchVersionString(ctx context.Context, s *Store) (string, error) {

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"storefront/store/media"
 	"sync"
 	"time"
 
@@ -115,7 +116,7 @@ func (s *Store) seedImages(ctx context.Context) error {
 	// take the unique-index locks in the same order and wait for each
 	// other instead of deadlocking (map order differs per process).
 	for _, key := range slices.Sorted(maps.Keys(pics)) {
-		if err := s.insertImage(ctx, tx, pics[key]); err != nil {
+		if err := media.InsertImage(ctx, tx, pics[key], s.clock.Now()); err != nil {
 			return err
 		}
 	}
@@ -163,7 +164,7 @@ func demoPicture(sh shapeMask, paint color.RGBA) (ProcessedImage, error) {
 	draw.ApproxBiLinear.Scale(small, small.Bounds(), img, img.Bounds(), draw.Src, nil)
 	var out ProcessedImage
 	for _, im := range []*image.RGBA{small, img} {
-		r, err := encodeRendition(im, true)
+		r, err := media.EncodeRendition(im, true)
 		if err != nil {
 			return out, err
 		}

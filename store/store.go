@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"storefront/store/catalog"
+	"storefront/store/media"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/workers"
@@ -125,8 +126,12 @@ func (o Options) withDefaults() Options {
 // Catalog is the catalog service, embedded in Store while the domains move out.
 type Catalog = catalog.Service
 
+// Pictures is the pictures service, embedded in Store while the domains move out.
+type Pictures = media.Service
+
 type Store struct {
 	*Catalog
+	*Pictures
 	*ratelimit.Limiter
 	rdb      redis.UniversalClient
 	db       *sql.DB
@@ -188,6 +193,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.host = workers.NewHost(base)
 	s.Limiter = ratelimit.New(base)
 	s.Catalog = catalog.New(base, s.host)
+	s.Pictures = media.New(base, s.Catalog)
 	s.Catalog.OnChange(func(ctx context.Context, c catalog.Change) error {
 		if c.Search {
 			s.searchChanged(ctx)

@@ -1,4 +1,4 @@
-package store_test
+package media
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"image/png"
 	"testing"
 	"time"
-
-	"storefront/store"
 )
 
 func smallPNG(t *testing.T) []byte {
@@ -35,16 +33,16 @@ func smallPNG(t *testing.T) []byte {
 // decoding anything; once a slot frees it goes through.
 func TestProcessImageWaitsForASlot(t *testing.T) {
 	data := smallPNG(t)
-	release := store.HoldImageSlots()
+	release := holdImageSlots()
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
-	_, err := store.ProcessImage(ctx, data, store.DefaultMaxImageBytes)
+	_, err := ProcessImage(ctx, data, DefaultMaxImageBytes)
 	cancel()
-	if !errors.Is(err, store.ErrImageBusy) {
+	if !errors.Is(err, ErrImageBusy) {
 		release()
 		t.Fatalf("with every slot taken: %v, want ErrImageBusy", err)
 	}
 	release()
-	img, err := store.ProcessImage(t.Context(), data, store.DefaultMaxImageBytes)
+	img, err := ProcessImage(t.Context(), data, DefaultMaxImageBytes)
 	if err != nil || len(img.Renditions) != 3 {
 		t.Fatalf("after the slots freed: %d renditions, %v", len(img.Renditions), err)
 	}
@@ -55,7 +53,21 @@ func TestProcessImageWaitsForASlot(t *testing.T) {
 func TestProcessImageStopsWhenTheRequestEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, err := store.ProcessImage(ctx, smallPNG(t), store.DefaultMaxImageBytes); err == nil {
+	if _, err := ProcessImage(ctx, smallPNG(t), DefaultMaxImageBytes); err == nil {
 		t.Fatal("a cancelled request's picture was processed")
+	}
+}
+
+// holdImageSlots takes every picture-processing slot, as uploads in
+// progress would, until the returned function is called.
+func holdImageSlots() (release func()) {
+	n := cap(imageSlots)
+	for range n {
+		imageSlots <- struct{}{}
+	}
+	return func() {
+		for range n {
+			<-imageSlots
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package media
 
 import (
 	"bytes"
@@ -151,7 +151,7 @@ func renditions(ctx context.Context, img image.Image) ([]Rendition, error) {
 		} else {
 			draw.CatmullRom.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
 		}
-		r, err := encodeRendition(dst, opaque)
+		r, err := EncodeRendition(dst, opaque)
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +160,7 @@ func renditions(ctx context.Context, img image.Image) ([]Rendition, error) {
 	return out, nil
 }
 
-func encodeRendition(img *image.RGBA, opaque bool) (Rendition, error) {
+func EncodeRendition(img *image.RGBA, opaque bool) (Rendition, error) {
 	var buf bytes.Buffer
 	r := Rendition{Width: img.Bounds().Dx(), Height: img.Bounds().Dy()}
 	if opaque {

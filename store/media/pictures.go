@@ -1,4 +1,4 @@
-package store
+package media
 
 import (
 	"context"
@@ -7,7 +7,21 @@ import (
 	"fmt"
 	"storefront/store/catalog"
 	"storefront/store/platform"
+	"time"
 )
+
+// Service stores and serves the items' pictures.
+type Service struct {
+	db      *sql.DB
+	clock   *platform.Clock
+	catalog *catalog.Service
+}
+
+// New returns the pictures service; changes to an item's pictures are
+// announced through the catalog.
+func New(b platform.Base, cat *catalog.Service) *Service {
+	return &Service{db: b.DB, clock: b.Clock, catalog: cat}
+}
 
 // ImageSize is one stored width of a picture.
 type ImageSize struct {
@@ -24,9 +38,9 @@ type ItemImage struct {
 }
 
 // AddItemImage stores a processed picture as the item's last one and
-// purges the item's cached pages. The bytes are stored once per content
+// announces the item's change (its cached pages are purged). The bytes are stored once per content
 // hash, shared by every item that uses the same picture.
-func (s *Store) AddItemImage(ctx context.Context, itemID int64, img ProcessedImage) (int, error) {
+func (s *Service) AddItemImage(ctx context.Context, itemID int64, img ProcessedImage) (int, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("add image: %w", err)
@@ -45,7 +59,7 @@ func (s *Store) AddItemImage(ctx context.Context, itemID int64, img ProcessedIma
 	if n >= MaxItemImages {
 		return 0, ErrItemImagesFull
 	}
-	if err := s.insertImage(ctx, tx, img); err != nil {
+	if err := InsertImage(ctx, tx, img, s.clock.Now()); err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO item_images (item_id, position, hash) VALUES ($1, $2, $3)`, itemID, last+1, img.Hash); err != nil {
@@ -54,12 +68,13 @@ func (s *Store) AddItemImage(ctx context.Context, itemID int64, img ProcessedIma
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("add image: %w", err)
 	}
-	return last + 1, s.Catalog.Changed(ctx, catalog.Change{IDs: []int64{itemID}})
+	return last + 1, s.catalog.Changed(ctx, catalog.Change{IDs: []int64{itemID}})
 }
 
-// insertImage stores a picture's renditions unless they are there already.
-func (s *Store) insertImage(ctx context.Context, tx *sql.Tx, img ProcessedImage) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO images (hash, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, img.Hash, s.clock.Now().Unix()); err != nil {
+// InsertImage stores a picture's renditions in tx unless they are there
+// already (the demo seeding stores its pictures this way).
+func InsertImage(ctx context.Context, tx *sql.Tx, img ProcessedImage, now time.Time) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO images (hash, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, img.Hash, now.Unix()); err != nil {
 		return fmt.Errorf("store image: %w", err)
 	}
 	for _, r := range img.Renditions {
@@ -73,8 +88,8 @@ func (s *Store) insertImage(ctx context.Context, tx *sql.Tx, img ProcessedImage)
 
 // DeleteItemImage removes the item's picture at position (1-based); the
 // later ones move up. A picture no item uses any more is deleted. The
-// item's cached pages are purged.
-func (s *Store) DeleteItemImage(ctx context.Context, itemID int64, position int) error {
+// item's change is announced (its cached pages are purged).
+func (s *Service) DeleteItemImage(ctx context.Context, itemID int64, position int) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("delete image: %w", err)
@@ -86,7 +101,7 @@ func (s *Store) DeleteItemImage(ctx context.Context, itemID int64, position int)
 	var hash string
 	err = tx.QueryRowContext(ctx, `SELECT hash FROM item_images WHERE item_id = $1 AND position = $2`, itemID, position).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return ErrNotFound
+		return platform.ErrNotFound
 	}
 	if err != nil {
 		return fmt.Errorf("delete image: %w", err)
@@ -113,17 +128,17 @@ func (s *Store) DeleteItemImage(ctx context.Context, itemID int64, position int)
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete image: %w", err)
 	}
-	return s.Catalog.Changed(ctx, catalog.Change{IDs: []int64{itemID}})
+	return s.catalog.Changed(ctx, catalog.Change{IDs: []int64{itemID}})
 }
 
 // ItemImages returns an item's pictures in order.
-func (s *Store) ItemImages(ctx context.Context, itemID int64) ([]ItemImage, error) {
+func (s *Service) ItemImages(ctx context.Context, itemID int64) ([]ItemImage, error) {
 	m, err := s.images(ctx, `ii.item_id = $1`, []any{itemID})
 	return m[itemID], err
 }
 
 // MainImages returns the main picture of each item that has one.
-func (s *Store) MainImages(ctx context.Context, itemIDs []int64) (map[int64]ItemImage, error) {
+func (s *Service) MainImages(ctx context.Context, itemIDs []int64) (map[int64]ItemImage, error) {
 	out := map[int64]ItemImage{}
 	if len(itemIDs) == 0 {
 		return out, nil
@@ -136,7 +151,7 @@ func (s *Store) MainImages(ctx context.Context, itemIDs []int64) (map[int64]Item
 	return out, err
 }
 
-func (s *Store) images(ctx context.Context, cond string, args []any) (map[int64][]ItemImage, error) {
+func (s *Service) images(ctx context.Context, cond string, args []any) (map[int64][]ItemImage, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT ii.item_id, ii.position, r.hash, r.width, r.height, r.ext
 		FROM item_images ii JOIN image_renditions r ON r.hash = ii.hash
 		WHERE `+cond+` ORDER BY ii.item_id, ii.position, r.width`, args...)
@@ -164,12 +179,12 @@ func (s *Store) images(ctx context.Context, cond string, args []any) (map[int64]
 }
 
 // Media returns one stored size of a picture.
-func (s *Store) Media(ctx context.Context, hash string, width int, ext string) (Rendition, error) {
+func (s *Service) Media(ctx context.Context, hash string, width int, ext string) (Rendition, error) {
 	r := Rendition{Width: width, Ext: ext}
 	err := s.db.QueryRowContext(ctx, `SELECT height, content_type, bytes FROM image_renditions WHERE hash = $1 AND width = $2 AND ext = $3`,
 		hash, width, ext).Scan(&r.Height, &r.ContentType, &r.Bytes)
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, ErrNotFound
+		return r, platform.ErrNotFound
 	}
 	if err != nil {
 		return r, fmt.Errorf("media: %w", err)
