@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"storefront/store/keys"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
 )
 
 // editGroupsScript is the book's add_remove_groups made atomic with what

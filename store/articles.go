@@ -6,14 +6,15 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // ArticleGroups is the site's list of groups an article can be posted in.

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"storefront/store/keys"
 	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
 )
 
 // MaxCartLines caps the distinct items in one cart. It bounds the header's

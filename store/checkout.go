@@ -5,12 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"storefront/store/catalog"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/analytics"
+	"storefront/store/catalog"
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // Checkout errors besides *CheckoutError.
@@ -303,7 +305,7 @@ func (s *Store) afterCheckout(ctx context.Context, owner CartOwner, o Order, sol
 	pipe := s.rdb.Pipeline()
 	removeOrdered.Eval(ctx, pipe, []string{owner.key()}, args...)
 	s.addEnqueueOrder(ctx, pipe, o.ID)
-	addBoughtTogether(ctx, pipe, ids)
+	analytics.AddBoughtTogether(ctx, pipe, ids)
 	if _, err := pipe.Exec(ctx); err != nil {
 		s.log.Error("after checkout: cart, queue or statistics", "order", o.ID, "err", err)
 	}

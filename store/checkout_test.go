@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"storefront/store"
+	"storefront/store/keys"
 	"storefront/store/storetest"
 )
 
@@ -300,27 +301,18 @@ func TestOrdersCountBoughtTogether(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for item, want := range map[string]map[string]float64{"7": {"8": 2, "9": 1}, "8": {"7": 2, "9": 1}, "9": {"7": 1, "8": 1}} {
+	for item, want := range map[int64]map[string]float64{7: {"8": 2, "9": 1}, 8: {"7": 2, "9": 1}, 9: {"7": 1, "8": 1}} {
 		got := map[string]float64{}
-		for _, z := range rdb.ZRangeWithScores(ctx, "{item:"+item+"}:also", 0, -1).Val() {
+		for _, z := range rdb.ZRangeWithScores(ctx, keys.AlsoBought(item), 0, -1).Val() {
 			got[z.Member.(string)] = z.Score
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("item %s bought with %v, want %v", item, got, want)
+			t.Errorf("item %d bought with %v, want %v", item, got, want)
 		}
 	}
-	for item, want := range map[string]string{"7": "2", "8": "2", "9": "2"} {
-		if got := rdb.HGet(ctx, "{item:"+item+"}:counts", "buyers").Val(); got != want {
-			t.Errorf("item %s buyers %q, want %s", item, got, want)
+	for item, want := range map[int64]string{7: "2", 8: "2", 9: "2"} {
+		if got := rdb.HGet(ctx, keys.ItemCounts(item), "buyers").Val(); got != want {
+			t.Errorf("item %d buyers %q, want %s", item, got, want)
 		}
-	}
-	if got, ok := (store.AlsoBought{Buyers: 1}).ViewToBuy(3); !ok || got != 33 {
-		t.Errorf("1 buyer over 3 views: %d%%", got)
-	}
-	if got, ok := (store.AlsoBought{Buyers: 5}).ViewToBuy(2); !ok || got != 100 {
-		t.Errorf("more buyers than views: %d%%, want 100", got)
-	}
-	if _, ok := (store.AlsoBought{}).ViewToBuy(0); ok {
-		t.Error("a percentage of no views")
 	}
 }

@@ -4,15 +4,16 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"storefront/store/keys"
-	"storefront/store/platform"
-	"storefront/store/workers"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/sync/errgroup"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
+	"storefront/store/workers"
 )
 
 // The session cleanup is the book's clean_full_sessions made safe to run

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"storefront/store/keys"
 	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
 )
 
 // CommentsShown is how many of an article's newest comments its page shows.

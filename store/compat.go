@@ -1,6 +1,7 @@
 package store
 
 import (
+	"storefront/store/analytics"
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/media"
@@ -99,4 +100,9 @@ var (
 	ErrImageFormat    = media.ErrImageFormat
 	ErrImageDamaged   = media.ErrImageDamaged
 	ErrImagePolyglot  = media.ErrImagePolyglot
+)
+
+type (
+	ItemViews  = analytics.ItemViews
+	AlsoBought = analytics.AlsoBought
 )

@@ -4,13 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
-	"storefront/store/workers"
 	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/analytics"
+	"storefront/store/keys"
+	"storefront/store/platform"
+	"storefront/store/workers"
 )
 
 // Sizes of the dashboard's lists.
@@ -107,7 +109,7 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 		return Dashboard{}, fmt.Errorf("dashboard: %w", platform.RealErr(cmds, err))
 	}
 
-	d := Dashboard{At: now, Popular: itemViews(popular.Val()), RowCount: rowCount.Val(), DBKind: s.dbKind,
+	d := Dashboard{At: now, Popular: analytics.ItemViewsOf(popular.Val()), RowCount: rowCount.Val(), DBKind: s.dbKind,
 		History: parseSamples(history.Val())}
 	c := hashInts(page.Val())
 	d.Page = PageCacheReport{Hits: c[0], Misses: c[1], Stale: c[2], Bypass: c[3], Renders: c[4], Keyspace: keyspaceOf(ks.Val())}

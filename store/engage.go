@@ -3,11 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
-	"storefront/store/keys"
 	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
 )
 
 // Engagement defaults; Options override them for tests.
@@ -57,10 +58,4 @@ func userCounts(cmd *redis.SliceCmd) UserCounts {
 		return x
 	}
 	return UserCounts{Posts: n(0), Likes: n(1), Followers: n(2), Following: n(3)}
-}
-
-// addCountView queues the item's view counter on pipe: update_token calls
-// it, so counting a view costs no round trip of its own.
-func addCountView(ctx context.Context, pipe redis.Pipeliner, itemID, n int64) {
-	pipe.HIncrBy(ctx, keys.ItemCounts(itemID), "views", n)
 }

@@ -3,12 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/crypto/bcrypt"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // Internals the external tests (package store_test) reach through.

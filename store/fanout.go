@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
-	"storefront/store/workers"
 	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
+	"storefront/store/workers"
 )
 
 // Fan-out on write (timelines), with a bounded cost per post.

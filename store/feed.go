@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // FeedEntry is an article as feeds and profiles show it. It is stored

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"storefront/store/keys"
-	"storefront/store/platform"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // followSideScript changes the follower's side of a follow: its

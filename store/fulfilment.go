@@ -26,14 +26,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"storefront/store/keys"
-	"storefront/store/workers"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/workers"
 )
 
 // Defaults for the fulfilment knobs in Options.

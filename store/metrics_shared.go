@@ -2,12 +2,13 @@ package store
 
 import (
 	"context"
-	"storefront/store/keys"
-	"storefront/store/platform"
-	"storefront/store/workers"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
+	"storefront/store/workers"
 )
 
 // sharedCollector exposes the dashboard's numbers that live in Redis and

@@ -5,11 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"storefront/store/keys"
 	"strconv"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
 )
 
 // hideArticleScript hides an article in one step in the board's slot: the

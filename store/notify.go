@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"storefront/store/keys"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
 )
 
 // Notification kinds: votes and comments on your articles, new followers.

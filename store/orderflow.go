@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"storefront/store/catalog"
-	"storefront/store/platform"
 	"strconv"
 	"time"
+
+	"storefront/store/catalog"
+	"storefront/store/platform"
 )
 
 // Order statuses after processing. An order moves forward along

@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"storefront/store/platform"
 	"time"
+
+	"storefront/store/platform"
 )
 
 // Order statuses.

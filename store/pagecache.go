@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/sync/singleflight"
 
+	"storefront/store/analytics"
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/pagebody"
@@ -118,7 +119,7 @@ type NamedItem struct {
 
 // ViewToBuy is the percentage of the item's views that ended in an order.
 func (f PageFacts) ViewToBuy() (int64, bool) {
-	return AlsoBought{Buyers: f.Buyers}.ViewToBuy(f.Views)
+	return analytics.AlsoBought{Buyers: f.Buyers}.ViewToBuy(f.Views)
 }
 
 // ItemPageRequest is an item page request as the page cache sees it.

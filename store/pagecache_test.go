@@ -2,12 +2,8 @@ package store_test
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"testing"
-	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"storefront/store"
 	"storefront/store/storetest"
@@ -80,62 +76,5 @@ func TestFillFindsPageStoredMeanwhile(t *testing.T) {
 	}
 	if n, _ := st.Redis().Exists(ctx, "{cache:"+store.PageKey(999999)+"}:lock").Result(); n != 0 {
 		t.Error("a failed render kept its lock")
-	}
-}
-
-func TestRescaleTrimsAndHalves(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.ViewedKeep = 3 })
-	ctx := t.Context()
-	rdb := st.Redis()
-	for i := 1; i <= 6; i++ {
-		rdb.ZAdd(ctx, "viewed:", redis.Z{Score: float64(-10 * i), Member: fmt.Sprint(i)})
-	}
-	if err := st.Rescale(ctx); err != nil {
-		t.Fatal(err)
-	}
-	top, err := st.PopularItems(ctx, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []store.ItemViews{{ItemID: 6, Views: 30}, {ItemID: 5, Views: 25}, {ItemID: 4, Views: 20}}
-	if fmt.Sprint(top) != fmt.Sprint(want) {
-		t.Fatalf("after rescale %v, want %v", top, want)
-	}
-}
-
-func TestRescaleWorkerRunsOnceAcrossInstances(t *testing.T) {
-	opts := func(o *store.Options) { o.RescaleInterval = 20 * time.Millisecond }
-	st := storetest.Store(t, opts)
-	o := st.Options()
-	other := store.New(st.Redis(), st.DB(), o, storetest.Logger(t))
-	t.Cleanup(other.Close)
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan struct{})
-	n := 0
-	for _, s := range []*store.Store{st, other} {
-		for _, w := range s.Workers() {
-			if w.Name() == "rescale" {
-				n++
-				go func() { w.Run(ctx); done <- struct{}{} }()
-			}
-		}
-	}
-	rdb := st.Redis()
-	rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -1 << 20, Member: "1"})
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(5 * time.Millisecond) {
-		if s, _ := rdb.ZScore(ctx, "viewed:", "1").Result(); s > -1<<17 {
-			break // halved at least three times
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the rescale worker never ran")
-		}
-	}
-	holder, err := st.LeaseHolder(ctx, "rescale")
-	if err != nil || (holder != st.Instance() && holder != other.Instance()) {
-		t.Fatalf("lease holder %q %v", holder, err)
-	}
-	cancel()
-	for range n {
-		<-done
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/store/analytics"
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/pagebody"
@@ -66,7 +67,7 @@ type pageFill struct {
 	// before anything of the page was.
 	epoch l1Epoch
 	// bought is the order statistics' read, queued with the row's.
-	bought alsoBoughtRead
+	bought analytics.AlsoBoughtRead
 }
 
 type fillResult struct {
@@ -126,7 +127,7 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 		begin := pipe.Eval(ctx, fillBeginScript, pageAndLock, tok, pageLockTTL.Milliseconds())
 		if i == 0 { // the row and order statistics, in case this call renders
 			row = catalog.AddRowRead(ctx, pipe, f.ItemID)
-			f.bought = addAlsoBoughtRead(ctx, pipe, f.ItemID)
+			f.bought = analytics.AddAlsoBoughtRead(ctx, pipe, f.ItemID)
 		}
 		cmds, err := pipe.Exec(ctx)
 		if err = platform.RealErr(cmds, err); err != nil {
@@ -207,7 +208,7 @@ func (s *Store) parseFillBegin(cmd *redis.Cmd, f pageFill) (*pagebody.Page, time
 // renderPage reads the item (from the row cache if it holds the row) and
 // the missing names in one query, and renders and splits the page.
 func (s *Store) renderPage(ctx context.Context, f pageFill, row catalog.RowRead, level int) (*pagebody.Page, error) {
-	bought := f.bought.result()
+	bought := f.bought.Result()
 	it, err := s.Catalog.PageItem(ctx, f.ItemID, row, append(slices.Clone(f.Names), bought.ItemIDs...))
 	if err != nil {
 		return nil, err
@@ -261,7 +262,7 @@ func (s *Store) releasePageLock(ctx context.Context, key, tok string) {
 func (s *Store) buildPage(ctx context.Context, f pageFill) (*pagebody.Page, error) {
 	pipe := s.rdb.Pipeline()
 	row := catalog.AddRowRead(ctx, pipe, f.ItemID)
-	f.bought = addAlsoBoughtRead(ctx, pipe, f.ItemID)
+	f.bought = analytics.AddAlsoBoughtRead(ctx, pipe, f.ItemID)
 	if err := platform.RealErr(pipe.Exec(ctx)); err != nil {
 		return nil, fmt.Errorf("build page: %w", err)
 	}

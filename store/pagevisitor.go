@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // What a cached page's holes need of a returning visitor (the signed-in
@@ -27,7 +28,10 @@ import (
 
 // UseClientSideCache gives the store a client with client-side caching for
 // the reads of cached pages' holes (see RedisConn.Cached).
-func (s *Store) UseClientSideCache(c *redis.Client) { s.csc = c }
+func (s *Store) UseClientSideCache(c *redis.Client) {
+	s.csc = c
+	s.sharedReader.UseCache(c)
+}
 
 // reader is the client for reads that may come from the client-side
 // cache (shared listings, a session's own lists), or the plain client

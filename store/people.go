@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // Profile is what a user's page shows from Redis.

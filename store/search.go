@@ -3,10 +3,11 @@ package store
 import (
 	"context"
 	"fmt"
-	"storefront/store/catalog"
-	"storefront/store/platform"
 	"strconv"
 	"strings"
+
+	"storefront/store/catalog"
+	"storefront/store/platform"
 )
 
 // Catalog sorts.

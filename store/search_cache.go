@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"strconv"
 	"sync"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // DefaultSearchCacheBytes bounds each instance's cache of search results

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"strings"
+
+	"storefront/store/platform"
 )
 
 // popularChunk is how many ids of the view ranking one step reads.
@@ -22,11 +22,10 @@ func (s *Store) popularPage(ctx context.Context, f searchFilter, offset, limit i
 	seen := map[int64]bool{}
 	var text []int64 // sorted ids matching the text query; read with the first chunk
 	for start := int64(0); ; start += popularChunk {
-		members, err := s.rdb.ZRange(ctx, keys.ViewRanking, start, start+popularChunk-1).Result()
+		ids, err := s.Analytics.RankedIDs(ctx, start, popularChunk)
 		if err != nil {
 			return nil, fmt.Errorf("popular: %w", err)
 		}
-		ids := platform.ParseIDs(members)
 		if text == nil && f.text != "" {
 			var err error
 			if text, err = s.textMatches(ctx, f, textKey); err != nil {
@@ -46,7 +45,7 @@ func (s *Store) popularPage(ctx context.Context, f searchFilter, offset, limit i
 		if len(ranked) >= offset+limit {
 			return ranked[offset : offset+limit], nil
 		}
-		if len(members) < popularChunk {
+		if len(ids) < popularChunk {
 			break
 		}
 	}

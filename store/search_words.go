@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"storefront/store/platform"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"storefront/store/platform"
 )
 
 // Spelling correction applies to words at least this long: shorter ones

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	mrand "math/rand/v2"
-	"storefront/store/catalog"
-	"storefront/store/platform"
 	"strings"
 	"time"
+
+	"storefront/store/catalog"
+	"storefront/store/platform"
 )
 
 // DemoItemCount is how many items an empty catalog is seeded with.

@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // DemoArticleUsers are the accounts that post and vote on the demo board.

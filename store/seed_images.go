@@ -11,12 +11,13 @@ import (
 	"math"
 	"os"
 	"slices"
-	"storefront/store/media"
 	"sync"
 	"time"
 
 	"golang.org/x/image/draw"
 	"golang.org/x/sync/errgroup"
+
+	"storefront/store/media"
 )
 
 // demoPictureSize is the generated pictures' side in pixels; they are

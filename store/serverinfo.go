@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"storefront/store/platform"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/platform"
 )
 
 // RedisInfo describes the Redis the shop runs on, for the dashboard. On a

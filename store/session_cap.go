@@ -3,9 +3,10 @@ package store
 import (
 	"context"
 	"fmt"
-	"storefront/store/keys"
 	"sync"
 	"time"
+
+	"storefront/store/keys"
 )
 
 // clientAddrKey keys the client's address in a request context.

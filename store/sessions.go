@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/analytics"
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // SessionState is what the server knows of a token: whether it is a live
@@ -144,7 +146,7 @@ func (s *Store) addUpdateToken(ctx context.Context, pipe redis.Pipeliner, token 
 		Members: []redis.Z{{Score: sessionScore(s.clock.Seconds(), !guest), Member: keys.SessionID(token)}}})
 	if itemID > 0 {
 		s.addSessionView(ctx, pipe, token, itemID)
-		s.addItemViews(ctx, pipe, itemID, 1)
+		analytics.AddViews(ctx, pipe, itemID, 1)
 	}
 }
 

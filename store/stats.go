@@ -4,15 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
-	"storefront/store/workers"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
+	"storefront/store/workers"
 )
 
 // The dashboard's history: a stats worker, once across instances (the

@@ -8,11 +8,6 @@ import (
 	"database/sql"
 	"log/slog"
 	"os"
-	"storefront/store/catalog"
-	"storefront/store/media"
-	"storefront/store/platform"
-	"storefront/store/ratelimit"
-	"storefront/store/workers"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,6 +15,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/crypto/bcrypt"
+
+	"storefront/store/analytics"
+	"storefront/store/catalog"
+	"storefront/store/media"
+	"storefront/store/platform"
+	"storefront/store/ratelimit"
+	"storefront/store/workers"
 )
 
 // Options are the knobs the data layer needs.
@@ -129,8 +131,12 @@ type Catalog = catalog.Service
 // Pictures is the pictures service, embedded in Store while the domains move out.
 type Pictures = media.Service
 
+// Analytics is the view analytics, embedded in Store while the domains move out.
+type Analytics = analytics.Service
+
 type Store struct {
 	*Catalog
+	*Analytics
 	*Pictures
 	*ratelimit.Limiter
 	rdb      redis.UniversalClient
@@ -140,9 +146,11 @@ type Store struct {
 	log      *slog.Logger
 	instance string
 	clock    *platform.Clock
-	host     *workers.Host
-	workers  []workers.Worker
-	seeders  []func(context.Context) error
+	// sharedReader is the domains' reader through the client-side cache.
+	sharedReader *platform.Reader
+	host         *workers.Host
+	workers      []workers.Worker
+	seeders      []func(context.Context) error
 	// collectors are the store's Prometheus series.
 	collectors []prometheus.Collector
 	// articles is the article board's state (articles.go).
@@ -189,11 +197,13 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 			Help: "Sessions evicted by the cleanup worker of this instance.",
 		}),
 	}
-	base := platform.Base{Redis: rdb, DB: db, DBKind: s.dbKind, Log: log, Clock: s.clock, Instance: s.instance}
+	s.sharedReader = platform.NewReader(rdb, s.clock)
+	base := platform.Base{Redis: rdb, DB: db, DBKind: s.dbKind, Log: log, Clock: s.clock, Reader: s.sharedReader, Instance: s.instance}
 	s.host = workers.NewHost(base)
 	s.Limiter = ratelimit.New(base)
 	s.Catalog = catalog.New(base, s.host)
 	s.Pictures = media.New(base, s.Catalog)
+	s.Analytics = analytics.New(base, s.host, analytics.Options{ViewedKeep: s.opt.ViewedKeep, RescaleInterval: s.opt.RescaleInterval})
 	s.Catalog.OnChange(func(ctx context.Context, c catalog.Change) error {
 		if c.Search {
 			s.searchChanged(ctx)
@@ -214,7 +224,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.workers = []workers.Worker{
 		&fanOutWorker{s: s},      // spreads new posts to followers' feeds
 		s.Fulfilment(s.instance), // fulfils queued orders
-		s.rescaleWorker(),        // rescales item view counts
+		s.Analytics.Workers()[0], // rescales item view counts
 		s.Catalog.Workers()[0],   // refreshes cached item rows
 		s.cleanupWorker(),        // evicts the oldest sessions
 		s.statsWorker(),          // samples the dashboard's counters

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"storefront/store/keys"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
 )
 
 // liveUserSessions returns the session ids in the user's session list and

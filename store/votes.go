@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"storefront/store/keys"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
 )
 
 // voteScript is the book's article_vote with its exercise (down votes,

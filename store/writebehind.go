@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/analytics"
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // visitWrites are what one item page view writes: the book's update_token
@@ -41,7 +43,7 @@ func (s *Store) addVisitWrites(ctx context.Context, pipe redis.Pipeliner, w *vis
 		s.addSessionViews(ctx, pipe, w.token, map[int64]float64{w.itemID: now})
 	}
 	if w.countView {
-		s.addItemViews(ctx, pipe, w.itemID, 1)
+		analytics.AddViews(ctx, pipe, w.itemID, 1)
 	}
 	if w.result != "" {
 		pipe.HIncrBy(ctx, keys.PageStats, w.result, 1)
@@ -90,14 +92,6 @@ func (s *Store) addSessionViews(ctx context.Context, pipe redis.Pipeliner, token
 	for _, id := range ids {
 		s.addSessionView(ctx, pipe, token, id)
 	}
-}
-
-// addItemViews counts n views of an item: in the ranking `viewed:` (minus
-// the count, the book's ZINCRBY -1) and in the item's own counter, which
-// the item page shows. Every path that records a view goes through here.
-func (s *Store) addItemViews(ctx context.Context, pipe redis.Pipeliner, itemID, n int64) {
-	pipe.ZIncrBy(ctx, keys.ViewRanking, float64(-n), platform.FormatID(itemID))
-	addCountView(ctx, pipe, itemID, n)
 }
 
 // writeBehind buffers the writes of page cache hits, coalesced: one touch
@@ -195,7 +189,7 @@ func (s *Store) FlushWrites(ctx context.Context) error {
 		alive[token] = pipe.ZScore(ctx, keys.Recent, keys.SessionID(token))
 	}
 	for id, n := range views {
-		s.addItemViews(ctx, pipe, id, n)
+		analytics.AddViews(ctx, pipe, id, n)
 	}
 	ranks := make(map[int64]*redis.IntCmd, len(hits))
 	for id, n := range hits {

@@ -3,9 +3,10 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"storefront/store/platform"
 	"strconv"
 	"strings"
+
+	"storefront/store/platform"
 )
 
 // NewItem is what an admin fills in to create an item.

@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"storefront/store/platform"
 	"strings"
+
+	"storefront/store/platform"
 )
 
 // Item is one catalog row. JSON names are the column names, as the row

@@ -5,9 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
+
 	"storefront/store/catalog"
 	"storefront/store/platform"
-	"time"
 )
 
 // Service stores and serves the items' pictures.

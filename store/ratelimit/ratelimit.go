@@ -15,13 +15,14 @@ package ratelimit
 import (
 	"context"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // Window is one sliding window of a rate: at most N events per Per.

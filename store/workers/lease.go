@@ -3,11 +3,12 @@ package workers
 import (
 	"context"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // renewLease extends a lease only if this instance still holds it.

@@ -3,13 +3,14 @@ package workers
 import (
 	"context"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // Run is the outcome of one run of a background worker, as the worker

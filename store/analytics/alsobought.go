@@ -1,12 +1,13 @@
-package store
+package analytics
 
 import (
 	"context"
-	"storefront/store/keys"
-	"storefront/store/platform"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // "Also bought" and "viewers who bought": kept in Redis as orders happen.
@@ -39,8 +40,10 @@ if #ARGV > 1 then
 end
 return 1`)
 
-// addBoughtTogether queues the statistics of one order of items ids.
-func addBoughtTogether(ctx context.Context, pipe redis.Pipeliner, ids []int64) {
+// AddBoughtTogether queues, on pipe, the statistics of one order of items
+// ids: the wiring has the orders call it on the pipeline that empties the
+// cart, so that counting an order costs no round trip of its own.
+func AddBoughtTogether(ctx context.Context, pipe redis.Pipeliner, ids []int64) {
 	for _, id := range ids {
 		args := make([]any, 0, len(ids))
 		args = append(args, alsoBoughtKeep)
@@ -70,25 +73,25 @@ func (a AlsoBought) ViewToBuy(views int64) (int64, bool) {
 	return min(100, (a.Buyers*100+views/2)/views), true
 }
 
-// alsoBoughtRead is the pipelined read of an item's order statistics,
+// AlsoBoughtRead is the pipelined read of an item's order statistics,
 // queued beside the row read of a page render.
-type alsoBoughtRead struct {
+type AlsoBoughtRead struct {
 	ids    *redis.StringSliceCmd
 	buyers *redis.StringCmd
 }
 
-// addAlsoBoughtRead queues the reads of what the item page shows of the
+// AddAlsoBoughtRead queues the reads of what the item page shows of the
 // item's orders: the same for every visitor, so only a render asks.
-func addAlsoBoughtRead(ctx context.Context, pipe redis.Pipeliner, itemID int64) alsoBoughtRead {
-	return alsoBoughtRead{
+func AddAlsoBoughtRead(ctx context.Context, pipe redis.Pipeliner, itemID int64) AlsoBoughtRead {
+	return AlsoBoughtRead{
 		ids:    pipe.ZRevRange(ctx, keys.AlsoBought(itemID), 0, alsoBoughtShown-1),
 		buyers: pipe.HGet(ctx, keys.ItemCounts(itemID), "buyers"),
 	}
 }
 
-// result is the read's answer once the pipeline ran (empty if it was never
+// Result is the read's answer once the pipeline ran (empty if it was never
 // queued, as on a page rendered while Redis is down).
-func (r alsoBoughtRead) result() AlsoBought {
+func (r AlsoBoughtRead) Result() AlsoBought {
 	if r.ids == nil {
 		return AlsoBought{}
 	}

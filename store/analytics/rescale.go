@@ -1,20 +1,23 @@
-package store
+package analytics
 
 import (
 	"context"
 	"fmt"
-	"storefront/store/keys"
-	"storefront/store/workers"
 
 	"github.com/redis/go-redis/v9"
+
+	"storefront/store/keys"
+	"storefront/store/workers"
 )
 
 // Rescale trims `viewed:` to the VIEWED_KEEP most viewed items and halves
-// every count (the book's rescale_viewed), atomically. Scores are minus
+// every count, atomically, so that old popularity fades. Scores are minus
 // the counts, so rank 0 is the most viewed and the trim removes ranks
-// VIEWED_KEEP and beyond; the seed's `0 -20001` would delete the top.
-// Items that drop out are unranked and so no longer cached.
-func (s *Store) Rescale(ctx context.Context) error {
+// VIEWED_KEEP and beyond (trimming ranks 0 to -VIEWED_KEEP-1 instead
+// would delete the top).
+// Items that drop out are unranked, and so their pages are no longer
+// cached.
+func (s *Service) Rescale(ctx context.Context) error {
 	pipe := s.rdb.TxPipeline() // one key: fine on Cluster
 	pipe.ZRemRangeByRank(ctx, keys.ViewRanking, s.opt.ViewedKeep, -1)
 	pipe.ZInterStore(ctx, keys.ViewRanking, &redis.ZStore{Keys: []string{keys.ViewRanking}, Weights: []float64{0.5}})
@@ -27,7 +30,7 @@ func (s *Store) Rescale(ctx context.Context) error {
 // rescaleWorker rescales every RESCALE_INTERVAL on the instance holding
 // the rescale lease. The lease lives two intervals and the holder renews
 // it each time, so another instance takes over only when the holder stops.
-func (s *Store) rescaleWorker() workers.Worker {
+func (s *Service) rescaleWorker() workers.Worker {
 	every := s.opt.RescaleInterval
 	return s.host.Leased(workers.Leased{
 		Name: keys.LeaseRescale, Lease: 2 * every, Every: every, Delay: true,
