@@ -12,6 +12,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 func TestMain(m *testing.M) { storetest.Main(m) }
@@ -50,9 +51,9 @@ func newApp(t *testing.T, editStore func(*store.Options), editCfg func(*handlers
 	t.Helper()
 	var st *store.Store
 	if editStore != nil {
-		st = storetest.Store(t, editStore)
+		st = wiringtest.New(t, editStore)
 	} else {
-		st = storetest.Store(t)
+		st = wiringtest.New(t)
 	}
 	cfg := testConfig(t)
 	if editCfg != nil {
@@ -91,7 +92,7 @@ func mustContain(t *testing.T, body string, want ...string) {
 // newBenchApp builds the app for a benchmark.
 func newBenchApp(b *testing.B) *app {
 	b.Helper()
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	h, err := handlers.New(testConfig(b), st, storetest.Logger(b))
 	if err != nil {
 		b.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"storefront/handlers"
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // BenchmarkVote measures votes per second through the whole handler stack
@@ -23,7 +24,7 @@ import (
 //
 //	REDIS_URL=redis://127.0.0.1:6379/3 go test -run '^$' -bench Vote -benchtime 5s ./handlers/
 func BenchmarkVote(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	h, err := handlers.New(testConfig(b), st, storetest.Logger(b))
 	if err != nil {
 		b.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"storefront/handlers"
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // benchServer serves the real router over st with an item page cached and
@@ -82,7 +83,7 @@ func benchClient() *http.Client {
 //	go test ./handlers -run '^$' -bench BenchmarkItemPage -benchtime 5s
 //	REDIS_URL=redis://127.0.0.1:6379/4 go test ./handlers -run '^$' -bench BenchmarkItemPage -benchtime 5s
 func BenchmarkItemPage(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	srv, cookie := benchServer(b, st)
 	client := benchClient()
 
@@ -157,7 +158,7 @@ func BenchmarkItemPageSlowRedis(b *testing.B) {
 	}
 	rdb := redis.NewClient(&redis.Options{Addr: delayProxy(b, addr, time.Millisecond), DB: db})
 	b.Cleanup(func() { rdb.Close() })
-	st := store.New(rdb, storetest.DB(b), storetest.Options(), storetest.Logger(b))
+	st := store.New(rdb, storetest.DB(b), wiringtest.Options(), storetest.Logger(b))
 	b.Cleanup(st.Close)
 	if err := st.Migrate(b.Context()); err != nil {
 		b.Fatal(err)

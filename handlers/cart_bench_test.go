@@ -12,6 +12,7 @@ import (
 	"storefront/handlers"
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // benchApp calls the real router in-process (no sockets), so that the
@@ -23,7 +24,7 @@ type benchApp struct {
 }
 
 func newCartBenchApp(b *testing.B) *benchApp {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	if _, err := st.DB().Exec(`UPDATE items SET stock = 1000000000 WHERE id IN (1, 2, 7)`); err != nil {
 		b.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // signInAdmin signs this client in as the admin account.
@@ -208,7 +209,7 @@ func (l *logBuffer) lines(msg string) []map[string]any {
 // newLoggedApp is newApp with the handlers' logs kept for the test.
 func newLoggedApp(t *testing.T) (*app, *logBuffer) {
 	t.Helper()
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	logs := &logBuffer{}
 	h, err := handlers.New(testConfig(t), st, slog.New(slog.NewJSONHandler(logs, nil)))
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"storefront/handlers"
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // Fuzz targets through the real router: hostile cookies, cart and vote
@@ -36,7 +37,7 @@ type fuzzApp struct {
 
 func newFuzzApp(f *testing.F) *fuzzApp {
 	f.Helper()
-	st := storetest.Store(f, func(o *store.Options) { o.SeedArticles = true })
+	st := wiringtest.New(f, func(o *store.Options) { o.SeedArticles = true })
 	cfg := testConfig(f)
 	cfg.Rates = handlers.Rates{} // no limits: the fuzzer sends thousands
 	h, err := handlers.New(cfg, st, storetest.Logger(f))

@@ -11,6 +11,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // users creates n accounts directly in the store.
@@ -49,7 +50,7 @@ func vote(t *testing.T, st *store.Store, id int64, u store.User, dir string) (st
 // switching, taking back), checking the score against the formula and the
 // stored state after each step.
 func TestBookVoting(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	us := users(t, st, "reader", 3)
 	poster, other, third := us[0], us[1], us[2]
 	a := post(t, st, poster, "first")
@@ -117,7 +118,7 @@ func TestBookVoting(t *testing.T) {
 }
 
 func TestVoteErrors(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	u := users(t, st, "reader", 1)[0]
 	a := post(t, st, u, "x")
 	if _, _, err := st.Vote(t.Context(), a.ID+100, u.ID, "up"); !errors.Is(err, store.ErrNotFound) {
@@ -140,7 +141,7 @@ func TestVoteErrors(t *testing.T) {
 // TestVoteWindow moves the clock past VOTE_WINDOW: votes then change
 // nothing and the article reads as closed.
 func TestVoteWindow(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.VoteWindow = 2 * time.Second })
+	st := wiringtest.New(t, func(o *store.Options) { o.VoteWindow = 2 * time.Second })
 	us := users(t, st, "reader", 2)
 	a := post(t, st, us[0], "x")
 	now := time.Now()
@@ -162,7 +163,7 @@ func TestVoteWindow(t *testing.T) {
 // TestConcurrentVotes: 100 simultaneous up votes by one user count once;
 // by 100 users, a hundred times.
 func TestConcurrentVotes(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	us := users(t, st, "reader", 101)
 	a := post(t, st, us[0], "hot")
 	run := func(voter func(i int) store.User) {
@@ -190,7 +191,7 @@ func TestConcurrentVotes(t *testing.T) {
 }
 
 func TestListings(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	us := users(t, st, "reader", 2)
 	var ids []int64
 	for i := range 30 {
@@ -222,7 +223,7 @@ func TestListings(t *testing.T) {
 // TestGroupListings: a group lists only its articles, by score or time,
 // from a cached ZINTERSTORE that catches up within GROUP_CACHE_TTL.
 func TestGroupListings(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.GroupCacheTTL = time.Second })
+	st := wiringtest.New(t, func(o *store.Options) { o.GroupCacheTTL = time.Second })
 	us := users(t, st, "reader", 2)
 	g1 := post(t, st, us[0], "go1", "go")
 	post(t, st, us[0], "web1", "web")
@@ -262,7 +263,7 @@ func TestGroupListings(t *testing.T) {
 }
 
 func TestComments(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	u := users(t, st, "reader", 1)[0]
 	a := post(t, st, u, "x")
 	for _, body := range []string{"first", "<b>second</b>"} {
@@ -297,7 +298,7 @@ func (r *recorder) ArticleCommented(_ context.Context, a store.Article, c store.
 }
 
 func TestArticleEvents(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	rec := &recorder{}
 	st.SetArticleEvents(rec)
 	us := users(t, st, "reader", 2)
@@ -320,7 +321,7 @@ func TestArticleEvents(t *testing.T) {
 
 // TestSeedArticles: the demo board is seeded once, the same every time.
 func TestSeedArticles(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.SeedArticles = true })
+	st := wiringtest.New(t, func(o *store.Options) { o.SeedArticles = true })
 	ctx := t.Context()
 	p, err := st.Articles(ctx, store.ArticleQuery{Sort: store.SortNew, Page: 1, PerPage: 100})
 	if err != nil {
@@ -397,7 +398,7 @@ func TestSeedArticles(t *testing.T) {
 		t.Errorf("second seed: %d articles, had %d", again.Total, p.Total)
 	}
 	// Deterministic: another empty board gets the same articles and votes.
-	other := storetest.Store(t, func(o *store.Options) { o.SeedArticles = true })
+	other := wiringtest.New(t, func(o *store.Options) { o.SeedArticles = true })
 	q, _ := other.Articles(ctx, store.ArticleQuery{Sort: store.SortNew, Page: 1, PerPage: 100})
 	for i := range p.Articles {
 		x, y := p.Articles[i], q.Articles[i]

@@ -14,6 +14,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // Benchmarks that need a real Redis skip on miniredis. Run them with:
@@ -67,7 +68,7 @@ func fillSessions(b *testing.B, rdb redis.UniversalClient, n int, start float64)
 func BenchmarkCleanup(b *testing.B) {
 	needRealRedis(b)
 	const limit, over = 1000, 200_000
-	st := storetest.Store(b, func(o *store.Options) { o.SessionLimit = limit })
+	st := wiringtest.New(b, func(o *store.Options) { o.SessionLimit = limit })
 	ctx, rdb := context.Background(), st.Redis()
 	var evicted int64
 	var took, cpu time.Duration
@@ -208,7 +209,7 @@ func usedMemory(b *testing.B, rdb redis.UniversalClient) int64 {
 // BenchmarkUpdateToken is the item-view session write (the book's
 // update_token) on its own: one pipelined round trip.
 func BenchmarkUpdateToken(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	ctx := context.Background()
 	if err := st.NewSessionView(ctx, "bench", 1); err != nil {
 		b.Fatal(err)

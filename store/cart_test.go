@@ -9,56 +9,8 @@ import (
 	"time"
 
 	"storefront/store"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
-
-// shopper creates an account and a signed-in session for it, and returns
-// the account's cart.
-func shopper(t *testing.T, st *store.Store, name string) (store.CartOwner, int64) {
-	t.Helper()
-	ctx := t.Context()
-	u, err := st.CreateUser(ctx, name, "password for "+name)
-	if err != nil {
-		t.Fatalf("create user: %v", err)
-	}
-	token := "token-" + name
-	if err := st.CreateSession(ctx, token, u.ID); err != nil {
-		t.Fatalf("create session: %v", err)
-	}
-	return store.CartOwner{UserID: u.ID, Token: token}, u.ID
-}
-
-// buy is a checkout request for owner's cart at the expected total
-// (negative: unchecked) with a valid address and methods.
-func buy(owner store.CartOwner, total int64) store.CheckoutRequest {
-	return store.CheckoutRequest{Cart: owner, ExpectTotal: total, Shipping: store.ShippingStandard, Payment: store.PayInvoice,
-		Address: store.Address{Name: "Ada Lovelace", Line1: "1 Main St", City: "London", Postcode: "N1 1AA", Country: "GB"}}
-}
-
-func setStock(t *testing.T, st *store.Store, id, stock int64) {
-	t.Helper()
-	if _, err := st.DB().ExecContext(t.Context(), `UPDATE items SET stock = $1 WHERE id = $2`, stock, id); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func stockOf(t *testing.T, st *store.Store, id int64) int64 {
-	t.Helper()
-	var n int64
-	if err := st.DB().QueryRowContext(t.Context(), `SELECT stock FROM items WHERE id = $1`, id).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-func setLine(t *testing.T, st *store.Store, owner store.CartOwner, item, qty int64) store.Cart {
-	t.Helper()
-	c, err := st.SetCartLine(t.Context(), owner, item, qty)
-	if err != nil {
-		t.Fatalf("set cart line %d=%d: %v", item, qty, err)
-	}
-	return c
-}
 
 func wantCart(t *testing.T, got store.Cart, want ...store.CartLine) {
 	t.Helper()
@@ -76,23 +28,14 @@ func wantCart(t *testing.T, got store.Cart, want ...store.CartLine) {
 	}
 }
 
-// guestCart creates a guest session and returns its cart.
-func guestCart(t *testing.T, st *store.Store, token string) store.CartOwner {
-	t.Helper()
-	if err := st.CreateSession(t.Context(), token, 0); err != nil {
-		t.Fatal(err)
-	}
-	return store.CartOwner{Token: token}
-}
-
 func TestCartSetReplaceRemove(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	tok := guestCart(t, st, "guest-token")
+	tok := wiringtest.GuestCart(t, st, "guest-token")
 
-	wantCart(t, setLine(t, st, tok, 7, 2), store.CartLine{ItemID: 7, Qty: 2})
-	wantCart(t, setLine(t, st, tok, 7, 5), store.CartLine{ItemID: 7, Qty: 5}) // sets, not adds
-	wantCart(t, setLine(t, st, tok, 3, 1), store.CartLine{ItemID: 3, Qty: 1}, store.CartLine{ItemID: 7, Qty: 5})
+	wantCart(t, wiringtest.SetLine(t, st, tok, 7, 2), store.CartLine{ItemID: 7, Qty: 2})
+	wantCart(t, wiringtest.SetLine(t, st, tok, 7, 5), store.CartLine{ItemID: 7, Qty: 5}) // sets, not adds
+	wantCart(t, wiringtest.SetLine(t, st, tok, 3, 1), store.CartLine{ItemID: 3, Qty: 1}, store.CartLine{ItemID: 7, Qty: 5})
 
 	// The header count comes from the session read: the total quantity.
 	state, err := st.LoadSession(ctx, tok.Token, 0)
@@ -106,20 +49,20 @@ func TestCartSetReplaceRemove(t *testing.T) {
 		t.Errorf("CartCount = %d, %v; want 6", n, err)
 	}
 
-	wantCart(t, setLine(t, st, tok, 7, 0), store.CartLine{ItemID: 3, Qty: 1}) // 0 removes
-	wantCart(t, setLine(t, st, tok, 3, -4))                                   // negative removes
-	wantCart(t, setLine(t, st, tok, 9, 0))                                    // removing what is not there
+	wantCart(t, wiringtest.SetLine(t, st, tok, 7, 0), store.CartLine{ItemID: 3, Qty: 1}) // 0 removes
+	wantCart(t, wiringtest.SetLine(t, st, tok, 3, -4))                                   // negative removes
+	wantCart(t, wiringtest.SetLine(t, st, tok, 9, 0))                                    // removing what is not there
 	if n, _ := st.Redis().Exists(ctx, store.KeysOfSession(tok.Token).Cart).Result(); n != 0 {
 		t.Error("an empty cart leaves no key behind")
 	}
 }
 
 func TestCartsArePerSession(t *testing.T) {
-	st := storetest.Store(t)
-	a, _ := shopper(t, st, "alice")
-	b, _ := shopper(t, st, "bob")
-	setLine(t, st, a, 1, 2)
-	setLine(t, st, b, 2, 3)
+	st := wiringtest.New(t)
+	a, _ := wiringtest.Shopper(t, st, "alice")
+	b, _ := wiringtest.Shopper(t, st, "bob")
+	wiringtest.SetLine(t, st, a, 1, 2)
+	wiringtest.SetLine(t, st, b, 2, 3)
 	ca, _ := st.Cart(t.Context(), a)
 	cb, _ := st.Cart(t.Context(), b)
 	wantCart(t, ca, store.CartLine{ItemID: 1, Qty: 2})
@@ -127,25 +70,25 @@ func TestCartsArePerSession(t *testing.T) {
 }
 
 func TestCartIsCappedInLines(t *testing.T) {
-	st := storetest.Store(t)
-	tok, _ := shopper(t, st, "alice")
+	st := wiringtest.New(t)
+	tok, _ := wiringtest.Shopper(t, st, "alice")
 	for id := int64(1); id <= store.MaxCartLines; id++ {
-		setLine(t, st, tok, id, 1)
+		wiringtest.SetLine(t, st, tok, id, 1)
 	}
 	if _, err := st.SetCartLine(t.Context(), tok, store.MaxCartLines+1, 1); !errors.Is(err, store.ErrCartFull) {
 		t.Fatalf("line %d: err %v, want ErrCartFull", store.MaxCartLines+1, err)
 	}
-	c := setLine(t, st, tok, 5, 3) // changing a line already there is fine
+	c := wiringtest.SetLine(t, st, tok, 5, 3) // changing a line already there is fine
 	if len(c.Lines) != store.MaxCartLines || c.Qty(5) != 3 {
 		t.Errorf("cart has %d lines, item 5 x%d", len(c.Lines), c.Qty(5))
 	}
 }
 
 func TestGuestCartEndsWithItsSession(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	tok := guestCart(t, st, "guest-token")
-	setLine(t, st, tok, 4, 2)
+	tok := wiringtest.GuestCart(t, st, "guest-token")
+	wiringtest.SetLine(t, st, tok, 4, 2)
 	// EndSession runs the same deletion as the cleanup worker's eviction
 	// (addDeleteSession), which removes cart:<token> with the session.
 	if err := st.EndSession(ctx, tok.Token); err != nil {
@@ -160,14 +103,14 @@ func TestGuestCartEndsWithItsSession(t *testing.T) {
 // it, the header count of each session shows it, and it outlives sign-out
 // with its idle lifetime renewed on use.
 func TestAccountCartOutlivesSessions(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.AccountCartTTL = time.Hour })
+	st := wiringtest.New(t, func(o *store.Options) { o.AccountCartTTL = time.Hour })
 	ctx := t.Context()
-	phone, uid := shopper(t, st, "alice")
+	phone, uid := wiringtest.Shopper(t, st, "alice")
 	laptop := store.CartOwner{UserID: uid, Token: "token-laptop"}
 	if err := st.CreateSession(ctx, laptop.Token, uid); err != nil {
 		t.Fatal(err)
 	}
-	setLine(t, st, phone, 4, 2)
+	wiringtest.SetLine(t, st, phone, 4, 2)
 	c, err := st.Cart(ctx, laptop)
 	if err != nil {
 		t.Fatal(err)
@@ -197,14 +140,14 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 // quantity wins for an item in both, the account's other lines stay, the
 // guest cart is gone with the old token.
 func TestSignInMergesTheGuestCart(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	acct, uid := shopper(t, st, "carol")
-	setLine(t, st, acct, 11, 5)
-	setLine(t, st, acct, 13, 1)
-	g := guestCart(t, st, "guest-token")
-	setLine(t, st, g, 11, 2)
-	setLine(t, st, g, 12, 1)
+	acct, uid := wiringtest.Shopper(t, st, "carol")
+	wiringtest.SetLine(t, st, acct, 11, 5)
+	wiringtest.SetLine(t, st, acct, 13, 1)
+	g := wiringtest.GuestCart(t, st, "guest-token")
+	wiringtest.SetLine(t, st, g, 11, 2)
+	wiringtest.SetLine(t, st, g, 12, 1)
 	dropped, err := st.SignIn(ctx, g.Token, "new-token", uid)
 	if err != nil || dropped != 0 {
 		t.Fatalf("sign in: %d dropped, %v", dropped, err)
@@ -224,16 +167,16 @@ func TestSignInMergesTheGuestCart(t *testing.T) {
 
 // The merge keeps the line cap: lines that do not fit are counted.
 func TestSignInMergeKeepsTheLineCap(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	acct, uid := shopper(t, st, "dan")
+	acct, uid := wiringtest.Shopper(t, st, "dan")
 	for id := int64(1); id < store.MaxCartLines; id++ {
-		setLine(t, st, acct, id, 1)
+		wiringtest.SetLine(t, st, acct, id, 1)
 	}
-	g := guestCart(t, st, "guest-token")
-	setLine(t, st, g, 5, 7)    // already there: replaced
-	setLine(t, st, g, 1001, 1) // fits: the last free line
-	setLine(t, st, g, 1002, 1) // does not fit
+	g := wiringtest.GuestCart(t, st, "guest-token")
+	wiringtest.SetLine(t, st, g, 5, 7)    // already there: replaced
+	wiringtest.SetLine(t, st, g, 1001, 1) // fits: the last free line
+	wiringtest.SetLine(t, st, g, 1002, 1) // does not fit
 	dropped, err := st.SignIn(ctx, g.Token, "new-token", uid)
 	if err != nil || dropped != 1 {
 		t.Fatalf("sign in: %d dropped (want 1), %v", dropped, err)
@@ -247,12 +190,12 @@ func TestSignInMergeKeepsTheLineCap(t *testing.T) {
 // Two devices of one account write to its cart while a guest cart merges
 // in: every write lands, none is lost to the merge.
 func TestMergeIsAtomicWithOtherDevices(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	acct, uid := shopper(t, st, "erin")
-	g := guestCart(t, st, "guest-token")
+	acct, uid := wiringtest.Shopper(t, st, "erin")
+	g := wiringtest.GuestCart(t, st, "guest-token")
 	for id := int64(1); id <= 20; id++ {
-		setLine(t, st, g, id, 2)
+		wiringtest.SetLine(t, st, g, id, 2)
 	}
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -276,7 +219,7 @@ func TestMergeIsAtomicWithOtherDevices(t *testing.T) {
 }
 
 func TestCatalogRows(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	rows, err := st.CatalogRows(context.Background(), []int64{1, 2, 999999})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/keys"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 func countOrders(t *testing.T, st *store.Store) int {
@@ -29,28 +29,28 @@ func queueLen(t *testing.T, st *store.Store) int64 {
 }
 
 func TestCheckoutPlacesOrder(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	tok, uid := shopper(t, st, "alice")
-	setStock(t, st, 7, 5)
-	setStock(t, st, 8, 3)
-	setLine(t, st, tok, 7, 2)
-	setLine(t, st, tok, 8, 3)
+	tok, uid := wiringtest.Shopper(t, st, "alice")
+	wiringtest.SetStock(t, st, 7, 5)
+	wiringtest.SetStock(t, st, 8, 3)
+	wiringtest.SetLine(t, st, tok, 7, 2)
+	wiringtest.SetLine(t, st, tok, 8, 3)
 	rows, _ := st.CatalogRows(ctx, []int64{7, 8})
 	sub := 2*rows[7].PriceCents + 3*rows[8].PriceCents
 	want := sub + st.Shipping().Cost(store.ShippingStandard, sub)
 
-	o, err := st.Checkout(ctx, buy(tok, want))
+	o, err := st.Checkout(ctx, wiringtest.Buy(tok, want))
 	if err != nil {
 		t.Fatalf("checkout: %v", err)
 	}
 	if o.ID == 0 || o.Status != store.OrderPending || o.TotalCents != want || o.ItemCount != 5 {
 		t.Errorf("order %+v", o)
 	}
-	if s := stockOf(t, st, 7); s != 3 {
+	if s := wiringtest.StockOf(t, st, 7); s != 3 {
 		t.Errorf("stock of 7 is %d, want 3", s)
 	}
-	if s := stockOf(t, st, 8); s != 0 {
+	if s := wiringtest.StockOf(t, st, 8); s != 0 {
 		t.Errorf("stock of 8 is %d, want 0", s)
 	}
 	if c, _ := st.Cart(ctx, tok); len(c.Lines) != 0 {
@@ -89,17 +89,17 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := storetest.Store(t)
+			st := wiringtest.New(t)
 			ctx := t.Context()
-			tok, _ := shopper(t, st, "alice")
-			setStock(t, st, 7, 5)
-			setStock(t, st, 8, 5)
-			setLine(t, st, tok, 7, 1)
-			setLine(t, st, tok, tc.item, tc.qty) // the shop validated these when they were added
-			setStock(t, st, 8, tc.stock)         // then stock moved
+			tok, _ := wiringtest.Shopper(t, st, "alice")
+			wiringtest.SetStock(t, st, 7, 5)
+			wiringtest.SetStock(t, st, 8, 5)
+			wiringtest.SetLine(t, st, tok, 7, 1)
+			wiringtest.SetLine(t, st, tok, tc.item, tc.qty) // the shop validated these when they were added
+			wiringtest.SetStock(t, st, 8, tc.stock)         // then stock moved
 			before, _ := st.Cart(ctx, tok)
 
-			_, err := st.Checkout(ctx, buy(tok, -1))
+			_, err := st.Checkout(ctx, wiringtest.Buy(tok, -1))
 			var ce *store.CheckoutError
 			if !errors.As(err, &ce) || len(ce.Problems) != 1 {
 				t.Fatalf("err %v, want one line problem", err)
@@ -108,7 +108,7 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 			if p.ItemID != tc.item || p.Reason != tc.reason || p.Available != tc.avail || p.Wanted != tc.qty {
 				t.Errorf("problem %+v", p)
 			}
-			if s := stockOf(t, st, 7); s != 5 {
+			if s := wiringtest.StockOf(t, st, 7); s != 5 {
 				t.Errorf("stock of the good line moved to %d", s)
 			}
 			if countOrders(t, st) != 0 || queueLen(t, st) != 0 {
@@ -124,12 +124,12 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 // The transaction itself (without the pre-check, as when another checkout
 // takes the stock in between) rolls back the lines it already took.
 func TestCheckoutTransactionRollsBack(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	_, uid := shopper(t, st, "alice")
-	setStock(t, st, 7, 5)
-	setStock(t, st, 8, 1)
-	_, err := store.PlaceOrder(ctx, st, buy(store.CartOwner{UserID: uid}, -1), []store.CartLine{{ItemID: 7, Qty: 2}, {ItemID: 8, Qty: 2}, {ItemID: 999999, Qty: 1}})
+	_, uid := wiringtest.Shopper(t, st, "alice")
+	wiringtest.SetStock(t, st, 7, 5)
+	wiringtest.SetStock(t, st, 8, 1)
+	_, err := store.PlaceOrder(ctx, st, wiringtest.Buy(store.CartOwner{UserID: uid}, -1), []store.CartLine{{ItemID: 7, Qty: 2}, {ItemID: 8, Qty: 2}, {ItemID: 999999, Qty: 1}})
 	var ce *store.CheckoutError
 	if !errors.As(err, &ce) || len(ce.Problems) != 2 {
 		t.Fatalf("err %v, want two line problems", err)
@@ -138,7 +138,7 @@ func TestCheckoutTransactionRollsBack(t *testing.T) {
 		ce.Problems[1].Reason != store.ProblemGone {
 		t.Errorf("problems %+v", ce.Problems)
 	}
-	if s := stockOf(t, st, 7); s != 5 {
+	if s := wiringtest.StockOf(t, st, 7); s != 5 {
 		t.Errorf("stock of item 7 is %d after a rolled back checkout, want 5", s)
 	}
 	if countOrders(t, st) != 0 {
@@ -147,51 +147,51 @@ func TestCheckoutTransactionRollsBack(t *testing.T) {
 }
 
 func TestCheckoutPriceChanged(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	tok, _ := shopper(t, st, "alice")
-	setStock(t, st, 7, 5)
-	setLine(t, st, tok, 7, 2)
+	tok, _ := wiringtest.Shopper(t, st, "alice")
+	wiringtest.SetStock(t, st, 7, 5)
+	wiringtest.SetLine(t, st, tok, 7, 2)
 	rows, _ := st.CatalogRows(ctx, []int64{7})
 	rates := st.Shipping()
 	seen := 2*rows[7].PriceCents + rates.Cost(store.ShippingStandard, 2*rows[7].PriceCents)
 	if _, err := st.DB().ExecContext(ctx, `UPDATE items SET price_cents = price_cents + 100 WHERE id = 7`); err != nil {
 		t.Fatal(err)
 	}
-	_, err := st.Checkout(ctx, buy(tok, seen))
+	_, err := st.Checkout(ctx, wiringtest.Buy(tok, seen))
 	now := 2*rows[7].PriceCents + 200 + rates.Cost(store.ShippingStandard, 2*rows[7].PriceCents+200)
 	var ce *store.CheckoutError
 	if !errors.As(err, &ce) || !ce.PriceChanged || ce.Total != now {
 		t.Fatalf("err %+v, want a price change to %d", err, now)
 	}
-	if stockOf(t, st, 7) != 5 || countOrders(t, st) != 0 {
+	if wiringtest.StockOf(t, st, 7) != 5 || countOrders(t, st) != 0 {
 		t.Error("a refused checkout changed something")
 	}
-	if _, err := st.Checkout(ctx, buy(tok, ce.Total)); err != nil {
+	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, ce.Total)); err != nil {
 		t.Fatalf("checkout at the new total: %v", err)
 	}
 }
 
 func TestCheckoutEmptyAndBusy(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	tok, _ := shopper(t, st, "alice")
-	if _, err := st.Checkout(ctx, buy(tok, -1)); !errors.Is(err, store.ErrEmptyCart) {
+	tok, _ := wiringtest.Shopper(t, st, "alice")
+	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, store.ErrEmptyCart) {
 		t.Errorf("empty cart: %v", err)
 	}
-	setLine(t, st, tok, 7, 1)
+	wiringtest.SetLine(t, st, tok, 7, 1)
 	// Another checkout of this session holds the lock (a double click).
 	if err := st.Redis().Set(ctx, store.CheckoutLockKey(tok), "other", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Checkout(ctx, buy(tok, -1)); !errors.Is(err, store.ErrCheckoutBusy) {
+	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, store.ErrCheckoutBusy) {
 		t.Errorf("second checkout: %v, want ErrCheckoutBusy", err)
 	}
 	if countOrders(t, st) != 0 {
 		t.Error("order placed while another checkout was running")
 	}
 	st.Redis().Del(ctx, store.CheckoutLockKey(tok))
-	if _, err := st.Checkout(ctx, buy(tok, -1)); err != nil {
+	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); err != nil {
 		t.Errorf("checkout after the lock is gone: %v", err)
 	}
 	if n, _ := st.Redis().Exists(ctx, store.CheckoutLockKey(tok)).Result(); n != 0 {
@@ -202,26 +202,26 @@ func TestCheckoutEmptyAndBusy(t *testing.T) {
 // A line changed in another tab while the order was being placed stays in
 // the cart; the lines ordered as they were leave it.
 func TestCheckoutKeepsLinesChangedMeanwhile(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	tok, uid := shopper(t, st, "alice")
-	setLine(t, st, tok, 7, 1)
-	setLine(t, st, tok, 8, 4) // was 2 when the order was placed
+	tok, uid := wiringtest.Shopper(t, st, "alice")
+	wiringtest.SetLine(t, st, tok, 7, 1)
+	wiringtest.SetLine(t, st, tok, 8, 4) // was 2 when the order was placed
 	store.AfterCheckout(ctx, st, tok, store.Order{ID: 1, UserID: uid, Lines: []store.OrderLine{{ItemID: 7, Qty: 1}, {ItemID: 8, Qty: 2}}})
 	c, _ := st.Cart(ctx, tok)
 	wantCart(t, c, store.CartLine{ItemID: 8, Qty: 4})
 }
 
 func TestOrdersAreTheShoppers(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	a, aid := shopper(t, st, "alice")
-	_, bid := shopper(t, st, "bob")
+	a, aid := wiringtest.Shopper(t, st, "alice")
+	_, bid := wiringtest.Shopper(t, st, "bob")
 	var ids []int64
 	for _, item := range []int64{7, 8, 9} {
-		setStock(t, st, item, 5)
-		setLine(t, st, a, item, 1)
-		o, err := st.Checkout(ctx, buy(a, -1))
+		wiringtest.SetStock(t, st, item, 5)
+		wiringtest.SetLine(t, st, a, item, 1)
+		o, err := st.Checkout(ctx, wiringtest.Buy(a, -1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,15 +245,15 @@ func TestOrdersAreTheShoppers(t *testing.T) {
 // A guest's order belongs to GuestUserID and is read only by GuestOrder;
 // a shopper's order never is, and the shopper's last address is offered.
 func TestGuestOrdersAndLastAddress(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	setStock(t, st, 7, 5)
+	wiringtest.SetStock(t, st, 7, 5)
 	g := store.CartOwner{Token: "guest-token"}
 	if err := st.CreateSession(ctx, g.Token, 0); err != nil {
 		t.Fatal(err)
 	}
-	setLine(t, st, g, 7, 1)
-	req := buy(g, -1)
+	wiringtest.SetLine(t, st, g, 7, 1)
+	req := wiringtest.Buy(g, -1)
 	req.Email, req.Shipping, req.Payment = "guest@example.com", store.ShippingExpress, store.PayCOD
 	o, err := st.Checkout(ctx, req)
 	if err != nil {
@@ -269,19 +269,19 @@ func TestGuestOrdersAndLastAddress(t *testing.T) {
 		t.Errorf("Order served a guest order: %v", err)
 	}
 
-	acct, uid := shopper(t, st, "alice")
+	acct, uid := wiringtest.Shopper(t, st, "alice")
 	if _, ok, err := st.LastAddress(ctx, uid); ok || err != nil {
 		t.Errorf("a new shopper has a last address (%v)", err)
 	}
-	setLine(t, st, acct, 7, 1)
-	mine, err := st.Checkout(ctx, buy(acct, -1))
+	wiringtest.SetLine(t, st, acct, 7, 1)
+	mine, err := st.Checkout(ctx, wiringtest.Buy(acct, -1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.GuestOrder(ctx, mine.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("GuestOrder served a shopper's order: %v", err)
 	}
-	if a, ok, err := st.LastAddress(ctx, uid); !ok || err != nil || a != buy(acct, -1).Address {
+	if a, ok, err := st.LastAddress(ctx, uid); !ok || err != nil || a != wiringtest.Buy(acct, -1).Address {
 		t.Errorf("last address %+v %v %v", a, ok, err)
 	}
 }
@@ -289,15 +289,15 @@ func TestGuestOrdersAndLastAddress(t *testing.T) {
 // Each order counts once per item: a buyer, and a shared order with each
 // other item in it, under the item's hash tag.
 func TestOrdersCountBoughtTogether(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx, rdb := t.Context(), st.Redis()
-	acct, _ := shopper(t, st, "alice")
+	acct, _ := wiringtest.Shopper(t, st, "alice")
 	for _, order := range [][]int64{{7, 8, 9}, {7, 8}, {9}} {
 		for _, id := range order {
-			setStock(t, st, id, 5)
-			setLine(t, st, acct, id, 1)
+			wiringtest.SetStock(t, st, id, 5)
+			wiringtest.SetLine(t, st, acct, id, 1)
 		}
-		if _, err := st.Checkout(ctx, buy(acct, -1)); err != nil {
+		if _, err := st.Checkout(ctx, wiringtest.Buy(acct, -1)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // tickingClock is a clock that moves 1 ms each time it is read, so that
@@ -29,7 +30,7 @@ func tickingClock() func() time.Time {
 
 func limitStore(t *testing.T, limit int64) *store.Store {
 	t.Helper()
-	st := storetest.Store(t, func(o *store.Options) { o.SessionLimit = limit })
+	st := wiringtest.New(t, func(o *store.Options) { o.SessionLimit = limit })
 	st.SetClock(tickingClock())
 	return st
 }

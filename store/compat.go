@@ -7,6 +7,8 @@ import (
 	"storefront/store/media"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
+	"storefront/store/search"
+	"storefront/store/seed"
 	"storefront/store/workers"
 )
 
@@ -106,3 +108,23 @@ type (
 	ItemViews  = analytics.ItemViews
 	AlsoBought = analytics.AlsoBought
 )
+
+const DemoItemCount = seed.DemoItemCount
+
+var DemoItems = seed.DemoItems
+
+const (
+	SortRelevance = search.SortRelevance
+	SortPriceAsc  = search.SortPriceAsc
+	SortPriceDesc = search.SortPriceDesc
+	SortPopular   = search.SortPopular
+	SortNewest    = search.SortNewest
+)
+
+var CatalogSorts = search.CatalogSorts
+
+type (
+	SearchQuery  = search.SearchQuery
+	SearchResult = search.SearchResult
+)
+const DefaultSearchCacheBytes = search.DefaultCacheBytes

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"storefront/store"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // Engagement benchmarks. On real Redis:
@@ -12,7 +12,7 @@ import (
 //	REDIS_URL=redis://127.0.0.1:6379/5 go test ./store/ -run '^$' -bench 'Like|Follow|FanOut|Feed|Unread' -benchtime 2s
 
 func BenchmarkSetLikeToggle(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	ctx := b.Context()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
@@ -28,7 +28,7 @@ func BenchmarkSetLikeToggle(b *testing.B) {
 }
 
 func BenchmarkLikeState(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	ctx := b.Context()
 	if _, err := st.SetLike(ctx, 1, 1, store.LikeOn); err != nil {
 		b.Fatal(err)
@@ -42,7 +42,7 @@ func BenchmarkLikeState(b *testing.B) {
 }
 
 func BenchmarkFollowUnfollow(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	ctx := b.Context()
 	i := int64(0)
 	for b.Loop() {
@@ -56,7 +56,7 @@ func BenchmarkFollowUnfollow(b *testing.B) {
 // BenchmarkFanOut1000 posts to 1,000 followers whose feeds exist: the
 // inline part of a post (FanOutInline = 1000 by default).
 func BenchmarkFanOut1000(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	ctx := b.Context()
 	for f := int64(100); f < 1100; f++ {
 		if _, err := st.Follow(ctx, f, 1, true); err != nil {
@@ -78,7 +78,7 @@ func BenchmarkFanOut1000(b *testing.B) {
 }
 
 func BenchmarkFeedPage(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	ctx := b.Context()
 	if _, err := st.Follow(ctx, 1, 2, true); err != nil {
 		b.Fatal(err)
@@ -99,7 +99,7 @@ func BenchmarkFeedPage(b *testing.B) {
 // BenchmarkLoadSessionWithUnread is the per-request session read with
 // the header's unread count folded into the same round trip.
 func BenchmarkLoadSessionWithUnread(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	ctx := b.Context()
 	if _, err := st.SignIn(ctx, "", "tok", 7); err != nil {
 		b.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"storefront/store"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // post records article id by author at a time that grows with id.
@@ -41,7 +41,7 @@ func mustFollow(t *testing.T, st *store.Store, a, b int64, on bool) {
 }
 
 func TestFeedOrderAndPages(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	mustFollow(t, st, 1, 2, true)
 	mustFollow(t, st, 1, 3, true)
 	feedIDs(t, st, 1, 1, 10) // the reader's feed exists from now on
@@ -78,7 +78,7 @@ func TestFeedOrderAndPages(t *testing.T) {
 }
 
 func TestFeedFollowUnfollow(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	feedPost(t, st, 2, 1) // before anyone follows 2
 	mustFollow(t, st, 1, 2, true)
 	// Following backfills; the first read builds the feed.
@@ -101,7 +101,7 @@ func TestFeedFollowUnfollow(t *testing.T) {
 }
 
 func TestFeedCappedAndRebuilt(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.FeedSize = 5; o.FeedTTL = time.Hour })
+	st := wiringtest.New(t, func(o *store.Options) { o.FeedSize = 5; o.FeedTTL = time.Hour })
 	ctx := t.Context()
 	mustFollow(t, st, 1, 2, true)
 	mustFollow(t, st, 1, 3, true)
@@ -133,7 +133,7 @@ func TestFeedCappedAndRebuilt(t *testing.T) {
 }
 
 func TestFanOutQueueForManyFollowers(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.FanOutInline = 4; o.FanOutChunk = 3 })
+	st := wiringtest.New(t, func(o *store.Options) { o.FanOutInline = 4; o.FanOutChunk = 3 })
 	ctx := t.Context()
 	// A frozen clock gives every follow the same time: the queue's cursor
 	// must cope with ties.
@@ -176,7 +176,7 @@ func TestFanOutQueueForManyFollowers(t *testing.T) {
 }
 
 func TestFanOutWorkerDrainsQueue(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.FanOutInline = 1; o.FanOutChunk = 2 })
+	st := wiringtest.New(t, func(o *store.Options) { o.FanOutInline = 1; o.FanOutChunk = 2 })
 	for f := int64(10); f < 15; f++ {
 		mustFollow(t, st, f, 1, true)
 		feedIDs(t, st, f, 1, 1)

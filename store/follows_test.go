@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"storefront/store"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 func userKey(id int64, suffix string) string {
@@ -46,7 +46,7 @@ func checkFollowConsistent(t *testing.T, st *store.Store, users ...int64) {
 }
 
 func TestFollowAndUnfollow(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	follow := func(a, b int64, on bool) store.FollowResult {
 		t.Helper()
@@ -94,7 +94,7 @@ func TestFollowAndUnfollow(t *testing.T) {
 }
 
 func TestFollowConcurrent(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	var wg sync.WaitGroup
 	// One pair flips back and forth from many goroutines at once, while
@@ -131,7 +131,7 @@ func TestFollowConcurrent(t *testing.T) {
 }
 
 func TestCommonFollows(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	follow := func(a int64, bs ...int64) {
 		for _, b := range bs {

@@ -11,6 +11,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // redisClock moves the time Redis uses for stream idle times: miniredis's
@@ -40,10 +41,10 @@ func (c *redisClock) advance(d time.Duration) {
 // placeOrder checks out one unit of item for a new shopper.
 func placeOrder(t *testing.T, st *store.Store, name string, item int64) store.Order {
 	t.Helper()
-	tok, _ := shopper(t, st, name)
-	setStock(t, st, item, 100)
-	setLine(t, st, tok, item, 1)
-	o, err := st.Checkout(t.Context(), buy(tok, -1))
+	tok, _ := wiringtest.Shopper(t, st, name)
+	wiringtest.SetStock(t, st, item, 100)
+	wiringtest.SetLine(t, st, tok, item, 1)
+	o, err := st.Checkout(t.Context(), wiringtest.Buy(tok, -1))
 	if err != nil {
 		t.Fatalf("checkout: %v", err)
 	}
@@ -71,7 +72,7 @@ func poll(t *testing.T, f *store.Fulfilment) store.PollResult {
 func fastQueue(o *store.Options) { o.OrderPoll = 10 * time.Millisecond }
 
 func TestFulfilmentProcessesOrders(t *testing.T) {
-	st := storetest.Store(t, fastQueue)
+	st := wiringtest.New(t, fastQueue)
 	o := placeOrder(t, st, "alice", 7)
 	if got := orderOf(t, st, o); got.Status != store.OrderPending || !got.ProcessedAt.IsZero() {
 		t.Fatalf("new order %+v", got)
@@ -103,7 +104,7 @@ func TestFulfilmentReclaimsFromADeadWorker(t *testing.T) {
 	if storetest.Backend() == store.ModeMiniredis {
 		vis = time.Minute // miniredis's clock is moved instead
 	}
-	st := storetest.Store(t, fastQueue, func(o *store.Options) { o.OrderVisibility = vis })
+	st := wiringtest.New(t, fastQueue, func(o *store.Options) { o.OrderVisibility = vis })
 	clock := newRedisClock(t)
 	ctx := t.Context()
 	o := placeOrder(t, st, "alice", 7)
@@ -140,7 +141,7 @@ func TestFulfilmentReclaimsFromADeadWorker(t *testing.T) {
 // Processing an order twice (a duplicate entry, a redelivery) changes
 // nothing the second time.
 func TestFulfilmentIsIdempotent(t *testing.T) {
-	st := storetest.Store(t, fastQueue)
+	st := wiringtest.New(t, fastQueue)
 	ctx := t.Context()
 	o := placeOrder(t, st, "alice", 7)
 	w := st.Fulfilment("w1")
@@ -176,7 +177,7 @@ func TestFulfilmentIsIdempotent(t *testing.T) {
 // An order committed but never queued (a crash between the commit and the
 // XADD) is fulfilled by the sweep once it is old enough.
 func TestFulfilmentSweepFindsUnqueuedOrders(t *testing.T) {
-	st := storetest.Store(t, fastQueue, func(o *store.Options) { o.OrderSweepAge = time.Minute })
+	st := wiringtest.New(t, fastQueue, func(o *store.Options) { o.OrderSweepAge = time.Minute })
 	ctx := t.Context()
 	o := placeOrder(t, st, "alice", 7)
 	if err := st.Redis().Del(ctx, store.KeyOrderQueue).Err(); err != nil { // the push never happened
@@ -203,7 +204,7 @@ func TestFulfilmentSweepFindsUnqueuedOrders(t *testing.T) {
 // flush, a restart without persistence): the group is recreated and
 // entries added meanwhile are delivered.
 func TestFulfilmentRecreatesItsGroup(t *testing.T) {
-	st := storetest.Store(t, fastQueue)
+	st := wiringtest.New(t, fastQueue)
 	ctx := t.Context()
 	w := st.Fulfilment("w1")
 	poll(t, w)
@@ -222,14 +223,14 @@ func TestFulfilmentRecreatesItsGroup(t *testing.T) {
 // Several workers (instances) share the queue: every order is processed
 // and nothing is left behind.
 func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
-	st := storetest.Store(t, fastQueue)
+	st := wiringtest.New(t, fastQueue)
 	ctx := t.Context()
-	tok, _ := shopper(t, st, "alice")
-	setStock(t, st, 7, 100)
+	tok, _ := wiringtest.Shopper(t, st, "alice")
+	wiringtest.SetStock(t, st, 7, 100)
 	var orders []store.Order
 	for range 20 {
-		setLine(t, st, tok, 7, 1)
-		o, err := st.Checkout(ctx, buy(tok, -1))
+		wiringtest.SetLine(t, st, tok, 7, 1)
+		o, err := st.Checkout(ctx, wiringtest.Buy(tok, -1))
 		if err != nil {
 			t.Fatal(err)
 		}

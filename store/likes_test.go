@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"storefront/store"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // checkLikes asserts that every view of one item's likes agrees: the set,
@@ -44,7 +44,7 @@ func checkLikes(t *testing.T, st *store.Store, itemID int64, want int64, users .
 }
 
 func TestLikeModes(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	steps := []struct {
 		mode  string
@@ -74,7 +74,7 @@ func TestLikeModes(t *testing.T) {
 }
 
 func TestLikeToggleConcurrentOneUser(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	const n = 50
 	var wg sync.WaitGroup
@@ -110,7 +110,7 @@ func TestLikeToggleConcurrentOneUser(t *testing.T) {
 }
 
 func TestLikesFromManyUsers(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	const n = 50
 	users := make([]int64, n)
@@ -136,7 +136,7 @@ func TestLikesFromManyUsers(t *testing.T) {
 }
 
 func TestLikeBoards(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ticking(st)
 	ctx := t.Context()
 	like := func(item, user int64, mode string) {
@@ -173,7 +173,7 @@ func TestLikeBoards(t *testing.T) {
 }
 
 func TestItemViewsCounted(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	if err := st.NewSessionView(ctx, "tok", 5); err != nil {
 		t.Fatal(err)

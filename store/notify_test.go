@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"storefront/store"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 func TestNotificationsCountAndClear(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ticking(st)
 	ctx := t.Context()
 	must := func(err error) {
@@ -65,7 +65,7 @@ func TestNotificationsCountAndClear(t *testing.T) {
 }
 
 func TestNotificationsCappedUnderLoad(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	var wg sync.WaitGroup
 	for range 80 {
@@ -86,7 +86,7 @@ func TestNotificationsCappedUnderLoad(t *testing.T) {
 }
 
 func TestSessionCarriesUnreadCount(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	if _, err := st.SignIn(ctx, "", "tok", 7); err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestSessionCarriesUnreadCount(t *testing.T) {
 // leaves one notification per article and reader, the latest direction,
 // counted once while unread.
 func TestVoteFlipFlopsCoalesce(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ticking(st)
 	ctx := t.Context()
 	dirs := []string{"up", "down"}

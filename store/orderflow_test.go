@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"storefront/store"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // placeTestOrder runs the checkout transaction alone for an account (the
 // one place these tests call it).
 func placeTestOrder(t *testing.T, st *store.Store, uid int64, lines []store.CartLine, expect int64) (store.Order, error) {
 	t.Helper()
-	return store.PlaceOrder(t.Context(), st, buy(store.CartOwner{UserID: uid}, expect), lines)
+	return store.PlaceOrder(t.Context(), st, wiringtest.Buy(store.CartOwner{UserID: uid}, expect), lines)
 }
 
 // TestCheckoutTransactionRefusesArchivedAndBanned: the checkout
@@ -21,10 +21,10 @@ func placeTestOrder(t *testing.T, st *store.Store, uid int64, lines []store.Cart
 // ban can pass) refuses an archived item and a banned account, and
 // changes nothing.
 func TestCheckoutTransactionRefusesArchivedAndBanned(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	_, uid := shopper(t, st, "arch")
-	setStock(t, st, 7, 5)
+	_, uid := wiringtest.Shopper(t, st, "arch")
+	wiringtest.SetStock(t, st, 7, 5)
 	if _, err := st.SetItemArchived(ctx, 7, true); err != nil {
 		t.Fatal(err)
 	}
@@ -42,19 +42,19 @@ func TestCheckoutTransactionRefusesArchivedAndBanned(t *testing.T) {
 	if _, err := placeTestOrder(t, st, uid, []store.CartLine{{ItemID: 7, Qty: 1}}, -1); !errors.Is(err, store.ErrBanned) {
 		t.Fatalf("banned: %v", err)
 	}
-	if countOrders(t, st) != 0 || stockOf(t, st, 7) != 5 {
-		t.Fatalf("a refused checkout changed something: %d orders, stock %d", countOrders(t, st), stockOf(t, st, 7))
+	if countOrders(t, st) != 0 || wiringtest.StockOf(t, st, 7) != 5 {
+		t.Fatalf("a refused checkout changed something: %d orders, stock %d", countOrders(t, st), wiringtest.StockOf(t, st, 7))
 	}
 }
 
 // TestMoveOrderConcurrentCancels: many cancels of one order at once (on
 // PostgreSQL they truly overlap): one applies, the stock comes back once.
 func TestMoveOrderConcurrentCancels(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	_, uid := shopper(t, st, "twice")
-	setStock(t, st, 9, 10)
-	setStock(t, st, 10, 10)
+	_, uid := wiringtest.Shopper(t, st, "twice")
+	wiringtest.SetStock(t, st, 9, 10)
+	wiringtest.SetStock(t, st, 10, 10)
 	o, err := placeTestOrder(t, st, uid, []store.CartLine{{ItemID: 9, Qty: 3}, {ItemID: 10, Qty: 1}}, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -82,8 +82,8 @@ func TestMoveOrderConcurrentCancels(t *testing.T) {
 			t.Fatalf("cancel: %v", err)
 		}
 	}
-	if ok != 1 || stockOf(t, st, 9) != 10 || stockOf(t, st, 10) != 10 {
-		t.Fatalf("%d cancels applied; stock %d and %d", ok, stockOf(t, st, 9), stockOf(t, st, 10))
+	if ok != 1 || wiringtest.StockOf(t, st, 9) != 10 || wiringtest.StockOf(t, st, 10) != 10 {
+		t.Fatalf("%d cancels applied; stock %d and %d", ok, wiringtest.StockOf(t, st, 9), wiringtest.StockOf(t, st, 10))
 	}
 	ev, err := st.OrderEvents(ctx, o.ID)
 	if err != nil || len(ev) != 1 || ev[0].Status != store.OrderCancelled {
@@ -115,16 +115,16 @@ func TestCanMoveOrder(t *testing.T) {
 // times: the order ends either shipped with its stock sold, or cancelled
 // with the stock back; never both, and the timeline has the one move.
 func TestCancelRacesShipping(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
-	_, uid := shopper(t, st, "racer")
-	setStock(t, st, 14, 100)
+	_, uid := wiringtest.Shopper(t, st, "racer")
+	wiringtest.SetStock(t, st, 14, 100)
 	for round := 0; round < 8; round++ {
 		o, err := placeTestOrder(t, st, uid, []store.CartLine{{ItemID: 14, Qty: 2}}, -1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := stockOf(t, st, 14)
+		before := wiringtest.StockOf(t, st, 14)
 		var wg sync.WaitGroup
 		var cancelErr, shipErr error
 		wg.Add(2)
@@ -144,13 +144,13 @@ func TestCancelRacesShipping(t *testing.T) {
 		switch got.Status {
 		case store.OrderCancelled:
 			var me *store.MoveError
-			if cancelErr != nil || !errors.As(shipErr, &me) || stockOf(t, st, 14) != before+2 {
-				t.Fatalf("round %d: cancelled, cancel %v, ship %v, stock %d", round, cancelErr, shipErr, stockOf(t, st, 14))
+			if cancelErr != nil || !errors.As(shipErr, &me) || wiringtest.StockOf(t, st, 14) != before+2 {
+				t.Fatalf("round %d: cancelled, cancel %v, ship %v, stock %d", round, cancelErr, shipErr, wiringtest.StockOf(t, st, 14))
 			}
 		case store.OrderShipped:
 			var me *store.MoveError
-			if shipErr != nil || !errors.As(cancelErr, &me) || stockOf(t, st, 14) != before {
-				t.Fatalf("round %d: shipped, cancel %v, ship %v, stock %d", round, cancelErr, shipErr, stockOf(t, st, 14))
+			if shipErr != nil || !errors.As(cancelErr, &me) || wiringtest.StockOf(t, st, 14) != before {
+				t.Fatalf("round %d: shipped, cancel %v, ship %v, stock %d", round, cancelErr, shipErr, wiringtest.StockOf(t, st, 14))
 			}
 		default:
 			t.Fatalf("round %d: status %s", round, got.Status)
@@ -164,7 +164,7 @@ func TestCancelRacesShipping(t *testing.T) {
 // TestCreateItemConcurrently: admins creating items at once get distinct
 // ids and slugs, every one stored.
 func TestCreateItemConcurrently(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	var wg sync.WaitGroup
 	ids := make(chan int64, 8)

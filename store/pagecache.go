@@ -465,12 +465,10 @@ func (s *Store) purgeItemPages(ctx context.Context, ids []int64, forgetRows bool
 // generation (voiding pages in flight), then scans `cache:*` on every
 // master. It returns how many pages it deleted.
 func (s *Store) PurgeAllPages(ctx context.Context) (int, error) {
-	pipe := s.rdb.Pipeline()
-	pipe.HIncrBy(ctx, keys.PageGen, keys.PageGenAll, 1)
-	bumpSearchGen(ctx, pipe)
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := s.rdb.HIncrBy(ctx, keys.PageGen, keys.PageGenAll, 1).Err(); err != nil {
 		return 0, fmt.Errorf("purge all pages: %w", err)
 	}
+	s.Searcher.AllChanged(ctx)
 	var mu sync.Mutex
 	total := 0
 	err := platform.ForEachMaster(ctx, s.rdb, func(ctx context.Context, c redis.UniversalClient) error {

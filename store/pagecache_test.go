@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"storefront/store"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 func page(name string) []byte {
@@ -31,7 +31,7 @@ func render(name func(string) []byte) store.RenderFunc {
 // A purge that lands while a page is being rendered from older data voids
 // that page, although it is stored after the purge.
 func TestPurgeDuringRenderVoidsPage(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	st.Redis().ZIncrBy(ctx, "viewed:", -1, "5")
 	gen := store.PageGens(ctx, st, 5)
@@ -57,7 +57,7 @@ func TestPurgeDuringRenderVoidsPage(t *testing.T) {
 }
 
 func TestFillFindsPageStoredMeanwhile(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	renders := 0
 	counting := func(_ context.Context, it store.Item, _ store.PageFacts) ([]byte, error) {

@@ -5,6 +5,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // Two stores on one Redis and database (two instances): a shopper's own
@@ -12,7 +13,7 @@ import (
 // from memory after the other instance saved a new one and its purge was
 // heard; and an unchanged review is answered from memory.
 func TestMyReviewFollowsEditsOnAnotherInstance(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
 	ctx := t.Context()

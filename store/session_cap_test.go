@@ -10,7 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // scriptHook counts the scripts sent (the rate limit is one).
@@ -47,7 +47,7 @@ func TestSessionCapRemembersRefusal(t *testing.T) {
 	now := time.Now()
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	st := storetest.Store(t, func(o *store.Options) {
+	st := wiringtest.New(t, func(o *store.Options) {
 		o.SessionRate = store.Rate{{N: 2, Per: time.Minute}}
 	})
 	st.SetClock(clock)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"storefront/store"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 func TestUpdateTokenKeepsNewestViews(t *testing.T) {
@@ -43,7 +43,7 @@ func TestUpdateTokenKeepsNewestViews(t *testing.T) {
 }
 
 func TestUnknownTokenCreatesNothing(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx, rdb := t.Context(), st.Redis()
 	state, err := st.LoadSession(ctx, "never-issued", 0)
 	if err != nil || state.Known {
@@ -108,7 +108,7 @@ func TestEndSession(t *testing.T) {
 }
 
 func TestPasswords(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	long := strings.Repeat("é", 128) // 256 bytes: far past bcrypt's 72
 	u, err := st.CreateUser(ctx, "Long_Pass", long)

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"testing"
 
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // BenchmarkScanKeyspace scans a keyspace of 100,000 keys, 2,000 of them
 // cached pages and 5,000 carts: the stats worker's once-a-minute count.
 func BenchmarkScanKeyspace(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	ctx := b.Context()
 	rdb := st.Redis()
 	pipe := rdb.Pipeline()
@@ -41,7 +41,7 @@ func BenchmarkScanKeyspace(b *testing.B) {
 
 // BenchmarkSampleStats takes one sample: two round trips.
 func BenchmarkSampleStats(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := st.SampleStats(b.Context()); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // twin is a second instance over the same Redis and database.
@@ -26,7 +27,7 @@ func twin(t *testing.T, st *store.Store, edit ...func(*store.Options)) *store.St
 }
 
 func TestSampleStatsHistory(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	other := twin(t, st)
 	ctx := t.Context()
 	rdb := st.Redis()
@@ -69,7 +70,7 @@ func TestSampleStatsHistory(t *testing.T) {
 }
 
 func TestStatsWorkerOnceAcrossInstances(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.StatsInterval = 20 * time.Millisecond })
+	st := wiringtest.New(t, func(o *store.Options) { o.StatsInterval = 20 * time.Millisecond })
 	others := []*store.Store{st, twin(t, st), twin(t, st)}
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -127,7 +128,7 @@ func TestStatsWorkerOnceAcrossInstances(t *testing.T) {
 }
 
 func TestScanKeyspace(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	rdb := st.Redis()
 	pipe := rdb.Pipeline()
@@ -162,7 +163,7 @@ func TestScanKeyspace(t *testing.T) {
 }
 
 func TestDashboard(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	rdb := st.Redis()
 	now := time.Now()

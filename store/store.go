@@ -21,6 +21,8 @@ import (
 	"storefront/store/media"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
+	"storefront/store/search"
+	"storefront/store/seed"
 	"storefront/store/workers"
 )
 
@@ -69,7 +71,7 @@ type Options struct {
 	PageL1Bytes int64
 	WriteBehind time.Duration
 	// SearchCacheBytes bounds the in-process cache of search results (0
-	// takes DefaultSearchCacheBytes, negative turns it off).
+	// takes search.DefaultCacheBytes, negative turns it off).
 	SearchCacheBytes int64
 	// AccountCartTTL is how long a signed-in account's cart is kept
 	// without use (0 = DefaultAccountCartTTL).
@@ -112,9 +114,6 @@ func (o Options) withDefaults() Options {
 	if o.PageL1Bytes == 0 {
 		o.PageL1Bytes = DefaultPageL1Bytes // negative: off
 	}
-	if o.SearchCacheBytes == 0 {
-		o.SearchCacheBytes = DefaultSearchCacheBytes // negative: off
-	}
 	def(&o.AccountCartTTL, DefaultAccountCartTTL)
 	if o.Shipping == nil {
 		rates := DefaultShipping
@@ -134,8 +133,12 @@ type Pictures = media.Service
 // Analytics is the view analytics, embedded in Store while the domains move out.
 type Analytics = analytics.Service
 
+// Searcher is the catalog search, embedded in Store while the domains move out.
+type Searcher = search.Service
+
 type Store struct {
 	*Catalog
+	*Searcher
 	*Analytics
 	*Pictures
 	*ratelimit.Limiter
@@ -149,6 +152,7 @@ type Store struct {
 	// sharedReader is the domains' reader through the client-side cache.
 	sharedReader *platform.Reader
 	host         *workers.Host
+	seeder       *seed.Service
 	workers      []workers.Worker
 	seeders      []func(context.Context) error
 	// collectors are the store's Prometheus series.
@@ -157,9 +161,6 @@ type Store struct {
 	articles articleState
 	orders   *orderState
 	pages    *pageCache
-	// searchCache holds search results under the catalog's version
-	// (search_cache.go).
-	searchCache *searchCache
 
 	// evictedTotal counts the sessions this instance's cleanup evicted.
 	evictedTotal prometheus.Counter
@@ -203,11 +204,11 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Limiter = ratelimit.New(base)
 	s.Catalog = catalog.New(base, s.host)
 	s.Pictures = media.New(base, s.Catalog)
+	s.seeder = seed.New(base, seed.Options{Pictures: s.opt.SeedImages, PictureCacheDir: s.opt.DemoPictureCacheDir}, s.Catalog, s.Pictures)
 	s.Analytics = analytics.New(base, s.host, analytics.Options{ViewedKeep: s.opt.ViewedKeep, RescaleInterval: s.opt.RescaleInterval})
+	s.Searcher = search.New(base, search.Options{CacheBytes: s.opt.SearchCacheBytes}, s.Catalog, s.Analytics)
+	s.Catalog.OnChange(s.Searcher.ItemsChanged)
 	s.Catalog.OnChange(func(ctx context.Context, c catalog.Change) error {
-		if c.Search {
-			s.searchChanged(ctx)
-		}
 		_, err := s.purgeItemPages(ctx, c.IDs, false)
 		return err
 	})
@@ -215,7 +216,6 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.articles.events = engagementEvents{s: s}
 	s.initOrders()
 	s.initPageCache() // page cache, row cache and view analytics
-	s.searchCache = newSearchCache(s.opt.SearchCacheBytes)
 	s.dummyHash = sync.OnceValue(s.makeDummyHash)
 	go s.dummyHash() // ready before the first sign-in with an unknown name
 	s.runBackground()

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // BenchmarkStoreVote measures the vote script alone (one round trip per
@@ -12,7 +12,7 @@ import (
 //
 //	REDIS_URL=redis://127.0.0.1:6379/3 go test -run '^$' -bench StoreVote -benchtime 5s ./store/
 func BenchmarkStoreVote(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	u, err := st.CreateUser(b.Context(), "poster", "correct horse battery")
 	if err != nil {
 		b.Fatal(err)

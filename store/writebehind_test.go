@@ -12,6 +12,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // pipeHook records the commands of each pipeline sent.
@@ -56,7 +57,7 @@ func viewItem(t *testing.T, st *store.Store, token string, id int64) store.ItemV
 // pipeline; every view is counted in both the ranking and the item's own
 // counter, whatever path served it.
 func TestWriteBehindCoalesces(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.WriteBehind = time.Hour })
+	st := wiringtest.New(t, func(o *store.Options) { o.WriteBehind = time.Hour })
 	ctx := t.Context()
 	rdb := st.Redis()
 	tokens := []string{"tok-a", "tok-b"}
@@ -106,7 +107,7 @@ func TestWriteBehindCoalesces(t *testing.T) {
 // Close flushes what is buffered (shutdown); a session gone meanwhile is
 // not revived and its viewed list not left behind.
 func TestWriteBehindFlushesOnClose(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.WriteBehind = time.Hour })
+	st := wiringtest.New(t, func(o *store.Options) { o.WriteBehind = time.Hour })
 	ctx := t.Context()
 	rdb := st.Redis()
 	for _, tok := range []string{"live", "ending"} {
@@ -140,7 +141,7 @@ func TestWriteBehindFlushesOnClose(t *testing.T) {
 // Two stores on one Redis (two instances): a purge on one is heard by the
 // other's in-process copy, which then serves the new page.
 func TestInProcessCopyHearsPurges(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
 	ctx := t.Context()

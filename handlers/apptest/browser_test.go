@@ -38,6 +38,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 const (
@@ -86,7 +87,7 @@ func startBrowserApp(t *testing.T, env map[string]string) *browserApp {
 		t.Fatalf("open the app's database: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
-	opt := storetest.Options()
+	opt := wiringtest.Options()
 	opt.RedisMode = b.Mode
 	opt.SeedArticles = true
 	st := store.New(b.Redis, db, opt, storetest.Logger(t))

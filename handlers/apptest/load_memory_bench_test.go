@@ -13,6 +13,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // BenchmarkSessionMemory measures the Redis memory one session takes with
@@ -30,7 +31,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 		b.Run(kind, func(b *testing.B) {
 			rs := startOwnRedis(b, "--appendonly", "no")
 			rdb := rs.Client()
-			opt := storetest.Options()
+			opt := wiringtest.Options()
 			opt.RedisMode = store.ModeSingle
 			st := store.New(rdb, storetest.DB(b), opt, storetest.Logger(b))
 			b.Cleanup(st.Close)

@@ -17,6 +17,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // eventually polls cond with a generous deadline (no timing is asserted).
@@ -216,7 +217,7 @@ func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *store.Store, *httpt
 	cached := redis.NewClient(&redis.Options{Addr: opt.Addr, Protocol: 3,
 		ClientSideCacheConfig: &redis.ClientSideCacheConfig{MaxMemoryBytes: 1 << 20}})
 	t.Cleanup(func() { cached.Close(); rdb.Close() })
-	o := storetest.Options()
+	o := wiringtest.Options()
 	o.RedisMode, o.WriteBehind = store.ModeSingle, time.Hour // flushed by the test only
 	o.PageCacheTTL, o.PageCacheTop = time.Minute, 100
 	st := store.New(rdb, storetest.DB(t), o, storetest.Logger(t))

@@ -12,12 +12,13 @@ import (
 	"storefront/store/analytics"
 	"storefront/store/keys"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 func TestMain(m *testing.M) { storetest.Main(m) }
 
 func TestRescaleTrimsAndHalves(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.ViewedKeep = 3 })
+	st := wiringtest.New(t, func(o *store.Options) { o.ViewedKeep = 3 })
 	ctx := t.Context()
 	rdb := st.Redis()
 	for i := 1; i <= 6; i++ {
@@ -38,7 +39,7 @@ func TestRescaleTrimsAndHalves(t *testing.T) {
 
 func TestRescaleWorkerRunsOnceAcrossInstances(t *testing.T) {
 	opts := func(o *store.Options) { o.RescaleInterval = 20 * time.Millisecond }
-	st := storetest.Store(t, opts)
+	st := wiringtest.New(t, opts)
 	o := st.Options()
 	other := store.New(st.Redis(), st.DB(), o, storetest.Logger(t))
 	t.Cleanup(other.Close)

@@ -172,3 +172,36 @@ func Slugify(s string) string {
 	}
 	return strings.TrimSuffix(b.String(), "-")
 }
+
+// AddItems inserts rows with their own ids, leaving alone the ones that
+// exist (the demo catalog, seeded by every instance that starts on an
+// empty database).
+func (s *Service) AddItems(ctx context.Context, items []Item) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	const batch = 100
+	for start := 0; start < len(items); start += batch {
+		end := min(start+batch, len(items))
+		args := make([]any, 0, (end-start)*8)
+		for _, it := range items[start:end] {
+			args = append(args, it.ID, it.Slug, it.Name, it.Description, it.Category, it.PriceCents, it.Stock, it.UpdatedAt)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at) VALUES `+
+			platform.ValueRows(1, end-start, 8)+` ON CONFLICT DO NOTHING`, args...); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Empty reports whether the catalog has no items yet.
+func (s *Service) Empty(ctx context.Context) (bool, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM items LIMIT 1) AS one`).Scan(&n); err != nil {
+		return false, fmt.Errorf("catalog: %w", err)
+	}
+	return n == 0, nil
+}

@@ -9,14 +9,14 @@ import (
 
 	"storefront/store/catalog"
 	"storefront/store/keys"
-	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // TestItemChangesAreAnnounced: every admin change of an item reaches the
 // listeners once it committed (the page cache and search listen), and
 // drops the item's row-cache copy at once.
 func TestItemChangesAreAnnounced(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	var mu sync.Mutex
 	var heard []string

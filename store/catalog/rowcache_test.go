@@ -12,6 +12,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // clock is a settable time shared by stores in a test.
@@ -44,7 +45,7 @@ func cachedRow(t *testing.T, rdb redis.UniversalClient, id string) (store.Cached
 }
 
 func TestRowCacheScheduleRefreshUnschedule(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ck := &clock{t: time.Unix(1_800_000_000, 0)}
 	st.SetClock(ck.now)
 	ctx := t.Context()
@@ -99,7 +100,7 @@ func TestRowCacheScheduleRefreshUnschedule(t *testing.T) {
 }
 
 func TestRowCacheDropsBadRows(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	rdb := st.Redis()
 	now := float64(time.Now().Unix())
@@ -130,7 +131,7 @@ func TestRowCacheDropsBadRows(t *testing.T) {
 }
 
 func TestRowCacheTwoWorkersRefreshOnce(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ck := &clock{t: time.Unix(1_800_000_000, 0)}
 	st.SetClock(ck.now)
 	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
@@ -165,7 +166,7 @@ func TestRowCacheTwoWorkersRefreshOnce(t *testing.T) {
 }
 
 func TestRowCacheWorkerRuns(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	var wg sync.WaitGroup
 	for _, w := range st.Workers() {
@@ -189,7 +190,7 @@ func TestRowCacheWorkerRuns(t *testing.T) {
 }
 
 func TestRowsFromCacheReadPath(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ctx := t.Context()
 	if err := st.ScheduleRow(ctx, 7, time.Hour); err != nil {
 		t.Fatal(err)
@@ -215,7 +216,7 @@ func TestRowsFromCacheReadPath(t *testing.T) {
 // A checkout calls PurgeItemPages: the item's cached row must not outlive
 // the sale either, or the next page render would show the old stock.
 func TestPurgeDropsCachedRow(t *testing.T) {
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	ck := &clock{t: time.Unix(1_800_000_000, 0)}
 	st.SetClock(ck.now)
 	ctx := t.Context()

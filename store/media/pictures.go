@@ -192,3 +192,20 @@ func (s *Service) Media(ctx context.Context, hash string, width int, ext string)
 	}
 	return r, nil
 }
+
+// WithoutPictures counts the items with ids up to upTo that have no
+// picture (the demo seeding gives them one).
+func (s *Service) WithoutPictures(ctx context.Context, upTo int64) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM items WHERE id <= $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE item_id = items.id)`,
+		upTo).Scan(&n)
+	return n, err
+}
+
+// AttachFirstPicture makes a stored picture an existing item's first in
+// tx, unless the item has one at that place already.
+func AttachFirstPicture(ctx context.Context, tx *sql.Tx, itemID int64, hash string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO item_images (item_id, position, hash)
+		SELECT $1, 1, $2 WHERE EXISTS (SELECT 1 FROM items WHERE id = $1) ON CONFLICT DO NOTHING`, itemID, hash)
+	return err
+}

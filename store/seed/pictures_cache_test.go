@@ -1,4 +1,4 @@
-package store
+package seed
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 func TestDemoPictureCache(t *testing.T) {
 	// Through the process's memo: drawn once per test binary, whichever
 	// test (or backend pass) asks first.
-	pics, err := (&Store{}).demoPictures()
+	pics, err := (&Service{}).demoPictures()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package store
+package search
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/platform"
 )
 
-// DefaultSearchCacheBytes bounds each instance's cache of search results
-// when Options.SearchCacheBytes is 0.
-const DefaultSearchCacheBytes = 16 << 20
+// DefaultCacheBytes bounds each instance's cache of search results when
+// Options.CacheBytes is 0.
+const DefaultCacheBytes = 16 << 20
 
 // searchVersion identifies one state of the catalog. Results are cached
 // under the version read before they were computed, and a search only
@@ -35,7 +36,7 @@ type searchVersion struct {
 }
 
 // searchVersion reads the catalog's current version.
-func (s *Store) searchVersion(ctx context.Context) (searchVersion, error) {
+func (s *Service) searchVersion(ctx context.Context) (searchVersion, error) {
 	var v searchVersion
 	if s.dbKind != platform.DBPostgres {
 		err := s.db.QueryRowContext(ctx, `SELECT n, words FROM search_version WHERE id = 1`).Scan(&v.catalog, &v.words)
@@ -66,23 +67,34 @@ func (v searchVersion) wordsKey() string {
 	return strconv.FormatInt(v.words, 10) + "." + strconv.FormatInt(v.app, 10)
 }
 
-// bumpSearchGen queues the increment of the Redis search generation on a
-// pipeline that runs after a catalog write has committed.
-func bumpSearchGen(ctx context.Context, pipe redis.Pipeliner) {
-	pipe.Incr(ctx, keys.SearchGen)
+// ItemsChanged bumps the Redis search generation after a committed item
+// change that a search can see (text, category, price, on sale or not, in
+// stock or not); the wiring registers it with the catalog. Changes that
+// a search cannot see (a sale that leaves stock, a picture, a review)
+// leave cached results alone, as the database's own version does.
+func (s *Service) ItemsChanged(ctx context.Context, c catalog.Change) error {
+	if c.Search {
+		s.AllChanged(ctx)
+	}
+	return nil
 }
 
-// searchChanged bumps the Redis search generation after a write that may
-// have changed what a search finds or how it orders or counts it (text,
-// category, price, on sale or not, in stock or not) has committed. Writes
-// that change none of that (a sale that leaves stock, a picture, a
-// review) leave cached results alone, as the database's own version does.
-// A failure is logged: the database's version still moved, and on SQLite
-// it alone decides.
-func (s *Store) searchChanged(ctx context.Context) {
+// AllChanged bumps the Redis search generation: every cached result is
+// computed again (the page cache's purge of everything calls it too). A
+// failure is logged, not returned: the database's version still moved,
+// and on SQLite it alone decides.
+func (s *Service) AllChanged(ctx context.Context) {
 	if err := s.rdb.Incr(context.WithoutCancel(ctx), keys.SearchGen).Err(); err != nil {
 		s.log.Warn("search generation", "err", err)
 	}
+}
+
+// CacheVersion is the catalog version that search results are cached
+// under now (for diagnostics: it moves only with changes a search can
+// see).
+func (s *Service) CacheVersion(ctx context.Context) (string, error) {
+	v, err := s.searchVersion(ctx)
+	return v.resultsKey() + "/" + v.wordsKey(), err
 }
 
 // searchCache holds computed search results (facet counts, pages of ids,

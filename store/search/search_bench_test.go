@@ -1,4 +1,4 @@
-package store_test
+package search_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // benchCatalogSize is the catalog the search benchmark runs on.
@@ -26,7 +27,7 @@ const benchCatalogSize = 100_000
 func BenchmarkSearch100k(b *testing.B) {
 	db := storetest.DB(b)
 	rdb := storetest.Redis(b)
-	st := store.New(rdb, db, storetest.Options(), storetest.Logger(b))
+	st := store.New(rdb, db, wiringtest.Options(), storetest.Logger(b))
 	ctx := context.Background()
 	if err := st.Migrate(ctx); err != nil {
 		b.Fatal(err)
@@ -72,7 +73,7 @@ func BenchmarkSearch100k(b *testing.B) {
 	// cold computes every search (no result cache); warm asks again for a
 	// result already cached, as shoppers repeating a query do until the
 	// catalog changes.
-	opt := storetest.Options()
+	opt := wiringtest.Options()
 	opt.SearchCacheBytes = -1
 	uncached := store.New(rdb, db, opt, storetest.Logger(b))
 	for _, run := range []struct {

@@ -1,4 +1,4 @@
-package store
+package search
 
 import (
 	"context"
@@ -17,12 +17,12 @@ const popularChunk = 500
 // query and filters, until the page is full. Items nobody viewed follow
 // in catalog order once the ranking runs out. textKey, when not "", is
 // where the ids matching the text query are cached.
-func (s *Store) popularPage(ctx context.Context, f searchFilter, offset, limit int, textKey string) ([]int64, error) {
+func (s *Service) popularPage(ctx context.Context, f searchFilter, offset, limit int, textKey string) ([]int64, error) {
 	var ranked []int64
 	seen := map[int64]bool{}
 	var text []int64 // sorted ids matching the text query; read with the first chunk
 	for start := int64(0); ; start += popularChunk {
-		ids, err := s.Analytics.RankedIDs(ctx, start, popularChunk)
+		ids, err := s.analytics.RankedIDs(ctx, start, popularChunk)
 		if err != nil {
 			return nil, fmt.Errorf("popular: %w", err)
 		}
@@ -59,7 +59,7 @@ func (s *Store) popularPage(ctx context.Context, f searchFilter, offset, limit i
 
 // unviewed appends to out, in catalog order, the matches not in seen,
 // after skipping skip of them, until out holds limit ids.
-func (s *Store) unviewed(ctx context.Context, f searchFilter, seen map[int64]bool, skip, limit int, out *[]int64) error {
+func (s *Service) unviewed(ctx context.Context, f searchFilter, seen map[int64]bool, skip, limit int, out *[]int64) error {
 	where, args := f.where(true, true)
 	rows, err := s.db.QueryContext(ctx, `SELECT items.id FROM `+f.from+` WHERE `+where+` ORDER BY items.id`, args...)
 	if err != nil {
@@ -87,7 +87,7 @@ func (s *Store) unviewed(ctx context.Context, f searchFilter, seen map[int64]boo
 // query is checked against text, the sorted ids matching it, rather than
 // in SQL: joined to the full-text index, SQLite would find every match
 // of the text to check a few hundred ids.
-func (s *Store) matching(ctx context.Context, f searchFilter, text []int64, ids []int64) (map[int64]bool, error) {
+func (s *Service) matching(ctx context.Context, f searchFilter, text []int64, ids []int64) (map[int64]bool, error) {
 	out := make(map[int64]bool, len(ids))
 	if f.text != "" {
 		var kept []int64
@@ -119,9 +119,9 @@ func (s *Store) matching(ctx context.Context, f searchFilter, text []int64, ids 
 // textMatches returns the sorted ids of the items matching the text query
 // alone (archived ones too: the other conditions are checked apart),
 // cached under key when not "".
-func (s *Store) textMatches(ctx context.Context, f searchFilter, key string) ([]int64, error) {
+func (s *Service) textMatches(ctx context.Context, f searchFilter, key string) ([]int64, error) {
 	if key != "" {
-		if v, ok := s.searchCache.get(key); ok {
+		if v, ok := s.cache.get(key); ok {
 			return v.([]int64), nil
 		}
 	}
@@ -138,7 +138,7 @@ func (s *Store) textMatches(ctx context.Context, f searchFilter, key string) ([]
 	}
 	slices.Sort(ids)
 	if key != "" {
-		s.searchCache.put(key, ids, int64(8*len(ids)))
+		s.cache.put(key, ids, int64(8*len(ids)))
 	}
 	return ids, nil
 }

@@ -1,4 +1,4 @@
-package store
+package seed
 
 import (
 	"context"
@@ -38,13 +38,13 @@ var demoPalette = map[string]color.RGBA{
 // are too. They are drawn once per process (every store in it shares
 // them), or read from DemoPictureCacheDir when a start of the same
 // program drew them before (see seed_images_cache.go).
-func (s *Store) demoPictures() (map[string]ProcessedImage, error) {
+func (s *Service) demoPictures() (map[string]media.ProcessedImage, error) {
 	demoPicturesMemo.once.Do(func() {
 		m := &demoPicturesMemo
 		cache := ""
-		if s.opt.DemoPictureCacheDir != "" {
+		if s.opt.PictureCacheDir != "" {
 			if exe, err := os.Executable(); err == nil {
-				cache = demoPictureCacheFile(s.opt.DemoPictureCacheDir, exe)
+				cache = demoPictureCacheFile(s.opt.PictureCacheDir, exe)
 			}
 		}
 		if pics, ok := loadDemoPictures(cache); ok {
@@ -64,14 +64,14 @@ func (s *Store) demoPictures() (map[string]ProcessedImage, error) {
 
 var demoPicturesMemo struct {
 	once  sync.Once
-	pics  map[string]ProcessedImage
+	pics  map[string]media.ProcessedImage
 	err   error
 	drawn bool // drawn by this process, not read from the cache
 }
 
 // drawDemoPictures draws every demo picture, a few at a time.
-func drawDemoPictures() (map[string]ProcessedImage, error) {
-	out := map[string]ProcessedImage{}
+func drawDemoPictures() (map[string]media.ProcessedImage, error) {
+	out := map[string]media.ProcessedImage{}
 	var mu sync.Mutex
 	var g errgroup.Group
 	g.SetLimit(4)
@@ -94,10 +94,9 @@ func demoPictureKey(category, colour string) string { return category + "/" + co
 
 // seedImages gives every demo item without a picture its generated one.
 // Idempotent and safe with several instances seeding at once.
-func (s *Store) seedImages(ctx context.Context) error {
-	var missing int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM items WHERE id <= $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE item_id = items.id)`,
-		DemoItemCount).Scan(&missing); err != nil {
+func (s *Service) seedImages(ctx context.Context) error {
+	missing, err := s.media.WithoutPictures(ctx, DemoItemCount)
+	if err != nil {
 		return fmt.Errorf("seed images: %w", err)
 	}
 	if missing == 0 {
@@ -126,8 +125,7 @@ func (s *Store) seedImages(ctx context.Context) error {
 		if img.Hash == "" {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO item_images (item_id, position, hash)
-			SELECT $1, 1, $2 WHERE EXISTS (SELECT 1 FROM items WHERE id = $1) ON CONFLICT DO NOTHING`, it.ID, img.Hash); err != nil {
+		if err := media.AttachFirstPicture(ctx, tx, it.ID, img.Hash); err != nil {
 			return fmt.Errorf("seed images: %w", err)
 		}
 	}
@@ -140,7 +138,7 @@ func (s *Store) seedImages(ctx context.Context) error {
 }
 
 // demoPicture paints a shape in a colour and stores it at two widths.
-func demoPicture(sh shapeMask, paint color.RGBA) (ProcessedImage, error) {
+func demoPicture(sh shapeMask, paint color.RGBA) (media.ProcessedImage, error) {
 	n := demoPictureSize
 	img := image.NewRGBA(image.Rect(0, 0, n, n))
 	for y := 0; y < n; y++ {
@@ -163,7 +161,7 @@ func demoPicture(sh shapeMask, paint color.RGBA) (ProcessedImage, error) {
 	}
 	small := image.NewRGBA(image.Rect(0, 0, 320, 320))
 	draw.ApproxBiLinear.Scale(small, small.Bounds(), img, img.Bounds(), draw.Src, nil)
-	var out ProcessedImage
+	var out media.ProcessedImage
 	for _, im := range []*image.RGBA{small, img} {
 		r, err := media.EncodeRendition(im, true)
 		if err != nil {

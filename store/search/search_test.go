@@ -1,9 +1,8 @@
-package store_test
+package search_test
 
 import (
 	"context"
 	"database/sql"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // searchStore is a seeded store and its database handle, so a test can
@@ -23,7 +23,7 @@ var ranOnce sync.Map
 func searchStore(t *testing.T) (*store.Store, *sql.DB) {
 	t.Helper()
 	db := storetest.DB(t)
-	st := store.New(storetest.Redis(t), db, storetest.Options(), storetest.Logger(t))
+	st := store.New(storetest.Redis(t), db, wiringtest.Options(), storetest.Logger(t))
 	if err := st.Migrate(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -313,79 +313,5 @@ func TestSearchLeavesArchivedItemsOut(t *testing.T) {
 	}
 	if res := search(t, st, store.SearchQuery{Q: "xylophone"}); res.Total != 1 {
 		t.Errorf("restored item not found: %d", res.Total)
-	}
-}
-
-// TestSearchTypoNearWordsMatchWholeVocabulary: reading only the words that
-// can be one typo away finds the same corrections, in the same order, as
-// comparing against every catalog word (SQLite; PostgreSQL reads them all).
-func TestSearchTypoNearWordsMatchWholeVocabulary(t *testing.T) {
-	// The shortcut is SQLite's (PostgreSQL compares against the whole
-	// vocabulary), so this runs on a SQLite database of its own whichever
-	// database the other tests use, once per test binary.
-	if _, again := ranOnce.LoadOrStore(t.Name(), true); again {
-		t.Log("uses a SQLite database of its own: already ran on the first backend")
-		return
-	}
-	db, err := store.OpenDB(t.Context(), "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	st := store.New(storetest.Redis(t), db, storetest.Options(), storetest.Logger(t))
-	t.Cleanup(st.Close)
-	if err := st.Migrate(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.SeedDemo(t.Context(), storetest.AdminPassword); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(3, 5))
-	letters := []rune("abcdefghijklmnopqrstuvwxyz0123456789é")
-	seen := map[string]bool{}
-	var typos []string
-	for _, it := range store.DemoItems(time.Now()) {
-		for _, w := range strings.Fields(strings.ToLower(it.Name + " " + it.Category)) {
-			r := []rune(w)
-			if len(r) < 5 || seen[w] || len(typos) >= 60 {
-				continue
-			}
-			seen[w] = true
-			i := rng.IntN(len(r))
-			c := letters[rng.IntN(len(letters))]
-			forms := []string{
-				string(r[:i]) + string(c) + string(r[i+1:]), // changed
-				string(r[:i]) + string(c) + string(r[i:]),   // added
-				string(r[:i]) + string(r[i+1:]),             // dropped
-				string(c) + string(r[1:]),                   // first changed
-				string(c) + w,                               // one in front
-				string(r[1:]),                               // first dropped
-				string(r[1]) + string(r[0]) + string(r[2:]), // first two swapped
-			}
-			// Two forms per word, sixty typos in all, keep the test quick
-			// (each typo costs a few queries, slow under the race
-			// detector); the word order and the seed vary which.
-			for _, k := range []int{len(seen) % len(forms), rng.IntN(len(forms))} {
-				if typo := forms[k]; len([]rune(typo)) >= 5 {
-					typos = append(typos, typo)
-				}
-			}
-		}
-	}
-	near, full, err := store.TypoAlternatives(t.Context(), st, typos)
-	if err != nil {
-		t.Fatal(err)
-	}
-	corrected := 0
-	for i, typo := range typos {
-		if !slices.Equal(near[i], full[i]) {
-			t.Errorf("%q: near words give %v, the whole vocabulary %v", typo, near[i], full[i])
-		}
-		if len(full[i]) > 0 {
-			corrected++
-		}
-	}
-	if corrected < len(typos)/4 {
-		t.Errorf("only %d of %d typos corrected: the test no longer exercises corrections", corrected, len(typos))
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package search
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"storefront/store/catalog"
 	"storefront/store/platform"
 )
 
@@ -99,7 +100,7 @@ type vocabWord struct {
 // catalog word by the catalog words one typo away from it (best first).
 // changed says whether any word was replaced. With cached, the vocabulary
 // and each word's corrections are held under the words version of v.
-func (s *Store) correct(ctx context.Context, words []string, v searchVersion, cached bool) ([][]string, bool, error) {
+func (s *Service) correct(ctx context.Context, words []string, v searchVersion, cached bool) ([][]string, bool, error) {
 	groups := wordGroups(words)
 	changed := false
 	var vocab []vocabWord
@@ -110,7 +111,7 @@ func (s *Store) correct(ctx context.Context, words []string, v searchVersion, ca
 		key := ""
 		if cached {
 			key = v.wordsKey() + "|typo|" + w
-			if alts, ok := s.searchCache.get(key); ok {
+			if alts, ok := s.cache.get(key); ok {
 				if alts := alts.([]string); len(alts) > 0 {
 					groups[i], changed = alts, true
 				}
@@ -138,7 +139,7 @@ func (s *Store) correct(ctx context.Context, words []string, v searchVersion, ca
 			}
 		}
 		if key != "" {
-			s.searchCache.put(key, alts, int64(16*len(alts)+len(strings.Join(alts, ""))))
+			s.cache.put(key, alts, int64(16*len(alts)+len(strings.Join(alts, ""))))
 		}
 		if len(alts) > 0 {
 			groups[i], changed = alts, true
@@ -150,9 +151,9 @@ func (s *Store) correct(ctx context.Context, words []string, v searchVersion, ca
 // vocabulary reads the catalog's words of four or more letters: FTS5's own
 // vocabulary table on SQLite, the trigger-kept search_words on PostgreSQL.
 // It is read once per words version when cached.
-func (s *Store) vocabulary(ctx context.Context, v searchVersion, cached bool) ([]vocabWord, error) {
+func (s *Service) vocabulary(ctx context.Context, v searchVersion, cached bool) ([]vocabWord, error) {
 	if cached {
-		if vocab, ok := s.searchCache.getVocab(v.wordsKey()); ok {
+		if vocab, ok := s.cache.getVocab(v.wordsKey()); ok {
 			return vocab, nil
 		}
 	}
@@ -178,7 +179,7 @@ func (s *Store) vocabulary(ctx context.Context, v searchVersion, cached bool) ([
 		return nil, fmt.Errorf("search vocabulary: %w", err)
 	}
 	if cached {
-		s.searchCache.putVocab(v.wordsKey(), out)
+		s.cache.putVocab(v.wordsKey(), out)
 	}
 	return out, nil
 }
@@ -189,7 +190,7 @@ func (s *Store) vocabulary(ctx context.Context, v searchVersion, cached bool) ([
 // front: w without its first letter, with its first two swapped, and with
 // any other first letter in front of w or in place of its first. starts
 // says whether a word starts with w (which is then left as it is).
-func (s *Store) nearWords(ctx context.Context, w string, v searchVersion, cached bool) (starts bool, near []vocabWord, err error) {
+func (s *Service) nearWords(ctx context.Context, w string, v searchVersion, cached bool) (starts bool, near []vocabWord, err error) {
 	var next string
 	if err := s.db.QueryRowContext(ctx, `SELECT term FROM items_vocab WHERE term >= $1 LIMIT 1`, w).Scan(&next); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, nil, fmt.Errorf("search vocabulary: %w", err)
@@ -244,10 +245,10 @@ func (s *Store) nearWords(ctx context.Context, w string, v searchVersion, cached
 
 // firstLetters lists the letters SQLite's vocabulary words start with,
 // skipping from one letter to the next through the sorted vocabulary.
-func (s *Store) firstLetters(ctx context.Context, v searchVersion, cached bool) ([]rune, error) {
+func (s *Service) firstLetters(ctx context.Context, v searchVersion, cached bool) ([]rune, error) {
 	key := v.wordsKey() + "|firsts"
 	if cached {
-		if f, ok := s.searchCache.get(key); ok {
+		if f, ok := s.cache.get(key); ok {
 			return f.([]rune), nil
 		}
 	}
@@ -269,7 +270,7 @@ func (s *Store) firstLetters(ctx context.Context, v searchVersion, cached bool) 
 		from = string(nextRune(r))
 	}
 	if cached {
-		s.searchCache.put(key, out, int64(4*len(out)))
+		s.cache.put(key, out, int64(4*len(out)))
 	}
 	return out, nil
 }
@@ -359,7 +360,7 @@ func runesEqual(a, b []rune) bool {
 	return true
 }
 
-func sortCategories(cs []Category) {
+func sortCategories(cs []catalog.Category) {
 	sort.Slice(cs, func(i, j int) bool {
 		if cs[i].Count != cs[j].Count {
 			return cs[i].Count > cs[j].Count

@@ -1,4 +1,4 @@
-package store_test
+package search_test
 
 import (
 	"database/sql"
@@ -9,6 +9,7 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // searchInstances is two stores (two app instances) on one database and
@@ -18,9 +19,9 @@ func searchInstances(t *testing.T) (a, b, uncached *store.Store, db *sql.DB) {
 	t.Helper()
 	db = storetest.DB(t)
 	rdb := storetest.Redis(t)
-	a = store.New(rdb, db, storetest.Options(), storetest.Logger(t))
-	b = store.New(rdb, db, storetest.Options(), storetest.Logger(t))
-	opt := storetest.Options()
+	a = store.New(rdb, db, wiringtest.Options(), storetest.Logger(t))
+	b = store.New(rdb, db, wiringtest.Options(), storetest.Logger(t))
+	opt := wiringtest.Options()
 	opt.SearchCacheBytes = -1
 	uncached = store.New(rdb, db, opt, storetest.Logger(t))
 	t.Cleanup(uncached.Close)
@@ -232,23 +233,23 @@ func TestSearchConcurrent(t *testing.T) {
 func TestSearchCacheSurvivesSalesThatLeaveStock(t *testing.T) {
 	a, b, _, _ := searchInstances(t)
 	ctx := t.Context()
-	setStock(t, a, 7, 3)
+	wiringtest.SetStock(t, a, 7, 3)
 	it, err := a.Item(ctx, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := store.SearchQuery{Category: it.Category, InStock: true, Sort: store.SortNewest, PerPage: 2000}
 	search(t, b, q)
-	before, err := store.SearchVersionString(ctx, b)
+	before, err := b.CacheVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	owner, _ := shopper(t, a, "steady")
-	setLine(t, a, owner, 7, 1)
-	if _, err := a.Checkout(ctx, buy(owner, -1)); err != nil {
+	owner, _ := wiringtest.Shopper(t, a, "steady")
+	wiringtest.SetLine(t, a, owner, 7, 1)
+	if _, err := a.Checkout(ctx, wiringtest.Buy(owner, -1)); err != nil {
 		t.Fatal(err)
 	}
-	if after, _ := store.SearchVersionString(ctx, b); after != before {
+	if after, _ := b.CacheVersion(ctx); after != before {
 		t.Errorf("a sale that left stock moved the search version from %s to %s", before, after)
 	}
 	r := search(t, b, q)
@@ -256,8 +257,8 @@ func TestSearchCacheSurvivesSalesThatLeaveStock(t *testing.T) {
 		t.Fatalf("item 7 after selling one of 3: %v", r.Items)
 	}
 
-	setLine(t, a, owner, 7, 2)
-	if _, err := a.Checkout(ctx, buy(owner, -1)); err != nil {
+	wiringtest.SetLine(t, a, owner, 7, 2)
+	if _, err := a.Checkout(ctx, wiringtest.Buy(owner, -1)); err != nil {
 		t.Fatal(err)
 	}
 	eventuallySearch(t, b, q, func(r store.SearchResult) bool { return !slices.Contains(ids(r.Items), 7) },

@@ -1,14 +1,46 @@
-package store
+package search
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 
+	"github.com/redis/go-redis/v9"
+
+	"storefront/store/analytics"
 	"storefront/store/catalog"
 	"storefront/store/platform"
 )
+
+// Service is the catalog search.
+type Service struct {
+	rdb       redis.UniversalClient
+	db        *sql.DB
+	dbKind    string
+	log       *slog.Logger
+	cache     *searchCache
+	catalog   *catalog.Service
+	analytics *analytics.Service
+}
+
+// Options are the search's knobs.
+type Options struct {
+	// CacheBytes bounds the in-process cache of search results (0 takes
+	// DefaultCacheBytes, negative turns it off).
+	CacheBytes int64
+}
+
+// New returns the search over the catalog; its popular order follows the
+// analytics' view ranking.
+func New(b platform.Base, opt Options, cat *catalog.Service, an *analytics.Service) *Service {
+	if opt.CacheBytes == 0 {
+		opt.CacheBytes = DefaultCacheBytes
+	}
+	return &Service{rdb: b.Redis, db: b.DB, dbKind: b.DBKind, log: b.Log, cache: newSearchCache(opt.CacheBytes), catalog: cat, analytics: an}
+}
 
 // Catalog sorts.
 const (
@@ -40,12 +72,12 @@ type SearchQuery struct {
 // SearchResult is one page of matches, how many there are in all, the
 // facet counts for the same query and a spelling suggestion.
 type SearchResult struct {
-	Items []Item
+	Items []catalog.Item
 	Total int
 	// Categories counts the matches per category under every filter but
 	// the category filter itself, so a shopper sees what switching
 	// category would give; most matches first.
-	Categories []Category
+	Categories []catalog.Category
 	// InStock counts the matches that are in stock, under every filter but
 	// the in-stock filter itself.
 	InStock int
@@ -64,7 +96,7 @@ type SearchResult struct {
 // Facet counts, pages of ids and spelling corrections are cached in
 // process under the catalog's version (search_cache.go); the items of the
 // page are always read fresh.
-func (s *Store) Search(ctx context.Context, q SearchQuery) (SearchResult, error) {
+func (s *Service) Search(ctx context.Context, q SearchQuery) (SearchResult, error) {
 	if q.Sort == "" {
 		q.Sort = SortRelevance
 	}
@@ -98,7 +130,7 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) (SearchResult, error)
 // search runs one query whose words are groups of alternatives (a word
 // and its spelling corrections). With cached, results held under version
 // v are used and new ones held.
-func (s *Store) search(ctx context.Context, q SearchQuery, groups [][]string, v searchVersion, cached bool) (SearchResult, error) {
+func (s *Service) search(ctx context.Context, q SearchQuery, groups [][]string, v searchVersion, cached bool) (SearchResult, error) {
 	f := s.filter(q, groups)
 	var res SearchResult
 	key := ""
@@ -130,7 +162,7 @@ func (s *Store) search(ctx context.Context, q SearchQuery, groups [][]string, v 
 	if err != nil {
 		return res, err
 	}
-	rows, err := s.Items(ctx, ids)
+	rows, err := s.catalog.Items(ctx, ids)
 	if err != nil {
 		return res, err
 	}
@@ -149,7 +181,7 @@ type idsOrErr struct {
 
 // pageIDs returns the ids of one page of matches in the query's order;
 // key (when not "") is the query's cache key without the page.
-func (s *Store) pageIDs(ctx context.Context, f searchFilter, q SearchQuery, offset int, key string) ([]int64, error) {
+func (s *Service) pageIDs(ctx context.Context, f searchFilter, q SearchQuery, offset int, key string) ([]int64, error) {
 	if q.Sort == SortPopular {
 		// Not cached: the order follows views, which change all the time.
 		textKey := ""
@@ -187,9 +219,9 @@ type facetCount struct {
 // category with one grouped query, or returns the counts cached under
 // key (when not ""). The category and in-stock filters are left out, so
 // the counts serve every combination of them.
-func (s *Store) facetCounts(ctx context.Context, f searchFilter, key string) ([]facetCount, error) {
+func (s *Service) facetCounts(ctx context.Context, f searchFilter, key string) ([]facetCount, error) {
 	if key != "" {
-		if v, ok := s.searchCache.get(key + "|facets"); ok {
+		if v, ok := s.cache.get(key + "|facets"); ok {
 			return v.([]facetCount), nil
 		}
 	}
@@ -220,7 +252,7 @@ func (s *Store) facetCounts(ctx context.Context, f searchFilter, key string) ([]
 		return nil, fmt.Errorf("search facets: %w", err)
 	}
 	if key != "" {
-		s.searchCache.put(key+"|facets", out, size)
+		s.cache.put(key+"|facets", out, size)
 	}
 	return out, nil
 }
@@ -235,7 +267,7 @@ func (res *SearchResult) fillFacets(counts []facetCount, q SearchQuery) {
 		}
 		inCat := q.Category == "" || c.category == q.Category
 		if n > 0 {
-			res.Categories = append(res.Categories, Category{Name: c.category, Count: n})
+			res.Categories = append(res.Categories, catalog.Category{Name: c.category, Count: n})
 			if inCat {
 				res.Total += n
 			}
@@ -248,21 +280,21 @@ func (res *SearchResult) fillFacets(counts []facetCount, q SearchQuery) {
 }
 
 // cachedPage is orderedPage through the cache (key "" bypasses it).
-func (s *Store) cachedPage(ctx context.Context, f searchFilter, sort string, offset, limit int, key string) ([]int64, error) {
+func (s *Service) cachedPage(ctx context.Context, f searchFilter, sort string, offset, limit int, key string) ([]int64, error) {
 	if key != "" {
-		if v, ok := s.searchCache.get(key); ok {
+		if v, ok := s.cache.get(key); ok {
 			return v.([]int64), nil
 		}
 	}
 	ids, err := s.orderedPage(ctx, f, sort, offset, limit)
 	if err == nil && key != "" {
-		s.searchCache.put(key, ids, int64(8*len(ids)))
+		s.cache.put(key, ids, int64(8*len(ids)))
 	}
 	return ids, err
 }
 
 // orderedPage returns one page of matching ids in an order SQL can give.
-func (s *Store) orderedPage(ctx context.Context, f searchFilter, sort string, offset, limit int) ([]int64, error) {
+func (s *Service) orderedPage(ctx context.Context, f searchFilter, sort string, offset, limit int) ([]int64, error) {
 	order := "items.id"
 	switch sort {
 	case SortRelevance:
@@ -276,7 +308,7 @@ func (s *Store) orderedPage(ctx context.Context, f searchFilter, sort string, of
 	case SortNewest:
 		order = "items.id DESC"
 	default:
-		return nil, fmt.Errorf("search: sort %q: %w", sort, ErrInvalid)
+		return nil, fmt.Errorf("search: sort %q: %w", sort, platform.ErrInvalid)
 	}
 	where, args := f.where(true, true)
 	args = append(args, limit, offset)
@@ -284,7 +316,7 @@ func (s *Store) orderedPage(ctx context.Context, f searchFilter, sort string, of
 		f.from, where, order, len(args)-1, len(args)), args...)
 }
 
-func (s *Store) queryIDs(ctx context.Context, query string, args ...any) ([]int64, error) {
+func (s *Service) queryIDs(ctx context.Context, query string, args ...any) ([]int64, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -302,7 +334,7 @@ func (s *Store) queryIDs(ctx context.Context, query string, args ...any) ([]int6
 }
 
 // CategoryExists says whether any item is in the category.
-func (s *Store) CategoryExists(ctx context.Context, name string) (bool, error) {
+func (s *Service) CategoryExists(ctx context.Context, name string) (bool, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM items WHERE category = $1 AND `+catalog.OnSale+` LIMIT 1) AS one`, name).Scan(&n)
 	if err != nil {
@@ -351,7 +383,7 @@ func (f searchFilter) where(withCategory, withStock bool) (string, []any) {
 }
 
 // filter turns a query into SQL for this database.
-func (s *Store) filter(q SearchQuery, groups [][]string) searchFilter {
+func (s *Service) filter(q SearchQuery, groups [][]string) searchFilter {
 	f := searchFilter{from: "items", category: q.Category, q: q}
 	if len(groups) == 0 {
 		return f

@@ -1,4 +1,4 @@
-package store_test
+package seed_test
 
 import (
 	"bytes"
@@ -9,12 +9,13 @@ import (
 
 	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // TestDemoPicturesSeeded: with SeedImages on, every demo item has one
 // generated picture, stored at 320 and 640, the same bytes on every run.
 func TestDemoPicturesSeeded(t *testing.T) {
-	st := storetest.Store(t, func(o *store.Options) { o.SeedImages = true })
+	st := wiringtest.New(t, func(o *store.Options) { o.SeedImages = true })
 	ctx := t.Context()
 	ids := make([]int64, store.DemoItemCount)
 	for i := range ids {
@@ -65,7 +66,7 @@ func TestDemoPicturesSeeded(t *testing.T) {
 func TestSeedFromSeveralInstancesAtOnce(t *testing.T) {
 	db := storetest.DB(t)
 	ctx := t.Context()
-	opt := storetest.Options()
+	opt := wiringtest.Options()
 	opt.SeedImages = true
 	const instances = 4
 	rdb := storetest.Redis(t)

@@ -1,4 +1,4 @@
-package store
+package seed
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"storefront/store/media"
 )
 
 // The generated demo pictures are kept in a file between starts of the
@@ -22,7 +24,7 @@ import (
 
 // demoPictureFile is what the cache file holds.
 type demoPictureFile struct {
-	Pictures map[string]ProcessedImage
+	Pictures map[string]media.ProcessedImage
 }
 
 // demoPictureCacheFile names the cache file for the program at exe in dir:
@@ -43,7 +45,7 @@ func demoPictureCacheFile(dir, exe string) string {
 
 // loadDemoPictures reads the cache file; ok is false unless it holds every
 // demo picture intact (the file's checksum, then each picture's hash).
-func loadDemoPictures(path string) (map[string]ProcessedImage, bool) {
+func loadDemoPictures(path string) (map[string]media.ProcessedImage, bool) {
 	if path == "" {
 		return nil, false
 	}
@@ -80,7 +82,7 @@ func loadDemoPictures(path string) (map[string]ProcessedImage, bool) {
 // file renamed into place), so instances starting together never read a
 // half-written one, and removes the files of older programs but the most
 // recent few.
-func saveDemoPictures(path string, pics map[string]ProcessedImage) error {
+func saveDemoPictures(path string, pics map[string]media.ProcessedImage) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
