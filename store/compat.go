@@ -127,4 +127,5 @@ type (
 	SearchQuery  = search.SearchQuery
 	SearchResult = search.SearchResult
 )
+
 const DefaultSearchCacheBytes = search.DefaultCacheBytes
