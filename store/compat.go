@@ -5,6 +5,7 @@ import (
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/media"
+	"storefront/store/notify"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/search"
@@ -129,3 +130,14 @@ type (
 )
 
 const DefaultSearchCacheBytes = search.DefaultCacheBytes
+
+const (
+	NoteVote     = notify.NoteVote
+	NoteComment  = notify.NoteComment
+	NoteFollower = notify.NoteFollower
+	NoteOrder    = notify.NoteOrder
+)
+
+var NoteKinds = notify.NoteKinds
+
+type Note = notify.Note

@@ -19,8 +19,6 @@ const (
 	defaultFanOutChunk  = 1000
 	// recentlyLikedSize is how many items the "recently liked" list keeps.
 	recentlyLikedSize = 50
-	// notesKept is how many notifications a user keeps.
-	notesKept = 50
 )
 
 // UserCounts are a user's counters.

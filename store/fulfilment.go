@@ -127,7 +127,7 @@ func (s *Store) FulfilOrder(ctx context.Context, id int64) (bool, error) {
 	}
 	s.orders.fulfilled.Inc()
 	s.log.Info("order processed", "order", id)
-	s.notifyOrder(ctx, userID, id, OrderProcessed)
+	s.NotifyOrder(ctx, userID, id, OrderProcessed)
 	return true, nil
 }
 

@@ -5,9 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"storefront/store"
 	"storefront/wiring/wiringtest"
@@ -137,7 +135,7 @@ func TestLikesFromManyUsers(t *testing.T) {
 
 func TestLikeBoards(t *testing.T) {
 	st := wiringtest.New(t)
-	ticking(st)
+	wiringtest.Ticking(st)
 	ctx := t.Context()
 	like := func(item, user int64, mode string) {
 		t.Helper()
@@ -187,12 +185,4 @@ func TestItemViewsCounted(t *testing.T) {
 	if err != nil || c.Views != 3 {
 		t.Errorf("views = %d (%v), want 3", c.Views, err)
 	}
-}
-
-// ticking gives the store a clock that moves one second per reading, so
-// that time-ordered lists have a definite order.
-func ticking(st *store.Store) {
-	var n atomic.Int64
-	start := time.Now()
-	st.SetClock(func() time.Time { return start.Add(time.Duration(n.Add(1)) * time.Second) })
 }

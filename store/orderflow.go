@@ -80,7 +80,7 @@ func (s *Store) MoveOrder(ctx context.Context, id, ownerID int64, to, actor stri
 		return Order{}, err
 	}
 	ctx = context.WithoutCancel(ctx) // the move is committed: finish the rest
-	s.notifyOrder(ctx, userID, id, to)
+	s.NotifyOrder(ctx, userID, id, to)
 	if to == OrderCancelled && len(lines) > 0 {
 		// Stock back: an item may be in stock again.
 		if err := s.Catalog.Changed(ctx, catalog.Change{IDs: lines, Search: true}); err != nil {
@@ -174,17 +174,6 @@ func insertOrderEvent(ctx context.Context, tx *sql.Tx, orderID int64, status, ac
 		return fmt.Errorf("order %d: timeline: %w", orderID, err)
 	}
 	return nil
-}
-
-// notifyOrder tells the shopper their order changed. A failure is logged:
-// the change itself is committed and shows on the order page.
-func (s *Store) notifyOrder(ctx context.Context, userID, orderID int64, status string) {
-	if userID <= 0 {
-		return
-	}
-	if err := s.Notify(ctx, userID, Note{Kind: NoteOrder, Actor: "The shop", OrderID: orderID, Status: status}); err != nil {
-		s.log.Warn("order status: notify", "order", orderID, "err", err)
-	}
 }
 
 // OrderEvents returns an order's timeline after it was placed, oldest first.

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/keys"
+	"storefront/store/notify"
 	"storefront/store/platform"
 )
 
@@ -134,11 +135,11 @@ func (s *Store) readSessionCached(ctx context.Context, token string, claimedUser
 			return SessionState{}, fmt.Errorf("session: %w", err)
 		case uid == platform.FormatID(claimedUserID):
 			st.UserID = claimedUserID
-			unread, err := c.HVals(ctx, keys.Unread(claimedUserID)).Result()
+			unread, err := notify.UnreadOf(ctx, c, claimedUserID)
 			if err != nil {
 				return SessionState{}, fmt.Errorf("session: %w", err)
 			}
-			st.Unread = sumQuantities(unread)
+			st.Unread = unread
 		}
 	}
 	// The header counts the account's cart once the server agrees who is

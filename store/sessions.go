@@ -10,6 +10,7 @@ import (
 
 	"storefront/store/analytics"
 	"storefront/store/keys"
+	"storefront/store/notify"
 	"storefront/store/platform"
 )
 
@@ -48,7 +49,7 @@ type sessionReads struct {
 	seen    *redis.FloatCmd  // the `recent:` entry, without a claimed user
 	login   *redis.StringCmd // the `login:` entry, with a claimed user
 	cart    cartCountRead
-	unread  *redis.StringSliceCmd // nil without a claimed user
+	unread  *notify.UnreadRead // nil without a claimed user
 	claimed int64
 }
 
@@ -67,7 +68,8 @@ func (s *Store) addLoadSession(ctx context.Context, pipe redis.Pipeliner, token 
 	r := sessionReads{claimed: claimedUserID}
 	if claimedUserID > 0 {
 		r.login = pipe.HGet(ctx, keys.Login, sid)
-		r.unread = s.addUnreadTotal(ctx, pipe, claimedUserID)
+		u := notify.AddUnread(ctx, pipe, claimedUserID)
+		r.unread = &u
 	} else {
 		r.seen = pipe.ZScore(ctx, keys.Recent, sid)
 	}
@@ -90,7 +92,7 @@ func (r sessionReads) state() SessionState {
 	}
 	st.CartCount = r.cart.count(st.UserID)
 	if r.unread != nil && st.UserID > 0 && st.UserID == r.claimed {
-		st.Unread = unreadTotal(r.unread)
+		st.Unread = r.unread.Total()
 	}
 	return st
 }

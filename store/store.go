@@ -19,6 +19,7 @@ import (
 	"storefront/store/analytics"
 	"storefront/store/catalog"
 	"storefront/store/media"
+	"storefront/store/notify"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/search"
@@ -136,8 +137,12 @@ type Analytics = analytics.Service
 // Searcher is the catalog search, embedded in Store while the domains move out.
 type Searcher = search.Service
 
+// Notifier is the notifications, embedded in Store while the domains move out.
+type Notifier = notify.Service
+
 type Store struct {
 	*Catalog
+	*Notifier
 	*Searcher
 	*Analytics
 	*Pictures
@@ -204,6 +209,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Limiter = ratelimit.New(base)
 	s.Catalog = catalog.New(base, s.host)
 	s.Pictures = media.New(base, s.Catalog)
+	s.Notifier = notify.New(base)
 	s.seeder = seed.New(base, seed.Options{Pictures: s.opt.SeedImages, PictureCacheDir: s.opt.DemoPictureCacheDir}, s.Catalog, s.Pictures)
 	s.Analytics = analytics.New(base, s.host, analytics.Options{ViewedKeep: s.opt.ViewedKeep, RescaleInterval: s.opt.RescaleInterval})
 	s.Searcher = search.New(base, search.Options{CacheBytes: s.opt.SearchCacheBytes}, s.Catalog, s.Analytics)

@@ -5,6 +5,7 @@ package wiringtest
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -110,4 +111,12 @@ func GuestCart(t testing.TB, st *store.Store, token string) store.CartOwner {
 		t.Fatal(err)
 	}
 	return store.CartOwner{Token: token}
+}
+
+// Ticking sets the shop's clock to one that moves a second each time it
+// is read, so that events one after another have distinct, ordered times.
+func Ticking(st *store.Store) {
+	var n atomic.Int64
+	start := time.Now()
+	st.SetClock(func() time.Time { return start.Add(time.Duration(n.Add(1)) * time.Second) })
 }

@@ -1,4 +1,4 @@
-package store_test
+package notify_test
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 
 func TestNotificationsCountAndClear(t *testing.T) {
 	st := wiringtest.New(t)
-	ticking(st)
+	wiringtest.Ticking(st)
 	ctx := t.Context()
 	must := func(err error) {
 		t.Helper()
@@ -117,7 +117,7 @@ func TestSessionCarriesUnreadCount(t *testing.T) {
 // counted once while unread.
 func TestVoteFlipFlopsCoalesce(t *testing.T) {
 	st := wiringtest.New(t)
-	ticking(st)
+	wiringtest.Ticking(st)
 	ctx := t.Context()
 	dirs := []string{"up", "down"}
 	for i := range 14 {

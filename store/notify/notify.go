@@ -1,16 +1,31 @@
-package store
+package notify
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/keys"
+	"storefront/store/platform"
 )
+
+// Service keeps the users' notifications.
+type Service struct {
+	rdb   redis.UniversalClient
+	log   *slog.Logger
+	clock *platform.Clock
+}
+
+// New returns the notifications.
+func New(b platform.Base) *Service { return &Service{rdb: b.Redis, log: b.Log, clock: b.Clock} }
+
+// notesKept is how many notifications a user keeps.
+const notesKept = 50
 
 // Notification kinds: votes and comments on your articles, new followers.
 const (
@@ -76,12 +91,12 @@ for i = 1, #ARGV, 2 do
 end
 return 1`)
 
-// Notify records a notification for userID. Unknown kinds are ErrInvalid.
-func (s *Store) Notify(ctx context.Context, userID int64, n Note) error {
+// Notify records a notification for userID. Unknown kinds are platform.ErrInvalid.
+func (s *Service) Notify(ctx context.Context, userID int64, n Note) error {
 	switch n.Kind {
 	case NoteVote, NoteComment, NoteFollower, NoteOrder:
 	default:
-		return ErrInvalid
+		return platform.ErrInvalid
 	}
 	if n.At == 0 {
 		n.At = s.clock.Seconds()
@@ -102,7 +117,7 @@ func (s *Store) Notify(ctx context.Context, userID int64, n Note) error {
 
 // NotifyVote tells an article's author about a vote (dir "up" or "down").
 // Voting on your own article notifies nobody.
-func (s *Store) NotifyVote(ctx context.Context, authorID, voterID int64, voterName string, articleID int64, title, dir string) error {
+func (s *Service) NotifyVote(ctx context.Context, authorID, voterID int64, voterName string, articleID int64, title, dir string) error {
 	if authorID == voterID {
 		return nil
 	}
@@ -111,7 +126,7 @@ func (s *Store) NotifyVote(ctx context.Context, authorID, voterID int64, voterNa
 
 // NotifyComment tells an article's author about a comment; commenting on
 // your own article notifies nobody.
-func (s *Store) NotifyComment(ctx context.Context, authorID, commenterID int64, commenterName string, articleID int64, title string) error {
+func (s *Service) NotifyComment(ctx context.Context, authorID, commenterID int64, commenterName string, articleID int64, title string) error {
 	if authorID == commenterID {
 		return nil
 	}
@@ -119,14 +134,14 @@ func (s *Store) NotifyComment(ctx context.Context, authorID, commenterID int64, 
 }
 
 // NotifyFollower tells userID that followerName now follows them.
-func (s *Store) NotifyFollower(ctx context.Context, userID int64, followerName string) error {
+func (s *Service) NotifyFollower(ctx context.Context, userID int64, followerName string) error {
 	return s.Notify(ctx, userID, Note{Kind: NoteFollower, Actor: followerName})
 }
 
 // Notifications lists userID's recent notifications, newest first, with
 // the unread counts by kind; it changes nothing (MarkNotificationsRead
 // does). The first notes, as many as are unread, come back with Unread set.
-func (s *Store) Notifications(ctx context.Context, userID int64) ([]Note, map[string]int64, error) {
+func (s *Service) Notifications(ctx context.Context, userID int64) ([]Note, map[string]int64, error) {
 	var list *redis.StringSliceCmd
 	var hash *redis.MapStringStringCmd
 	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
@@ -158,8 +173,8 @@ func (s *Store) Notifications(ctx context.Context, userID int64) ([]Note, map[st
 
 // MarkNotificationsRead clears the unread counts the reader was shown
 // (kind -> count, as Notifications returned them); unknown kinds and
-// negative counts are ErrInvalid.
-func (s *Store) MarkNotificationsRead(ctx context.Context, userID int64, seen map[string]int64) error {
+// negative counts are platform.ErrInvalid.
+func (s *Service) MarkNotificationsRead(ctx context.Context, userID int64, seen map[string]int64) error {
 	var args []any
 	for _, k := range NoteKinds {
 		if n := seen[k]; n > 0 {
@@ -168,7 +183,7 @@ func (s *Store) MarkNotificationsRead(ctx context.Context, userID int64, seen ma
 	}
 	for k, n := range seen {
 		if n < 0 || !slices.Contains(NoteKinds, k) {
-			return ErrInvalid
+			return platform.ErrInvalid
 		}
 	}
 	if len(args) == 0 {
@@ -181,7 +196,7 @@ func (s *Store) MarkNotificationsRead(ctx context.Context, userID int64, seen ma
 }
 
 // UnreadCounts returns userID's unread notification counts by kind.
-func (s *Store) UnreadCounts(ctx context.Context, userID int64) (map[string]int64, error) {
+func (s *Service) UnreadCounts(ctx context.Context, userID int64) (map[string]int64, error) {
 	m, err := s.rdb.HGetAll(ctx, keys.Unread(userID)).Result()
 	if err != nil {
 		return nil, fmt.Errorf("unread counts: %w", err)
@@ -193,15 +208,42 @@ func (s *Store) UnreadCounts(ctx context.Context, userID int64) (map[string]int6
 	return out, nil
 }
 
-// addUnreadTotal queues the read of a user's unread counts (HVALS: only
-// the numbers), for the session pipeline; unreadTotal sums them.
-func (s *Store) addUnreadTotal(ctx context.Context, pipe redis.Pipeliner, userID int64) *redis.StringSliceCmd {
-	return pipe.HVals(ctx, keys.Unread(userID))
+// NotifyOrder tells the shopper their order changed status; the wiring
+// has the orders call it. Guests (userID 0) have no notifications. A
+// failure is logged: the change itself is committed and shows on the
+// order page.
+func (s *Service) NotifyOrder(ctx context.Context, userID, orderID int64, status string) {
+	if userID <= 0 {
+		return
+	}
+	if err := s.Notify(ctx, userID, Note{Kind: NoteOrder, Actor: "The shop", OrderID: orderID, Status: status}); err != nil {
+		s.log.Warn("order status: notify", "order", orderID, "err", err)
+	}
 }
 
-func unreadTotal(cmd *redis.StringSliceCmd) int64 {
+// UnreadRead is a queued read of a user's unread count, all kinds.
+type UnreadRead struct{ cmd *redis.StringSliceCmd }
+
+// AddUnread queues the read of a user's unread counts on pipe (HVALS:
+// only the numbers), so that the session read that fills a page's header
+// takes no round trip of its own.
+func AddUnread(ctx context.Context, pipe redis.Pipeliner, userID int64) UnreadRead {
+	return UnreadRead{cmd: pipe.HVals(ctx, keys.Unread(userID))}
+}
+
+// Total is the unread count once the pipeline ran.
+func (r UnreadRead) Total() int64 { return sumCounts(r.cmd.Val()) }
+
+// UnreadOf reads a user's unread count through c, the client-side
+// caching client of a cached page's read.
+func UnreadOf(ctx context.Context, c redis.Cmdable, userID int64) (int64, error) {
+	vals, err := c.HVals(ctx, keys.Unread(userID)).Result()
+	return sumCounts(vals), err
+}
+
+func sumCounts(vals []string) int64 {
 	var total int64
-	for _, v := range cmd.Val() {
+	for _, v := range vals {
 		n, _ := strconv.ParseInt(v, 10, 64)
 		total += n
 	}
