@@ -7,9 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"storefront/store/analytics"
+	"storefront/store/cart"
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/platform"
@@ -64,7 +63,7 @@ const checkoutLockTTL = 30 * time.Second
 // CheckoutRequest is an order as the shopper confirmed it on the review.
 // Validating the form (address, email, methods) is the caller's job.
 type CheckoutRequest struct {
-	Cart CartOwner
+	Cart cart.Owner
 	// Email is the guest's address for the order; "" for signed-in shoppers.
 	Email    string
 	Address  Address
@@ -159,7 +158,7 @@ func (s *Store) precheck(ctx context.Context, cart Cart) error {
 }
 
 // problemFor says whether line l can be filled from row it (ok = exists).
-func problemFor(l CartLine, it Item, ok bool) (LineProblem, bool) {
+func problemFor(l cart.Line, it Item, ok bool) (LineProblem, bool) {
 	p := LineProblem{ItemID: l.ItemID, Name: it.Name, Wanted: l.Qty, Available: it.Stock}
 	switch {
 	case !ok || it.Archived():
@@ -179,7 +178,7 @@ func problemFor(l CartLine, it Item, ok bool) (LineProblem, bool) {
 // PostgreSQL cannot deadlock; SQLite's write transactions take the lock at
 // BEGIN (_txlock=immediate) and simply queue. soldOut says an item's
 // stock ran out.
-func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []CartLine) (o Order, soldOut bool, err error) {
+func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []cart.Line) (o Order, soldOut bool, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Order{}, false, fmt.Errorf("checkout: %w", err)
@@ -255,7 +254,7 @@ func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []Car
 }
 
 // lineProblemTx says why the conditional update of line l touched no row.
-func lineProblemTx(ctx context.Context, tx *sql.Tx, l CartLine) (LineProblem, error) {
+func lineProblemTx(ctx context.Context, tx *sql.Tx, l cart.Line) (LineProblem, error) {
 	it, ok, err := catalog.StockTx(ctx, tx, l.ItemID)
 	if err != nil {
 		return LineProblem{}, fmt.Errorf("checkout: %w", err)
@@ -280,30 +279,19 @@ func insertOrderLines(ctx context.Context, tx *sql.Tx, o Order) error {
 	return nil
 }
 
-// removeOrdered takes the ordered lines out of the cart, but only those
-// whose quantity is still what was ordered: a line changed in another tab
-// during the checkout stays. One key, so it runs on Cluster.
-var removeOrdered = redis.NewScript(`
-for i = 1, #ARGV, 2 do
-  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
-    redis.call('HDEL', KEYS[1], ARGV[i])
-  end
-end
-return 1`)
-
 // afterCheckout empties the cart, enqueues the order and counts it in the
 // "also bought" statistics in one round trip, then announces the sold
 // items' change (their pages are purged). Failures are logged, not returned: the order exists, and
 // an order that never reached the queue is found by the fulfilment sweep.
-func (s *Store) afterCheckout(ctx context.Context, owner CartOwner, o Order, soldOut bool) {
-	args := make([]any, 0, 2*len(o.Lines))
+func (s *Store) afterCheckout(ctx context.Context, owner cart.Owner, o Order, soldOut bool) {
+	ordered := make([]cart.Line, len(o.Lines))
 	ids := make([]int64, len(o.Lines))
 	for i, l := range o.Lines {
-		args = append(args, l.ItemID, l.Qty)
+		ordered[i] = cart.Line{ItemID: l.ItemID, Qty: l.Qty}
 		ids[i] = l.ItemID
 	}
 	pipe := s.rdb.Pipeline()
-	removeOrdered.Eval(ctx, pipe, []string{owner.key()}, args...)
+	cart.AddRemoveOrdered(ctx, pipe, owner, ordered)
 	s.addEnqueueOrder(ctx, pipe, o.ID)
 	analytics.AddBoughtTogether(ctx, pipe, ids)
 	if _, err := pipe.Exec(ctx); err != nil {

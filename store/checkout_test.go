@@ -209,7 +209,7 @@ func TestCheckoutKeepsLinesChangedMeanwhile(t *testing.T) {
 	wiringtest.SetLine(t, st, tok, 8, 4) // was 2 when the order was placed
 	store.AfterCheckout(ctx, st, tok, store.Order{ID: 1, UserID: uid, Lines: []store.OrderLine{{ItemID: 7, Qty: 1}, {ItemID: 8, Qty: 2}}})
 	c, _ := st.Cart(ctx, tok)
-	wantCart(t, c, store.CartLine{ItemID: 8, Qty: 4})
+	wiringtest.WantCart(t, c, store.CartLine{ItemID: 8, Qty: 4})
 }
 
 func TestOrdersAreTheShoppers(t *testing.T) {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"storefront/store/analytics"
+	"storefront/store/cart"
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/media"
@@ -141,3 +142,16 @@ const (
 var NoteKinds = notify.NoteKinds
 
 type Note = notify.Note
+
+type (
+	Cart      = cart.Cart
+	CartLine  = cart.Line
+	CartOwner = cart.Owner
+)
+
+const (
+	MaxCartLines          = cart.MaxLines
+	DefaultAccountCartTTL = cart.DefaultAccountTTL
+)
+
+var ErrCartFull = cart.ErrFull

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/crypto/bcrypt"
 
+	"storefront/store/cart"
 	"storefront/store/keys"
 	"storefront/store/platform"
 )
@@ -18,16 +19,16 @@ import (
 const KeyOrderQueue = keys.OrderQueue
 
 // CheckoutLockKey names a session's checkout lock.
-func CheckoutLockKey(o CartOwner) string { return keys.CheckoutLock(o.UserID, o.Token) }
+func CheckoutLockKey(o cart.Owner) string { return keys.CheckoutLock(o.UserID, o.Token) }
 
 // PlaceOrder runs the checkout transaction alone, without the pre-check.
-func PlaceOrder(ctx context.Context, s *Store, req CheckoutRequest, lines []CartLine) (Order, error) {
+func PlaceOrder(ctx context.Context, s *Store, req CheckoutRequest, lines []cart.Line) (Order, error) {
 	o, _, err := s.placeOrder(ctx, req, lines)
 	return o, err
 }
 
 // AfterCheckout runs the post-commit steps for an order.
-func AfterCheckout(ctx context.Context, s *Store, owner CartOwner, o Order) {
+func AfterCheckout(ctx context.Context, s *Store, owner cart.Owner, o Order) {
 	s.afterCheckout(ctx, owner, o, false)
 }
 

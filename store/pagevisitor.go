@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/store/cart"
 	"storefront/store/keys"
 	"storefront/store/notify"
 	"storefront/store/platform"
@@ -144,15 +145,11 @@ func (s *Store) readSessionCached(ctx context.Context, token string, claimedUser
 	}
 	// The header counts the account's cart once the server agrees who is
 	// signed in, else the session's guest cart (as the session read does).
-	cartOf := keys.GuestCart(token)
-	if st.UserID > 0 {
-		cartOf = keys.AccountCart(st.UserID)
-	}
-	cart, err := c.HVals(ctx, cartOf).Result()
+	n, err := cart.CountOf(ctx, c, token, st.UserID)
 	if err != nil {
 		return SessionState{}, fmt.Errorf("session: %w", err)
 	}
-	st.CartCount = sumQuantities(cart)
+	st.CartCount = n
 	return st, nil
 }
 

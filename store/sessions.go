@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/analytics"
+	"storefront/store/cart"
 	"storefront/store/keys"
 	"storefront/store/notify"
 	"storefront/store/platform"
@@ -48,7 +49,7 @@ func (s *Store) LoadSession(ctx context.Context, token string, claimedUserID int
 type sessionReads struct {
 	seen    *redis.FloatCmd  // the `recent:` entry, without a claimed user
 	login   *redis.StringCmd // the `login:` entry, with a claimed user
-	cart    cartCountRead
+	cart    cart.CountRead
 	unread  *notify.UnreadRead // nil without a claimed user
 	claimed int64
 }
@@ -61,7 +62,7 @@ type sessionReads struct {
 // the `login:` entry, which also says who is signed in, and otherwise the
 // `recent:` entry (a visitor without a valid user cookie is anonymous
 // whatever `login:` says). The claimed user's unread counts come too, and
-// the quantities of the cart the header counts (see addCartCount), so that
+// the quantities of the cart the header counts (see cart.AddCount), so that
 // the header needs no other round trip.
 func (s *Store) addLoadSession(ctx context.Context, pipe redis.Pipeliner, token string, claimedUserID int64) sessionReads {
 	sid := keys.SessionID(token)
@@ -73,7 +74,7 @@ func (s *Store) addLoadSession(ctx context.Context, pipe redis.Pipeliner, token 
 	} else {
 		r.seen = pipe.ZScore(ctx, keys.Recent, sid)
 	}
-	r.cart = addCartCount(ctx, pipe, sid, claimedUserID)
+	r.cart = cart.AddCount(ctx, pipe, sid, claimedUserID)
 	return r
 }
 
@@ -90,7 +91,7 @@ func (r sessionReads) state() SessionState {
 	if !st.Known {
 		return st
 	}
-	st.CartCount = r.cart.count(st.UserID)
+	st.CartCount = r.cart.Count(st.UserID)
 	if r.unread != nil && st.UserID > 0 && st.UserID == r.claimed {
 		st.Unread = r.unread.Total()
 	}
@@ -198,23 +199,23 @@ func (s *Store) RecentlyViewed(ctx context.Context, token string) ([]int64, erro
 // browser) is ended, not carried over: one shopper's cart never moves to
 // another's account.
 func (s *Store) SignIn(ctx context.Context, oldToken, newToken string, userID int64) (int64, error) {
-	var guestCart map[string]string
+	var guestCart *cart.GuestRead
 	var viewed []string
 	if oldToken != "" {
 		pipe := s.rdb.Pipeline()
 		owner := pipe.HGet(ctx, keys.Login, keys.SessionID(oldToken))
-		c := addGuestCartRead(ctx, pipe, oldToken)
+		c := cart.AddGuestRead(ctx, pipe, oldToken)
 		v := pipe.LRange(ctx, keys.SessionViewed(oldToken), 0, -1)
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 			return 0, fmt.Errorf("sign in: %w", err)
 		}
 		if o := owner.Val(); o == "" || o == strconv.FormatInt(userID, 10) {
-			guestCart, viewed = c.Val(), v.Val()
+			guestCart, viewed = &c, v.Val()
 		}
 	}
 	sid := keys.SessionID(newToken)
 	pipe := s.rdb.Pipeline()
-	merged := s.addMergeCart(ctx, pipe, userID, guestCart)
+	merged := s.Carts.AddMerge(ctx, pipe, userID, guestCart)
 	if len(viewed) > 0 {
 		vals := make([]any, len(viewed))
 		for i, v := range viewed {

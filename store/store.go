@@ -17,6 +17,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"storefront/store/analytics"
+	"storefront/store/cart"
 	"storefront/store/catalog"
 	"storefront/store/media"
 	"storefront/store/notify"
@@ -75,7 +76,7 @@ type Options struct {
 	// takes search.DefaultCacheBytes, negative turns it off).
 	SearchCacheBytes int64
 	// AccountCartTTL is how long a signed-in account's cart is kept
-	// without use (0 = DefaultAccountCartTTL).
+	// without use (0 = cart.DefaultAccountTTL).
 	AccountCartTTL time.Duration
 	// Shipping prices the checkout's delivery methods (nil =
 	// DefaultShipping).
@@ -115,7 +116,7 @@ func (o Options) withDefaults() Options {
 	if o.PageL1Bytes == 0 {
 		o.PageL1Bytes = DefaultPageL1Bytes // negative: off
 	}
-	def(&o.AccountCartTTL, DefaultAccountCartTTL)
+	def(&o.AccountCartTTL, cart.DefaultAccountTTL)
 	if o.Shipping == nil {
 		rates := DefaultShipping
 		o.Shipping = &rates
@@ -140,8 +141,12 @@ type Searcher = search.Service
 // Notifier is the notifications, embedded in Store while the domains move out.
 type Notifier = notify.Service
 
+// Carts is the carts, embedded in Store while the domains move out.
+type Carts = cart.Service
+
 type Store struct {
 	*Catalog
+	*Carts
 	*Notifier
 	*Searcher
 	*Analytics
@@ -210,6 +215,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Catalog = catalog.New(base, s.host)
 	s.Pictures = media.New(base, s.Catalog)
 	s.Notifier = notify.New(base)
+	s.Carts = cart.New(base, s.opt.AccountCartTTL)
 	s.seeder = seed.New(base, seed.Options{Pictures: s.opt.SeedImages, PictureCacheDir: s.opt.DemoPictureCacheDir}, s.Catalog, s.Pictures)
 	s.Analytics = analytics.New(base, s.host, analytics.Options{ViewedKeep: s.opt.ViewedKeep, RescaleInterval: s.opt.RescaleInterval})
 	s.Searcher = search.New(base, search.Options{CacheBytes: s.opt.SearchCacheBytes}, s.Catalog, s.Analytics)

@@ -62,3 +62,14 @@ func TestItemChangesAreAnnounced(t *testing.T) {
 		t.Errorf("heard %v, want %v (an archive that changed nothing is not announced)", heard, want)
 	}
 }
+
+func TestCatalogRows(t *testing.T) {
+	st := wiringtest.New(t)
+	rows, err := st.CatalogRows(t.Context(), []int64{1, 2, 999999})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[1].Name == "" || rows[2].PriceCents <= 0 {
+		t.Errorf("rows %+v", rows)
+	}
+}

@@ -120,3 +120,21 @@ func Ticking(st *store.Store) {
 	start := time.Now()
 	st.SetClock(func() time.Time { return start.Add(time.Duration(n.Add(1)) * time.Second) })
 }
+
+// WantCart fails the test unless the cart holds exactly the lines want,
+// in order, with their total count.
+func WantCart(t testing.TB, got store.Cart, want ...store.CartLine) {
+	t.Helper()
+	var count int64
+	for _, l := range want {
+		count += l.Qty
+	}
+	if len(got.Lines) != len(want) || got.Count != count {
+		t.Fatalf("cart %+v, want lines %+v (count %d)", got, want, count)
+	}
+	for i := range want {
+		if got.Lines[i] != want[i] {
+			t.Fatalf("cart %+v, want lines %+v", got.Lines, want)
+		}
+	}
+}

@@ -1,41 +1,24 @@
-package store_test
+package cart_test
 
 import (
-	"context"
 	"errors"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"storefront/store"
+	"storefront/store/keys"
 	"storefront/wiring/wiringtest"
 )
-
-func wantCart(t *testing.T, got store.Cart, want ...store.CartLine) {
-	t.Helper()
-	var count int64
-	for _, l := range want {
-		count += l.Qty
-	}
-	if len(got.Lines) != len(want) || got.Count != count {
-		t.Fatalf("cart %+v, want lines %+v (count %d)", got, want, count)
-	}
-	for i := range want {
-		if got.Lines[i] != want[i] {
-			t.Fatalf("cart %+v, want lines %+v", got.Lines, want)
-		}
-	}
-}
 
 func TestCartSetReplaceRemove(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
 	tok := wiringtest.GuestCart(t, st, "guest-token")
 
-	wantCart(t, wiringtest.SetLine(t, st, tok, 7, 2), store.CartLine{ItemID: 7, Qty: 2})
-	wantCart(t, wiringtest.SetLine(t, st, tok, 7, 5), store.CartLine{ItemID: 7, Qty: 5}) // sets, not adds
-	wantCart(t, wiringtest.SetLine(t, st, tok, 3, 1), store.CartLine{ItemID: 3, Qty: 1}, store.CartLine{ItemID: 7, Qty: 5})
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 2), store.CartLine{ItemID: 7, Qty: 2})
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 5), store.CartLine{ItemID: 7, Qty: 5}) // sets, not adds
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 3, 1), store.CartLine{ItemID: 3, Qty: 1}, store.CartLine{ItemID: 7, Qty: 5})
 
 	// The header count comes from the session read: the total quantity.
 	state, err := st.LoadSession(ctx, tok.Token, 0)
@@ -49,9 +32,9 @@ func TestCartSetReplaceRemove(t *testing.T) {
 		t.Errorf("CartCount = %d, %v; want 6", n, err)
 	}
 
-	wantCart(t, wiringtest.SetLine(t, st, tok, 7, 0), store.CartLine{ItemID: 3, Qty: 1}) // 0 removes
-	wantCart(t, wiringtest.SetLine(t, st, tok, 3, -4))                                   // negative removes
-	wantCart(t, wiringtest.SetLine(t, st, tok, 9, 0))                                    // removing what is not there
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 0), store.CartLine{ItemID: 3, Qty: 1}) // 0 removes
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 3, -4))                                   // negative removes
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 9, 0))                                    // removing what is not there
 	if n, _ := st.Redis().Exists(ctx, store.KeysOfSession(tok.Token).Cart).Result(); n != 0 {
 		t.Error("an empty cart leaves no key behind")
 	}
@@ -65,8 +48,8 @@ func TestCartsArePerSession(t *testing.T) {
 	wiringtest.SetLine(t, st, b, 2, 3)
 	ca, _ := st.Cart(t.Context(), a)
 	cb, _ := st.Cart(t.Context(), b)
-	wantCart(t, ca, store.CartLine{ItemID: 1, Qty: 2})
-	wantCart(t, cb, store.CartLine{ItemID: 2, Qty: 3})
+	wiringtest.WantCart(t, ca, store.CartLine{ItemID: 1, Qty: 2})
+	wiringtest.WantCart(t, cb, store.CartLine{ItemID: 2, Qty: 3})
 }
 
 func TestCartIsCappedInLines(t *testing.T) {
@@ -115,7 +98,7 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCart(t, c, store.CartLine{ItemID: 4, Qty: 2})
+	wiringtest.WantCart(t, c, store.CartLine{ItemID: 4, Qty: 2})
 	if s, _ := st.LoadSession(ctx, laptop.Token, uid); s.CartCount != 2 || s.UserID != uid {
 		t.Errorf("laptop session %+v, want count 2", s)
 	}
@@ -123,7 +106,7 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 	if s, _ := st.LoadSession(ctx, laptop.Token, uid+1); s.CartCount != 0 {
 		t.Errorf("a false claim saw count %d", s.CartCount)
 	}
-	key := "{user:" + strconv.FormatInt(uid, 10) + "}:cart"
+	key := keys.AccountCart(uid)
 	if ttl := st.Redis().PTTL(ctx, key).Val(); ttl <= 0 || ttl > time.Hour {
 		t.Errorf("account cart TTL %v, want (0, 1h]", ttl)
 	}
@@ -133,7 +116,7 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 		}
 	}
 	c, _ = st.Cart(ctx, store.CartOwner{UserID: uid, Token: "token-next-week"})
-	wantCart(t, c, store.CartLine{ItemID: 4, Qty: 2})
+	wiringtest.WantCart(t, c, store.CartLine{ItemID: 4, Qty: 2})
 }
 
 // At sign-in the guest cart merges into the account's: the guest's
@@ -156,7 +139,7 @@ func TestSignInMergesTheGuestCart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCart(t, c, store.CartLine{ItemID: 11, Qty: 2}, store.CartLine{ItemID: 12, Qty: 1}, store.CartLine{ItemID: 13, Qty: 1})
+	wiringtest.WantCart(t, c, store.CartLine{ItemID: 11, Qty: 2}, store.CartLine{ItemID: 12, Qty: 1}, store.CartLine{ItemID: 13, Qty: 1})
 	if n, _ := st.Redis().Exists(ctx, store.KeysOfSession(g.Token).Cart).Result(); n != 0 {
 		t.Error("the old token still has a cart")
 	}
@@ -215,16 +198,5 @@ func TestMergeIsAtomicWithOtherDevices(t *testing.T) {
 	c, _ := st.Cart(ctx, acct)
 	if len(c.Lines) != 60 || c.Count != 20*2+40 {
 		t.Errorf("cart has %d lines, count %d; want 60 lines, count 80", len(c.Lines), c.Count)
-	}
-}
-
-func TestCatalogRows(t *testing.T) {
-	st := wiringtest.New(t)
-	rows, err := st.CatalogRows(context.Background(), []int64{1, 2, 999999})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 2 || rows[1].Name == "" || rows[2].PriceCents <= 0 {
-		t.Errorf("rows %+v", rows)
 	}
 }
