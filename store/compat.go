@@ -11,6 +11,7 @@ import (
 	"storefront/store/ratelimit"
 	"storefront/store/search"
 	"storefront/store/seed"
+	"storefront/store/sessions"
 	"storefront/store/workers"
 )
 
@@ -155,3 +156,16 @@ const (
 )
 
 var ErrCartFull = cart.ErrFull
+
+type (
+	SessionState         = sessions.SessionState
+	User                 = sessions.User
+	TooManySessionsError = sessions.TooManySessionsError
+)
+
+const AdminUsername = sessions.AdminUsername
+
+var (
+	ErrBadCredentials = sessions.ErrBadCredentials
+	WithClientAddr    = sessions.WithClientAddr
+)

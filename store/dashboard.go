@@ -12,6 +12,7 @@ import (
 	"storefront/store/analytics"
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/sessions"
 	"storefront/store/workers"
 )
 
@@ -94,7 +95,7 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 	page := pipe.HMGet(ctx, keys.PageStats, append(pageStatFields, "renders")...)
 	hits := pipe.ZRevRangeWithScores(ctx, keys.PageHits, 0, dashTopHits-1)
 	ks := pipe.HMGet(ctx, keys.KeyspaceScan, "pages", "page_bytes", "carts", "at")
-	total, signedIn, guests := pipe.ZCard(ctx, keys.Recent), pipe.HLen(ctx, keys.Login), s.addCountGuests(ctx, pipe)
+	counts := sessions.AddCounts(ctx, pipe)
 	popular := pipe.ZRangeWithScores(ctx, keys.ViewRanking, 0, dashPopular-1)
 	sched, rowCount := pipe.ZRangeWithScores(ctx, keys.RowSchedule, 0, dashRows-1), pipe.ZCard(ctx, keys.RowSchedule)
 	reports := make([]*redis.MapStringStringCmd, len(names))
@@ -123,7 +124,7 @@ func (s *Store) Dashboard(ctx context.Context) (Dashboard, error) {
 		d.Workers = append(d.Workers, w)
 	}
 	d.Sessions.Cleanup = workers.StatusOf(keys.LeaseCleanup, cleanup.Val())
-	d.Sessions.Total, d.Sessions.SignedIn, d.Sessions.Guests = total.Val(), signedIn.Val(), guests.Val()
+	d.Sessions.Total, d.Sessions.SignedIn, d.Sessions.Guests = counts.Total(), counts.SignedIn(), counts.Guests()
 	d.Sessions.Evicted = d.Sessions.Cleanup.Totals[evictedCount]
 
 	var err error

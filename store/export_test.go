@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
-	"golang.org/x/crypto/bcrypt"
 
 	"storefront/store/cart"
 	"storefront/store/keys"
@@ -77,16 +76,6 @@ func QueuePending(ctx context.Context, s *Store) (int64, error) {
 	return p.Count, nil
 }
 
-// DummyHashCost is the bcrypt cost of the hash that unknown usernames are
-// checked against; it must equal the cost of real hashes.
-func (s *Store) DummyHashCost() (int, error) { return bcrypt.Cost(s.dummyHash()) }
-
-// PasswordCost is the bcrypt cost of new password hashes.
-func (s *Store) PasswordCost() int { return s.opt.PasswordCost }
-
-// NewCleanupWorker returns the session cleanup worker alone.
-func (s *Store) NewCleanupWorker() Worker { return s.cleanupWorker() }
-
 // CacheKeyOf is the page cache's URL rule: the key of an item page URL's
 // query, or false when it bypasses the cache.
 var CacheKeyOf = pageKey
@@ -111,28 +100,3 @@ const (
 
 // KeyPurgeChannel is where purges are announced.
 const KeyPurgeChannel = keys.PurgeChannel
-
-// QueueSession queues a whole session as the shop leaves one (its
-// `recent:` entry seen at seen, a `login:` entry when userID > 0, the
-// viewed list newest first and the cart's field/value pairs), for
-// benchmarks that need many sessions quickly.
-func QueueSession(ctx context.Context, pipe redis.Pipeliner, token string, userID int64, seen float64, viewed []any, cart ...any) {
-	sid := keys.SessionID(token)
-	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(seen, userID > 0), Member: sid})
-	if userID > 0 {
-		pipe.HSet(ctx, keys.Login, sid, userID)
-	}
-	pipe.RPush(ctx, keys.SessionViewedOf(sid), viewed...)
-	pipe.HSet(ctx, keys.GuestCartOf(sid), cart...)
-}
-
-// DropSessionsByCommand deletes the keys of sessions already taken out of
-// `recent:` the way the Cluster cleanup does when a node refuses its
-// script; scores say which were signed in.
-func DropSessionsByCommand(ctx context.Context, s *Store, tokens []string, scores []float64) error {
-	dropped := make([]redis.Z, len(tokens))
-	for i, tok := range tokens {
-		dropped[i] = redis.Z{Member: keys.SessionID(tok), Score: scores[i]}
-	}
-	return s.dropSessionsByCommand(ctx, dropped)
-}

@@ -8,6 +8,7 @@ import (
 
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/sessions"
 	"storefront/store/workers"
 )
 
@@ -25,7 +26,7 @@ var sharedDescs = struct {
 	renders: prometheus.NewDesc("storefront_shared_page_renders_total",
 		"Item pages rendered from the database by all instances together (Redis stats:pagecache).", nil, nil),
 	signedIn:  prometheus.NewDesc("storefront_sessions_signed_in", "Signed-in sessions (HLEN login:).", nil, nil),
-	guests:    prometheus.NewDesc("storefront_sessions_guests", "Guest sessions (ZCARD guests:).", nil, nil),
+	guests:    prometheus.NewDesc("storefront_sessions_guests", "Guest sessions (the guests' part of recent:).", nil, nil),
 	carts:     prometheus.NewDesc("storefront_carts", "Sessions with a non-empty cart, at the last keyspace scan.", nil, nil),
 	pages:     prometheus.NewDesc("storefront_page_cache_pages", "Cached pages, at the last keyspace scan.", nil, nil),
 	pageBytes: prometheus.NewDesc("storefront_page_cache_bytes", "Bytes of cached pages, at the last keyspace scan.", nil, nil),
@@ -59,8 +60,7 @@ func (c sharedCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	pipe := s.rdb.Pipeline()
 	page := pipe.HMGet(ctx, keys.PageStats, append(pageStatFields, "renders")...)
-	signedIn := pipe.HLen(ctx, keys.Login)
-	guests := s.addCountGuests(ctx, pipe)
+	sess := sessions.AddCounts(ctx, pipe)
 	ks := pipe.HMGet(ctx, keys.KeyspaceScan, "pages", "page_bytes", "carts", "at")
 	viewed := pipe.ZCard(ctx, keys.ViewRanking)
 	rows := pipe.ZCard(ctx, keys.RowSchedule)
@@ -75,8 +75,8 @@ func (c sharedCollector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstMetric(d.requests, prometheus.CounterValue, float64(counts[i]), r)
 		}
 		ch <- prometheus.MustNewConstMetric(d.renders, prometheus.CounterValue, float64(counts[4]))
-		gauge(d.signedIn, float64(signedIn.Val()))
-		gauge(d.guests, float64(guests.Val()))
+		gauge(d.signedIn, float64(sess.SignedIn()))
+		gauge(d.guests, float64(sess.Guests()))
 		if k := keyspaceOf(ks.Val()); !k.At.IsZero() {
 			gauge(d.carts, float64(k.Carts))
 			gauge(d.pages, float64(k.Pages))

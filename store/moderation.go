@@ -140,30 +140,6 @@ func ParseCommentRef(ref string) (articleID, commentID int64, ok bool) {
 	return articleID, commentID, err1 == nil && err2 == nil && articleID > 0 && commentID > 0
 }
 
-// BanUser bans an account: it can no longer sign in (ErrBanned), every
-// session it has is ended at once, and its checkouts are refused from the
-// moment the ban commits; its orders stay. The admin account cannot be
-// banned (ErrInvalid). It returns the account and how many sessions ended.
-// Banning twice ends any session that slipped in and changes nothing else.
-func (s *Store) BanUser(ctx context.Context, name string) (User, int, error) {
-	u, err := s.UserByName(ctx, name)
-	if err != nil {
-		return User{}, 0, err
-	}
-	if u.IsAdmin {
-		return u, 0, ErrInvalid
-	}
-	// The ban is written before the sessions are read: a sign-in racing
-	// with it adds its session before checking the ban (see SignIn's
-	// caller), so either we find that session or it finds the ban.
-	if _, err := s.db.ExecContext(ctx, `UPDATE users SET banned_at = $1 WHERE id = $2 AND banned_at IS NULL`, s.clock.Now().Unix(), u.ID); err != nil {
-		return u, 0, fmt.Errorf("ban %q: %w", name, err)
-	}
-	u.Banned = true
-	n, err := s.EndUserSessions(ctx, u.ID, "")
-	return u, n, err
-}
-
 // lockBuyer is the checkout transaction's first step: it takes the
 // shopper's account row (on PostgreSQL a row lock, so a ban waits for a
 // checkout already under way, and a checkout after the ban sees it) and

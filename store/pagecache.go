@@ -20,6 +20,7 @@ import (
 	"storefront/store/keys"
 	"storefront/store/pagebody"
 	"storefront/store/platform"
+	"storefront/store/sessions"
 )
 
 // Page cache results, as counted in metrics and in `stats:pagecache`.
@@ -37,7 +38,6 @@ const (
 type pageCache struct {
 	l1           *l1Cache
 	writes       *writeBehind
-	dead         deadTokens // sessions the write-behind flush found gone
 	reviews      reviewMemo // signed-in shoppers' own reviews, for the review hole
 	flight       singleflight.Group
 	revalidating sync.Map // cache hash -> struct{}: a background render is under way
@@ -194,7 +194,7 @@ func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemVie
 	// A returning visitor, or one left without a session (over the cap),
 	// is read through the client-side cache; a new session is made in a
 	// round trip.
-	returning := req.Token != "" && !s.pages.dead.has(req.Token)
+	returning := req.Token != "" && !s.Sessions.Gone(req.Token)
 	sessionless := req.Token == "" && fresh == ""
 	if local != nil && s.reader() != s.rdb && (returning || sessionless) {
 		v, err = s.readVisitCached(ctx, req)
@@ -293,7 +293,7 @@ func (s *Store) freshToken(ctx context.Context, req ItemPageRequest) (string, er
 	if req.NewToken == nil {
 		return "", nil
 	}
-	if err := s.admitNewSession(ctx); err != nil {
+	if err := s.Sessions.Admit(ctx); err != nil {
 		var tooMany *TooManySessionsError
 		if !errors.As(err, &tooMany) {
 			return "", err
@@ -329,14 +329,14 @@ type visitReads struct {
 func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key string, withPage bool) (visitReads, error) {
 	v := visitReads{rank: -1}
 	pipe := s.rdb.Pipeline()
-	var reads *sessionReads
-	var recent *redis.StringSliceCmd
+	var reads *sessions.Load
+	var recent sessions.RecentRead
 	if req.Token != "" {
-		r := s.addLoadSession(ctx, pipe, req.Token, req.ClaimedUserID)
+		r := sessions.AddLoad(ctx, pipe, req.Token, req.ClaimedUserID)
 		reads = &r
-		recent = pipe.LRange(ctx, keys.SessionViewed(req.Token), 0, s.opt.ViewedPerSession-1)
+		recent = sessions.AddRecent(ctx, pipe, req.Token, s.opt.ViewedPerSession)
 	} else if fresh != "" && s.Catalog.Known(req.ItemID) {
-		s.addNewSession(ctx, pipe, fresh)
+		s.Sessions.AddNew(ctx, pipe, fresh)
 		v.created = true
 	}
 	like := s.addLikeState(ctx, pipe, req.ItemID, req.ClaimedUserID)
@@ -355,9 +355,9 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 		return v, fmt.Errorf("item visit: %w", err)
 	}
 	if reads != nil {
-		v.session = reads.state()
+		v.session = reads.State()
 		if v.session.Known {
-			v.recent = platform.ParseIDs(recent.Val())
+			v.recent = recent.IDs()
 		}
 	}
 	c, liked := like.result()

@@ -9,10 +9,6 @@ import (
 	"storefront/wiring/wiringtest"
 )
 
-func page(name string) []byte {
-	return []byte(`<html><!--hole:account-->anon<!--/hole:account--><h1>` + name + `</h1></html>`)
-}
-
 func TestPageKeyDropsUnreadParameters(t *testing.T) {
 	k1, ok1 := store.CacheKeyOf(7, url.Values{"b": {"2"}, "a": {"1"}, "utm_source": {"x"}, "fbclid": {"y"}, "gclid": {"z"}})
 	k2, ok2 := store.CacheKeyOf(7, url.Values{})
@@ -22,10 +18,6 @@ func TestPageKeyDropsUnreadParameters(t *testing.T) {
 	if _, ok := store.CacheKeyOf(7, url.Values{"_": {"1"}}); ok {
 		t.Error("_ must bypass")
 	}
-}
-
-func render(name func(string) []byte) store.RenderFunc {
-	return func(_ context.Context, it store.Item, _ store.PageFacts) ([]byte, error) { return name(it.Name), nil }
 }
 
 // A purge that lands while a page is being rendered from older data voids
@@ -39,19 +31,19 @@ func TestPurgeDuringRenderVoidsPage(t *testing.T) {
 		if err := st.PurgeItemPages(ctx, it.ID); err != nil { // an edit commits meanwhile
 			return nil, err
 		}
-		return page(it.Name), nil
+		return wiringtest.PageHTML(it.Name), nil
 	}
 	if outcome, err := store.FillPage(ctx, st, 5, gen, purging); err != nil || outcome != store.FillRendered {
 		t.Fatalf("fill: %v %v", outcome, err)
 	}
-	v, err := st.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 5, Render: render(page)})
+	v, err := st.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 5, Render: wiringtest.PageRender})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v.Result != store.PageMiss {
 		t.Fatalf("a page rendered before the purge was served (%s)", v.Result)
 	}
-	if v, _ = st.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 5, Render: render(page)}); v.Result != store.PageHit {
+	if v, _ = st.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 5, Render: wiringtest.PageRender}); v.Result != store.PageHit {
 		t.Fatalf("the new page is not served: %s", v.Result)
 	}
 }
@@ -62,7 +54,7 @@ func TestFillFindsPageStoredMeanwhile(t *testing.T) {
 	renders := 0
 	counting := func(_ context.Context, it store.Item, _ store.PageFacts) ([]byte, error) {
 		renders++
-		return page(it.Name), nil
+		return wiringtest.PageHTML(it.Name), nil
 	}
 	if o, err := store.FillPage(ctx, st, 6, store.PageGen{}, counting); err != nil || o != store.FillRendered {
 		t.Fatalf("%v %v", o, err)

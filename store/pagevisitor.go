@@ -2,17 +2,14 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store/cart"
 	"storefront/store/keys"
-	"storefront/store/notify"
 	"storefront/store/platform"
+	"storefront/store/sessions"
 )
 
 // What a cached page's holes need of a returning visitor (the signed-in
@@ -48,32 +45,6 @@ func (s *Store) reader() redis.Cmdable {
 // cscPause is how long reads keep off the caching client after it failed.
 const cscPause = 10 * time.Second
 
-// deadTokens remembers tokens that the write-behind flush found gone, so
-// that their next request is read in full; bounded, since a forgotten one
-// is found again by the next flush.
-type deadTokens struct {
-	mu sync.Mutex
-	m  map[string]struct{}
-}
-
-const deadTokensMax = 10_000
-
-func (d *deadTokens) add(token string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.m == nil || len(d.m) >= deadTokensMax {
-		d.m = map[string]struct{}{}
-	}
-	d.m[token] = struct{}{}
-}
-
-func (d *deadTokens) has(token string) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	_, ok := d.m[token]
-	return ok
-}
-
 // readVisitCached reads what the holes of a cached page need for a
 // returning visitor, or for a visitor left without a session, through the
 // client-side cache.
@@ -86,7 +57,7 @@ func (s *Store) readVisitCached(ctx context.Context, req ItemPageRequest) (visit
 		v.session = SessionState{}
 		return s.readLikeCached(ctx, req.ItemID, v)
 	}
-	st, err := s.readSessionCached(ctx, req.Token, req.ClaimedUserID)
+	st, err := sessions.ReadCached(ctx, c, req.Token, req.ClaimedUserID)
 	if err != nil || !st.Known {
 		return visitReads{rank: -1, session: st}, err
 	}
@@ -119,40 +90,6 @@ func (s *Store) readLikeCached(ctx context.Context, itemID int64, v visitReads) 
 	return v, nil
 }
 
-// readSessionCached reads a returning visitor's session state through the
-// client-side cache: with a claimed user, the `login:` entry (a missing one
-// means the token is signed in no more: unknown) and the unread count; the
-// cart's quantities always. A guest token's existence is not read (it is
-// learnt behind, by the write-behind flush).
-func (s *Store) readSessionCached(ctx context.Context, token string, claimedUserID int64) (SessionState, error) {
-	c := s.csc
-	st := SessionState{Known: true}
-	if claimedUserID > 0 {
-		uid, err := c.HGet(ctx, keys.Login, keys.SessionID(token)).Result()
-		switch {
-		case errors.Is(err, redis.Nil):
-			return SessionState{}, nil
-		case err != nil:
-			return SessionState{}, fmt.Errorf("session: %w", err)
-		case uid == platform.FormatID(claimedUserID):
-			st.UserID = claimedUserID
-			unread, err := notify.UnreadOf(ctx, c, claimedUserID)
-			if err != nil {
-				return SessionState{}, fmt.Errorf("session: %w", err)
-			}
-			st.Unread = unread
-		}
-	}
-	// The header counts the account's cart once the server agrees who is
-	// signed in, else the session's guest cart (as the session read does).
-	n, err := cart.CountOf(ctx, c, token, st.UserID)
-	if err != nil {
-		return SessionState{}, fmt.Errorf("session: %w", err)
-	}
-	st.CartCount = n
-	return st, nil
-}
-
 // ViewSession is LoadSession for a request that changes nothing (a page
 // read): a returning visitor's state comes through the client-side cache
 // and its touch is written behind with the page cache hits' writes, so the
@@ -160,10 +97,10 @@ func (s *Store) readSessionCached(ctx context.Context, token string, claimedUser
 // tokens the flush found gone, take LoadSession. Without client-side
 // caching it is LoadSession.
 func (s *Store) ViewSession(ctx context.Context, token string, claimedUserID int64) (SessionState, error) {
-	if s.reader() == s.rdb || s.pages.dead.has(token) {
+	if s.reader() == s.rdb || s.Sessions.Gone(token) {
 		return s.LoadSession(ctx, token, claimedUserID)
 	}
-	st, err := s.readSessionCached(ctx, token, claimedUserID)
+	st, err := sessions.ReadCached(ctx, s.csc, token, claimedUserID)
 	if err != nil {
 		// The caching client cannot answer (its server restarted, say):
 		// read from Redis, and keep other reads off it for a while.

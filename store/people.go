@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/redis/go-redis/v9"
 
@@ -39,31 +38,4 @@ func (s *Store) Profile(ctx context.Context, userID, viewerID, n int64) (Profile
 		PostIDs:       platform.ParseIDs(posts.Val()),
 		ViewerFollows: follows != nil && follows.Err() == nil,
 	}, nil
-}
-
-// UsersByID reads accounts by id; unknown ids are left out.
-func (s *Store) UsersByID(ctx context.Context, ids []int64) (map[int64]User, error) {
-	out := make(map[int64]User, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	ph := make([]string, len(ids))
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		ph[i] = fmt.Sprintf("$%d", i+1)
-		args[i] = id
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, username, is_admin FROM users WHERE id IN (`+strings.Join(ph, ",")+`)`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("users: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var u User
-		if err := rows.Scan(&u.ID, &u.Username, &u.IsAdmin); err != nil {
-			return nil, fmt.Errorf("users: %w", err)
-		}
-		out[u.ID] = u
-	}
-	return out, rows.Err()
 }

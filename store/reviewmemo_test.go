@@ -25,7 +25,7 @@ func TestMyReviewFollowsEditsOnAnotherInstance(t *testing.T) {
 		// Purges are heard once the channel is subscribed: a page is held.
 		st.Redis().ZIncrBy(ctx, "viewed:", -1, "12")
 		storetest.Eventually(t, func() bool {
-			v, err := s.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 12, Render: render(page)})
+			v, err := s.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 12, Render: wiringtest.PageRender})
 			return err == nil && v.Result == store.PageHit && s.HeldPage(12) != nil
 		}, "the page is never held in process")
 	}

@@ -20,7 +20,7 @@ func (s *Store) SeedDemo(ctx context.Context, adminPassword string) (string, err
 	if generated {
 		adminPassword = platform.RandomHex(10)
 	}
-	created, err := s.ensureAdmin(ctx, adminPassword)
+	created, err := s.Sessions.EnsureAdmin(ctx, adminPassword)
 	if err != nil {
 		return "", fmt.Errorf("seed admin: %w", err)
 	}

@@ -3,15 +3,11 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	mrand "math/rand/v2"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"storefront/store/keys"
-	"storefront/store/platform"
 )
 
 // DemoArticleUsers are the accounts that post and vote on the demo board.
@@ -169,14 +165,7 @@ func (s *Store) seedArticle(ctx context.Context, d demoArticle, poster User, pos
 func (s *Store) demoUsers(ctx context.Context) ([]User, error) {
 	users := make([]User, 0, len(DemoArticleUsers))
 	for _, name := range DemoArticleUsers {
-		// The password is 128 random bits that nobody ever learns: no
-		// guessing to slow down, so bcrypt's lowest cost. At the default
-		// cost these ten hashes took most of an instance's start-up
-		// (6 s of 7.6 s under -race, which every app test pays).
-		u, err := s.createUser(ctx, name, platform.RandomHex(16), false, bcrypt.MinCost)
-		if errors.Is(err, ErrConflict) {
-			u, err = s.UserByName(ctx, name)
-		}
+		u, err := s.Sessions.EnsureDemoUser(ctx, name)
 		if err != nil {
 			return nil, err
 		}

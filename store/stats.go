@@ -13,6 +13,7 @@ import (
 
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/sessions"
 	"storefront/store/workers"
 )
 
@@ -82,9 +83,7 @@ func (s *Store) SampleStats(ctx context.Context) (StatsSample, error) {
 func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	pipe := s.rdb.Pipeline()
 	page := pipe.HMGet(ctx, keys.PageStats, pageStatFields...)
-	sessions := pipe.ZCard(ctx, keys.Recent)
-	signedIn := pipe.HLen(ctx, keys.Login)
-	guests := s.addCountGuests(ctx, pipe)
+	sess := sessions.AddCounts(ctx, pipe)
 	scanned := pipe.HMGet(ctx, keys.KeyspaceScan, "at", "took")
 	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
 		return StatsSample{}, false, fmt.Errorf("sample stats: %w", platform.RealErr(cmds, err))
@@ -92,7 +91,7 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	now := s.clock.Now()
 	counts := hashInts(page.Val())
 	smp := StatsSample{At: now, Hits: counts[0], Misses: counts[1], Stale: counts[2], Bypass: counts[3],
-		Sessions: sessions.Val(), SignedIn: signedIn.Val(), Guests: guests.Val(), Instance: s.instance}
+		Sessions: sess.Total(), SignedIn: sess.SignedIn(), Guests: sess.Guests(), Instance: s.instance}
 	b, _ := json.Marshal(sampleJSON{T: now.UnixMilli(), H: smp.Hits, M: smp.Misses, S: smp.Stale, B: smp.Bypass,
 		N: smp.Sessions, U: smp.SignedIn, G: smp.Guests, I: s.instance})
 	t := float64(now.UnixMilli()) / 1e3

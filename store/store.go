@@ -25,6 +25,7 @@ import (
 	"storefront/store/ratelimit"
 	"storefront/store/search"
 	"storefront/store/seed"
+	"storefront/store/sessions"
 	"storefront/store/workers"
 )
 
@@ -144,8 +145,12 @@ type Notifier = notify.Service
 // Carts is the carts, embedded in Store while the domains move out.
 type Carts = cart.Service
 
+// Sessions is the sessions and accounts, embedded in Store while the domains move out.
+type Sessions = sessions.Service
+
 type Store struct {
 	*Catalog
+	*Sessions
 	*Carts
 	*Notifier
 	*Searcher
@@ -172,11 +177,6 @@ type Store struct {
 	orders   *orderState
 	pages    *pageCache
 
-	// evictedTotal counts the sessions this instance's cleanup evicted.
-	evictedTotal prometheus.Counter
-	// dummyHash is a password hash at this store's cost, compared against
-	// for unknown usernames (see Authenticate).
-	dummyHash func() []byte
 	// stopBackground ends the write-behind flusher and the purge listener
 	// (writebehind.go); Close calls it once.
 	stopBackground func()
@@ -187,9 +187,6 @@ type Store struct {
 	// cscFailedAt is when (Unix ns) the caching client last failed a read
 	// (pagevisitor.go).
 	cscFailedAt atomic.Int64
-	// capped holds client addresses over the cap of new sessions
-	// (session_cap.go).
-	capped cappedAddrs
 }
 
 // New returns a Store over an open Redis client and database.
@@ -203,10 +200,6 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		log:      log,
 		instance: host + "-" + platform.RandomHex(4),
 		clock:    &platform.Clock{},
-		evictedTotal: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "storefront_sessions_evicted_total",
-			Help: "Sessions evicted by the cleanup worker of this instance.",
-		}),
 	}
 	s.sharedReader = platform.NewReader(rdb, s.clock)
 	base := platform.Base{Redis: rdb, DB: db, DBKind: s.dbKind, Log: log, Clock: s.clock, Reader: s.sharedReader, Instance: s.instance}
@@ -216,6 +209,8 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Pictures = media.New(base, s.Catalog)
 	s.Notifier = notify.New(base)
 	s.Carts = cart.New(base, s.opt.AccountCartTTL)
+	s.Sessions = sessions.New(base, sessions.Options{SessionLimit: s.opt.SessionLimit, ViewedPerSession: s.opt.ViewedPerSession,
+		PasswordCost: s.opt.PasswordCost, SessionRate: s.opt.SessionRate}, s.Limiter, s.Carts, s.host)
 	s.seeder = seed.New(base, seed.Options{Pictures: s.opt.SeedImages, PictureCacheDir: s.opt.DemoPictureCacheDir}, s.Catalog, s.Pictures)
 	s.Analytics = analytics.New(base, s.host, analytics.Options{ViewedKeep: s.opt.ViewedKeep, RescaleInterval: s.opt.RescaleInterval})
 	s.Searcher = search.New(base, search.Options{CacheBytes: s.opt.SearchCacheBytes}, s.Catalog, s.Analytics)
@@ -228,8 +223,6 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.articles.events = engagementEvents{s: s}
 	s.initOrders()
 	s.initPageCache() // page cache, row cache and view analytics
-	s.dummyHash = sync.OnceValue(s.makeDummyHash)
-	go s.dummyHash() // ready before the first sign-in with an unknown name
 	s.runBackground()
 	// Every background loop main starts and stops, and every metric the
 	// store exports, in one place.
@@ -238,14 +231,14 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		s.Fulfilment(s.instance), // fulfils queued orders
 		s.Analytics.Workers()[0], // rescales item view counts
 		s.Catalog.Workers()[0],   // refreshes cached item rows
-		s.cleanupWorker(),        // evicts the oldest sessions
+		s.Sessions.Workers()[0],  // evicts the oldest sessions
 		s.statsWorker(),          // samples the dashboard's counters
 	}
 	s.collectors = append([]prometheus.Collector{
 		s.articles.votes,
 		s.orders.checkouts, s.orders.fulfilled, s.orders.depth,
 		s.pages.requests, s.pages.renders,
-	}, s.sessionCollectors()...)
+	}, s.Sessions.Collectors()...)
 	s.collectors = append(s.collectors, s.host.Collector(), poolCollector{s.rdb}, sharedCollector{s})
 	return s
 }

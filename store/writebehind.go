@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sort"
 	"sync"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 	"storefront/store/analytics"
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/sessions"
 )
 
 // visitWrites are what one item page view writes: the book's update_token
@@ -36,11 +35,11 @@ type visitWrites struct {
 func (s *Store) addVisitWrites(ctx context.Context, pipe redis.Pipeliner, w *visitWrites, now float64) {
 	if w.token != "" {
 		if w.create {
-			s.addNewSession(ctx, pipe, w.token)
+			s.Sessions.AddNew(ctx, pipe, w.token)
 		} else {
-			s.addSessionTouch(ctx, pipe, w.token, w.signedIn, now)
+			sessions.AddTouch(ctx, pipe, w.token, w.signedIn, now)
 		}
-		s.addSessionViews(ctx, pipe, w.token, map[int64]float64{w.itemID: now})
+		s.Sessions.AddViews(ctx, pipe, w.token, map[int64]float64{w.itemID: now})
 	}
 	if w.countView {
 		analytics.AddViews(ctx, pipe, w.itemID, 1)
@@ -70,28 +69,6 @@ func (s *Store) sendWrites(ctx context.Context, w *visitWrites) error {
 		return fmt.Errorf("item visit: %w", err)
 	}
 	return nil
-}
-
-// addSessionTouch queues the session touch of update_token: the session
-// was seen at now. ZADD XX GT: a session evicted meanwhile is not revived,
-// nor moved back in time.
-func (s *Store) addSessionTouch(ctx context.Context, pipe redis.Pipeliner, token string, signedIn bool, now float64) {
-	pipe.ZAddArgs(ctx, keys.Recent, redis.ZAddArgs{XX: true, GT: true,
-		Members: []redis.Z{{Score: sessionScore(now, signedIn), Member: keys.SessionID(token)}}})
-}
-
-// addSessionViews queues the session half of update_token for several
-// items (item -> time viewed): each goes first in the session's viewed
-// list, oldest view first, so the newest ends at the front.
-func (s *Store) addSessionViews(ctx context.Context, pipe redis.Pipeliner, token string, views map[int64]float64) {
-	ids := make([]int64, 0, len(views))
-	for id := range views {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return views[ids[i]] < views[ids[j]] })
-	for _, id := range ids {
-		s.addSessionView(ctx, pipe, token, id)
-	}
 }
 
 // writeBehind buffers the writes of page cache hits, coalesced: one touch
@@ -175,18 +152,18 @@ func (s *Store) FlushWrites(ctx context.Context) error {
 	w.flushMu.Lock()
 	defer w.flushMu.Unlock()
 	w.mu.Lock()
-	sessions, views, hits, stats := w.sessions, w.views, w.hits, w.stats
+	pending, views, hits, stats := w.sessions, w.views, w.hits, w.stats
 	w.reset()
 	w.mu.Unlock()
-	if len(sessions)+len(views)+len(hits)+len(stats) == 0 {
+	if len(pending)+len(views)+len(hits)+len(stats) == 0 {
 		return nil
 	}
 	pipe := s.rdb.Pipeline()
-	alive := make(map[string]*redis.FloatCmd, len(sessions))
-	for token, ps := range sessions {
-		s.addSessionTouch(ctx, pipe, token, ps.signedIn, ps.seen)
-		s.addSessionViews(ctx, pipe, token, ps.views)
-		alive[token] = pipe.ZScore(ctx, keys.Recent, keys.SessionID(token))
+	alive := make([]sessions.AliveRead, 0, len(pending))
+	for token, ps := range pending {
+		sessions.AddTouch(ctx, pipe, token, ps.signedIn, ps.seen)
+		s.Sessions.AddViews(ctx, pipe, token, ps.views)
+		alive = append(alive, sessions.AddAlive(ctx, pipe, token))
 	}
 	for id, n := range views {
 		analytics.AddViews(ctx, pipe, id, n)
@@ -211,11 +188,8 @@ func (s *Store) FlushWrites(ctx context.Context) error {
 		}
 	}
 	pipe = s.rdb.Pipeline()
-	for token, cmd := range alive {
-		if errors.Is(cmd.Err(), redis.Nil) {
-			pipe.Unlink(ctx, keys.SessionViewed(token))
-			s.pages.dead.add(token)
-		}
+	for _, r := range alive {
+		s.Sessions.AddDropIfGone(ctx, pipe, r)
 	}
 	if pipe.Len() > 0 {
 		if _, err := pipe.Exec(ctx); err != nil {

@@ -46,7 +46,7 @@ func (h *pipeHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 
 func viewItem(t *testing.T, st *store.Store, token string, id int64) store.ItemView {
 	t.Helper()
-	v, err := st.ServeItemPage(t.Context(), store.ItemPageRequest{ItemID: id, Token: token, Render: render(page)})
+	v, err := st.ServeItemPage(t.Context(), store.ItemPageRequest{ItemID: id, Token: token, Render: wiringtest.PageRender})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestInProcessCopyHearsPurges(t *testing.T) {
 	st.Redis().ZIncrBy(ctx, "viewed:", -1, "12") // ranked, so cached
 	gen := 0
 	rendering := func(_ context.Context, it store.Item, _ store.PageFacts) ([]byte, error) {
-		return page(it.Name + " v" + strconv.Itoa(gen)), nil
+		return wiringtest.PageHTML(it.Name + " v" + strconv.Itoa(gen)), nil
 	}
 	serve := func(s *store.Store) store.ItemView {
 		v, err := s.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 12, Render: rendering})

@@ -138,3 +138,15 @@ func WantCart(t testing.TB, got store.Cart, want ...store.CartLine) {
 		}
 	}
 }
+
+// PageHTML is a minimal item page for name with one per-visitor hole, as
+// the views mark them.
+func PageHTML(name string) []byte {
+	return []byte(`<html><!--hole:account-->anon<!--/hole:account--><h1>` + name + `</h1></html>`)
+}
+
+// PageRender renders PageHTML of the item's name: a page cache render
+// function for tests that do not look at the markup.
+func PageRender(_ context.Context, it store.Item, _ store.PageFacts) ([]byte, error) {
+	return PageHTML(it.Name), nil
+}

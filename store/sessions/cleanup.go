@@ -1,13 +1,11 @@
-package store
+package sessions
 
 import (
 	"context"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/sync/errgroup"
 
@@ -16,11 +14,12 @@ import (
 	"storefront/store/workers"
 )
 
-// The session cleanup is the book's clean_full_sessions made safe to run
-// from several instances and on Redis Cluster. Tuned with BenchmarkCleanup.
+// The session cleanup keeps at most SESSION_LIMIT sessions, evicting the
+// least recently seen, safe to run from several instances and on Redis
+// Cluster. Tuned with BenchmarkCleanup.
 const (
 	cleanupBatch    = 2000             // sessions per batch: one script of a few ms
-	cleanupIdle     = time.Second      // the book's sleep when under the limit
+	cleanupIdle     = time.Second      // the pause while under the limit
 	cleanupBudget   = 2 * time.Second  // work done between two lease renewals
 	cleanupLeaseTTL = 15 * time.Second // longer than a budget plus a slow round trip
 	// cleanupDeletesInFlight bounds the batches whose keys a Cluster
@@ -59,8 +58,8 @@ for i = 2, #ARGV, 2 do
 end
 return n`)
 
-// evictFrontScript is the whole cleanup of one batch on a single node, the
-// book's clean_full_sessions in one atomic step: while `recent:` (KEYS[1])
+// evictFrontScript is the whole cleanup of one batch on a single node, in
+// one atomic step: while `recent:` (KEYS[1])
 // holds more than ARGV[1] sessions it takes up to ARGV[2] from its front
 // (guests first, least recently seen first: see keys.SignedInScore), deletes
 // their viewed lists and carts (named ARGV[4] .. sid .. ARGV[6] and ARGV[5]
@@ -97,7 +96,7 @@ return {take, excess - take}`)
 // many it evicted. It runs synchronously (tests and benchmarks call it; the
 // worker runs it under a lease) and is safe to run from several instances
 // at once.
-func (s *Store) CleanSessions(ctx context.Context) (int64, error) {
+func (s *Service) CleanSessions(ctx context.Context) (int64, error) {
 	n, _, err := s.cleanSessions(ctx, time.Time{})
 	return n, err
 }
@@ -107,7 +106,7 @@ func (s *Store) CleanSessions(ctx context.Context) (int64, error) {
 // more says whether work is left. On a single node a batch is one script
 // (cleanFront). On Cluster, where one script cannot reach the sessions'
 // keys in other slots, it is cleanSpread.
-func (s *Store) cleanSessions(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
+func (s *Service) cleanSessions(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
 	if !platform.IsCluster(s.rdb) {
 		return s.cleanFront(ctx, until)
 	}
@@ -119,7 +118,7 @@ func (s *Store) cleanSessions(ctx context.Context, until time.Time) (evicted int
 // every node, are deleted while the next batch is being evicted, so the
 // two never wait on each other. At most cleanupDeletesInFlight batches'
 // deletes are in flight, and all are done when it returns.
-func (s *Store) cleanSpread(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
+func (s *Service) cleanSpread(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
 	drops := make(chan error, cleanupDeletesInFlight)
 	inFlight := 0
 	// wait waits until fewer than max batches' deletes are in flight,
@@ -183,7 +182,7 @@ func readEvicted(res []any) (left int64, dropped []redis.Z, err error) {
 
 // cleanFront is cleanSessions on a single node: one evictFrontScript call
 // per batch.
-func (s *Store) cleanFront(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
+func (s *Service) cleanFront(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
 	recentAndLogin := []string{keys.Recent, keys.Login}
 	for {
 		if !until.IsZero() && time.Now().After(until) {
@@ -211,7 +210,7 @@ func (s *Store) cleanFront(ctx context.Context, until time.Time) (evicted int64,
 // ones. The keys are grouped by the node that holds them and each group
 // goes in one unlinkScript call, all nodes at once. It finishes even if ctx
 // was cancelled meanwhile (shutdown), or the keys would linger.
-func (s *Store) dropSessions(ctx context.Context, dropped []redis.Z) error {
+func (s *Service) dropSessions(ctx context.Context, dropped []redis.Z) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	c, ok := s.rdb.(*redis.ClusterClient)
@@ -261,7 +260,7 @@ func (s *Store) dropSessions(ctx context.Context, dropped []redis.Z) error {
 
 // dropSessionsByCommand is dropSessions with one UNLINK per session, the
 // way that works wherever the keys are.
-func (s *Store) dropSessionsByCommand(ctx context.Context, dropped []redis.Z) error {
+func (s *Service) dropSessionsByCommand(ctx context.Context, dropped []redis.Z) error {
 	var signedIn []string
 	pipe := s.rdb.Pipeline()
 	for _, z := range dropped {
@@ -295,7 +294,7 @@ func replyList(v any) []any {
 
 // cleanupWorker runs CleanSessions on the instance that holds the cleanup
 // lease: in batches while over the limit, else once a second.
-func (s *Store) cleanupWorker() workers.Worker {
+func (s *Service) cleanupWorker() workers.Worker {
 	return s.host.Leased(workers.Leased{
 		Name: keys.LeaseCleanup, Lease: cleanupLeaseTTL, Every: cleanupIdle,
 		Pass: func(ctx context.Context) (workers.Run, bool) {
@@ -306,22 +305,4 @@ func (s *Store) cleanupWorker() workers.Worker {
 			return workers.Run{Result: fmt.Sprintf("evicted %d sessions", n), Err: err, Counts: map[string]int64{"evicted": n}}, more
 		},
 	})
-}
-
-// sessionCollectors are the cleanup's Prometheus series: the number of
-// sessions (read from Redis at scrape time) and the evictions made here.
-func (s *Store) sessionCollectors() []prometheus.Collector {
-	sessions := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "storefront_sessions",
-		Help: "Sessions in Redis (ZCARD recent:).",
-	}, func() float64 {
-		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-		defer cancel()
-		n, err := s.rdb.ZCard(ctx, keys.Recent).Result()
-		if err != nil {
-			return math.NaN()
-		}
-		return float64(n)
-	})
-	return []prometheus.Collector{sessions, s.evictedTotal}
 }

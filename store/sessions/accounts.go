@@ -1,4 +1,4 @@
-package store
+package sessions
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"storefront/store/platform"
 )
 
 // AdminUsername is the account that may use /admin.
@@ -31,7 +33,7 @@ var ErrBadCredentials = errors.New("wrong username or password")
 // makeDummyHash makes the hash compared against when the username does not
 // exist, at the store's cost, so that a wrong username costs the same time
 // as a wrong password.
-func (s *Store) makeDummyHash() []byte {
+func (s *Service) makeDummyHash() []byte {
 	h, err := bcrypt.GenerateFromPassword(passwordInput("not-a-real-password"), s.opt.PasswordCost)
 	if err != nil {
 		panic("bcrypt: " + err.Error()) // only for a bad cost, a programming error
@@ -49,12 +51,12 @@ func passwordInput(password string) []byte {
 }
 
 // CreateUser registers an account. Usernames are unique ignoring case
-// (ErrConflict). Validation of the form is the caller's.
-func (s *Store) CreateUser(ctx context.Context, username, password string) (User, error) {
+// (platform.ErrConflict). Validation of the form is the caller's.
+func (s *Service) CreateUser(ctx context.Context, username, password string) (User, error) {
 	return s.createUser(ctx, username, password, false, s.opt.PasswordCost)
 }
 
-func (s *Store) createUser(ctx context.Context, username, password string, admin bool, cost int) (User, error) {
+func (s *Service) createUser(ctx context.Context, username, password string, admin bool, cost int) (User, error) {
 	hash, err := bcrypt.GenerateFromPassword(passwordInput(password), cost)
 	if err != nil {
 		return User{}, fmt.Errorf("create user: %w", err)
@@ -65,7 +67,7 @@ func (s *Store) createUser(ctx context.Context, username, password string, admin
 		 ON CONFLICT (username_key) DO NOTHING RETURNING id`,
 		username, strings.ToLower(username), string(hash), admin, s.clock.Now().Unix()).Scan(&u.ID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, ErrConflict
+		return User{}, platform.ErrConflict
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("create user: %w", err)
@@ -73,9 +75,11 @@ func (s *Store) createUser(ctx context.Context, username, password string, admin
 	return u, nil
 }
 
-func (s *Store) ensureAdmin(ctx context.Context, password string) (bool, error) {
+// EnsureAdmin creates the admin account with the password unless it
+// exists, and reports whether it did.
+func (s *Service) EnsureAdmin(ctx context.Context, password string) (bool, error) {
 	_, err := s.createUser(ctx, AdminUsername, password, true, s.opt.PasswordCost)
-	if errors.Is(err, ErrConflict) {
+	if errors.Is(err, platform.ErrConflict) {
 		return false, nil
 	}
 	return err == nil, err
@@ -83,7 +87,7 @@ func (s *Store) ensureAdmin(ctx context.Context, password string) (bool, error) 
 
 // Authenticate checks a username and password. Both kinds of mistake
 // return ErrBadCredentials after the same bcrypt work.
-func (s *Store) Authenticate(ctx context.Context, username, password string) (User, error) {
+func (s *Service) Authenticate(ctx context.Context, username, password string) (User, error) {
 	var u User
 	var hash string
 	var banned sql.NullInt64
@@ -102,19 +106,19 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (Us
 	// Only someone with the password learns that the account is banned.
 	if banned.Valid {
 		u.Banned = true
-		return u, ErrBanned
+		return u, platform.ErrBanned
 	}
 	return u, nil
 }
 
 // UserByID reads an account.
-func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
+func (s *Service) UserByID(ctx context.Context, id int64) (User, error) {
 	var u User
 	var banned sql.NullInt64
 	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, banned_at FROM users WHERE id = $1`, id).Scan(&u.ID, &u.Username, &u.IsAdmin, &banned)
 	u.Banned = banned.Valid
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, ErrNotFound
+		return User{}, platform.ErrNotFound
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("user %d: %w", id, err)
@@ -123,13 +127,13 @@ func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
 }
 
 // UserByName reads an account by username, ignoring case.
-func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
+func (s *Service) UserByName(ctx context.Context, name string) (User, error) {
 	var u User
 	var banned sql.NullInt64
 	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, banned_at FROM users WHERE username_key = $1`, strings.ToLower(name)).Scan(&u.ID, &u.Username, &u.IsAdmin, &banned)
 	u.Banned = banned.Valid
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, ErrNotFound
+		return User{}, platform.ErrNotFound
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("user %q: %w", name, err)
@@ -141,11 +145,11 @@ func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
 // (ErrBadCredentials when it is wrong, after the same bcrypt work). Ending
 // the account's other sessions is the caller's next step
 // (EndUserSessions), so that it can keep the session it acts from.
-func (s *Store) ChangePassword(ctx context.Context, userID int64, current, next string) error {
+func (s *Service) ChangePassword(ctx context.Context, userID int64, current, next string) error {
 	var hash string
 	err := s.db.QueryRowContext(ctx, `SELECT password_hash FROM users WHERE id = $1`, userID).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return ErrNotFound
+		return platform.ErrNotFound
 	}
 	if err != nil {
 		return fmt.Errorf("change password: %w", err)
@@ -167,4 +171,39 @@ func (s *Store) ChangePassword(ctx context.Context, userID int64, current, next 
 		return ErrBadCredentials
 	}
 	return nil
+}
+
+// UsersByID reads accounts by id; unknown ids are left out.
+func (s *Service) UsersByID(ctx context.Context, ids []int64) (map[int64]User, error) {
+	out := make(map[int64]User, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	ph, args := platform.InList(1, ids)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, username, is_admin FROM users WHERE id IN (`+ph+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("users: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u User
+		if err := rows.Scan(&u.ID, &u.Username, &u.IsAdmin); err != nil {
+			return nil, fmt.Errorf("users: %w", err)
+		}
+		out[u.ID] = u
+	}
+	return out, rows.Err()
+}
+
+// EnsureDemoUser returns the named account, creating it with a password
+// nobody ever learns (128 random bits) if it does not exist: the demo
+// board's posters and voters. Nobody guesses such a password, so it is
+// hashed at bcrypt's lowest cost: at the default cost ten of these took
+// most of an instance's start-up.
+func (s *Service) EnsureDemoUser(ctx context.Context, name string) (User, error) {
+	u, err := s.createUser(ctx, name, platform.RandomHex(16), false, bcrypt.MinCost)
+	if errors.Is(err, platform.ErrConflict) {
+		u, err = s.UserByName(ctx, name)
+	}
+	return u, err
 }

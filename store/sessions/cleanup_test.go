@@ -1,4 +1,4 @@
-package store_test
+package sessions_test
 
 import (
 	"context"
@@ -11,7 +11,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store"
+	"storefront/store/keys"
 	"storefront/store/storetest"
+	"storefront/store/workers"
 	"storefront/wiring/wiringtest"
 )
 
@@ -185,7 +187,7 @@ func TestCleanupUnderLimitEvictsNothing(t *testing.T) {
 	// The worker too: let it run until it has reported a few times.
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { st.NewCleanupWorker().Run(ctx); close(done) }()
+	go func() { cleanupWorker(st).Run(ctx); close(done) }()
 	waitFor(t, func() bool {
 		ws, err := st.WorkerStatus(t.Context(), "cleanup")
 		return err == nil && !ws.LastRun.IsZero()
@@ -325,7 +327,7 @@ func TestCleanupWorkersShareTheWork(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	var wg sync.WaitGroup
 	for _, s := range []*store.Store{st, other} {
-		wg.Go(func() { s.NewCleanupWorker().Run(ctx) })
+		wg.Go(func() { cleanupWorker(s).Run(ctx) })
 	}
 	waitFor(t, func() bool { return sessionCount(t, st.Redis()) <= limit })
 	cancel()
@@ -353,7 +355,7 @@ func TestCleanupWorkerStopsWhenCancelled(t *testing.T) {
 	st := limitStore(t, 1)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { st.NewCleanupWorker().Run(ctx); close(done) }()
+	go func() { cleanupWorker(st).Run(ctx); close(done) }()
 	waitFor(t, func() bool { h, _ := st.LeaseHolder(t.Context(), "cleanup"); return h == st.Instance() })
 	cancel()
 	select {
@@ -399,27 +401,12 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 }
 
-// TestCleanupFallbackDeletesEverything: the plain-command way of deleting
-// evicted sessions' keys (taken on Cluster when a node refuses the
-// deleting script) leaves nothing of them behind, signed in or not.
-func TestCleanupFallbackDeletesEverything(t *testing.T) {
-	st := limitStore(t, 100)
-	ctx, rdb := t.Context(), st.Redis()
-	guest(t, st, "g1")
-	signedInSession(t, st, "s1", 42)
-	guest(t, st, "kept")
-	for _, tok := range []string{"g1", "s1"} {
-		if err := rdb.ZRem(ctx, "recent:", store.KeysOfSession(tok).ID).Err(); err != nil {
-			t.Fatal(err)
+// cleanupWorker is the shop's session cleanup worker alone.
+func cleanupWorker(st *store.Store) workers.Worker {
+	for _, w := range st.Sessions.Workers() {
+		if w.Name() == keys.LeaseCleanup {
+			return w
 		}
 	}
-	if err := store.DropSessionsByCommand(ctx, st, []string{"g1", "s1"}, []float64{1, store.SignedInScore + 1}); err != nil {
-		t.Fatal(err)
-	}
-	if alive(t, rdb, "g1", false) || alive(t, rdb, "s1", true) {
-		t.Error("an evicted session is still there")
-	}
-	if !alive(t, rdb, "kept", false) {
-		t.Error("a session that was not evicted lost its keys")
-	}
+	panic("no session cleanup worker")
 }

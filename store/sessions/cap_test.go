@@ -1,4 +1,4 @@
-package store_test
+package sessions_test
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func TestSessionCapRemembersRefusal(t *testing.T) {
 	n := 0
 	view := func() store.ItemView {
 		n++
-		v, err := st.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 3, Render: render(page),
+		v, err := st.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 3, Render: wiringtest.PageRender,
 			NewToken: func() string { return "capped-token-" + string(rune('a'+n)) }})
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package store
+package sessions
 
 import (
 	"context"
@@ -33,13 +33,13 @@ func (e *TooManySessionsError) Error() string {
 	return fmt.Sprintf("too many new sessions from this address; retry after %s", e.RetryAfter)
 }
 
-// admitNewSession counts a new guest session against the per-address cap
+// Admit counts a new guest session against the per-address cap
 // (Options.SessionRate) of the context's client. A client that never keeps
 // cookies would otherwise store a session on every request: with the cap it
 // stores at most SessionRate's N per window per address, and the cleanup
 // worker keeps the total under SESSION_LIMIT. Contexts without an address
 // (workers, tests of other things) are not capped.
-func (s *Store) admitNewSession(ctx context.Context) error {
+func (s *Service) Admit(ctx context.Context) error {
 	addr := clientAddr(ctx)
 	if addr == "" {
 		return nil
@@ -48,7 +48,7 @@ func (s *Store) admitNewSession(ctx context.Context) error {
 	if until, ok := s.capped.get(addr, now); ok {
 		return &TooManySessionsError{RetryAfter: until.Sub(now)}
 	}
-	a, err := s.Allow(ctx, keys.RateNewSession, addr, s.opt.SessionRate)
+	a, err := s.limiter.Allow(ctx, keys.RateNewSession, addr, s.opt.SessionRate)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package store
+package sessions
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 // liveUserSessions returns the session ids in the user's session list and
 // which of them `login:` still gives to the user.
-func (s *Store) liveUserSessions(ctx context.Context, userID int64) (all, live []string, err error) {
+func (s *Service) liveUserSessions(ctx context.Context, userID int64) (all, live []string, err error) {
 	all, err = s.rdb.ZRange(ctx, keys.UserSessions(userID), 0, -1).Result()
 	if err != nil || len(all) == 0 {
 		return nil, nil, err
@@ -33,7 +33,7 @@ func (s *Store) liveUserSessions(ctx context.Context, userID int64) (all, live [
 
 // pruneUserSessions drops the user's ended sessions from their list, so
 // that it stays as long as the sessions they really have.
-func (s *Store) pruneUserSessions(ctx context.Context, userID int64) error {
+func (s *Service) pruneUserSessions(ctx context.Context, userID int64) error {
 	all, live, err := s.liveUserSessions(ctx, userID)
 	if err != nil {
 		return fmt.Errorf("sign in: sessions: %w", err)
@@ -61,7 +61,7 @@ func (s *Store) pruneUserSessions(ctx context.Context, userID int64) error {
 // ("" for none): every other session's `login:` and `recent:` entries,
 // cart and viewed list go at once, and every instance treats those tokens as unknown from
 // the next request on. It returns how many sessions ended.
-func (s *Store) EndUserSessions(ctx context.Context, userID int64, keep string) (int, error) {
+func (s *Service) EndUserSessions(ctx context.Context, userID int64, keep string) (int, error) {
 	all, live, err := s.liveUserSessions(ctx, userID)
 	if err != nil {
 		return 0, fmt.Errorf("end sessions: %w", err)
