@@ -9,6 +9,7 @@ import (
 	"storefront/store/notify"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
+	"storefront/store/reviews"
 	"storefront/store/search"
 	"storefront/store/seed"
 	"storefront/store/sessions"
@@ -169,3 +170,10 @@ var (
 	ErrBadCredentials = sessions.ErrBadCredentials
 	WithClientAddr    = sessions.WithClientAddr
 )
+
+type (
+	Review = reviews.Review
+	Rating = reviews.Rating
+)
+
+const ReviewsShown = reviews.ReviewsShown

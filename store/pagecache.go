@@ -38,7 +38,6 @@ const (
 type pageCache struct {
 	l1           *l1Cache
 	writes       *writeBehind
-	reviews      reviewMemo // signed-in shoppers' own reviews, for the review hole
 	flight       singleflight.Group
 	revalidating sync.Map // cache hash -> struct{}: a background render is under way
 	background   sync.WaitGroup

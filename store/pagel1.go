@@ -83,12 +83,14 @@ func (c *l1Cache) epoch(itemID int64) l1Epoch {
 	return l1Epoch{item: c.epochs[itemID], all: c.all}
 }
 
-// epochLive returns the item's purge epoch and whether purges are being
-// heard (otherwise nothing read under an epoch may be trusted).
-func (c *l1Cache) epochLive(itemID int64) (l1Epoch, bool) {
+// epochLive returns a number that moves whenever the item's pages are
+// purged (its purges and the purges of everything: both only grow, so
+// their sum moves with either) and whether purges are being heard
+// (otherwise nothing read under an epoch may be trusted).
+func (c *l1Cache) epochLive(itemID int64) (uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return l1Epoch{item: c.epochs[itemID], all: c.all}, c.live && c.max > 0
+	return c.epochs[itemID] + c.all, c.live && c.max > 0
 }
 
 // put holds a page read from (or just written to) Redis with ttl left

@@ -23,6 +23,7 @@ import (
 	"storefront/store/notify"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
+	"storefront/store/reviews"
 	"storefront/store/search"
 	"storefront/store/seed"
 	"storefront/store/sessions"
@@ -148,8 +149,12 @@ type Carts = cart.Service
 // Sessions is the sessions and accounts, embedded in Store while the domains move out.
 type Sessions = sessions.Service
 
+// Reviews is the reviews, embedded in Store while the domains move out.
+type Reviews = reviews.Service
+
 type Store struct {
 	*Catalog
+	*Reviews
 	*Sessions
 	*Carts
 	*Notifier
@@ -223,6 +228,8 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.articles.events = engagementEvents{s: s}
 	s.initOrders()
 	s.initPageCache() // page cache, row cache and view analytics
+	s.Reviews = reviews.New(base, s.Catalog)
+	s.Reviews.SetPurgeEpoch(s.pages.l1.epochLive)
 	s.runBackground()
 	// Every background loop main starts and stops, and every metric the
 	// store exports, in one place.

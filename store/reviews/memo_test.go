@@ -1,9 +1,10 @@
-package store_test
+package reviews_test
 
 import (
 	"testing"
 
 	"storefront/store"
+	"storefront/store/keys"
 	"storefront/store/storetest"
 	"storefront/wiring/wiringtest"
 )
@@ -23,7 +24,7 @@ func TestMyReviewFollowsEditsOnAnotherInstance(t *testing.T) {
 	}
 	for _, s := range []*store.Store{st, other} {
 		// Purges are heard once the channel is subscribed: a page is held.
-		st.Redis().ZIncrBy(ctx, "viewed:", -1, "12")
+		st.Redis().ZIncrBy(ctx, keys.ViewRanking, -1, "12")
 		storetest.Eventually(t, func() bool {
 			v, err := s.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 12, Render: wiringtest.PageRender})
 			return err == nil && v.Result == store.PageHit && s.HeldPage(12) != nil

@@ -1,4 +1,4 @@
-package store
+package reviews
 
 import (
 	"context"
@@ -10,6 +10,23 @@ import (
 	"storefront/store/catalog"
 	"storefront/store/platform"
 )
+
+// Service keeps the items' reviews.
+type Service struct {
+	db      *sql.DB
+	clock   *platform.Clock
+	catalog *catalog.Service
+	memo    memo
+	// purgeEpoch tells the memo whether an item's pages were purged since
+	// (SetPurgeEpoch); nil keeps the memo off.
+	purgeEpoch func(itemID int64) (epoch uint64, live bool)
+}
+
+// New returns the reviews; saving one announces the item's change through
+// the catalog (its pages show the reviews).
+func New(b platform.Base, cat *catalog.Service) *Service {
+	return &Service{db: b.DB, clock: b.Clock, catalog: cat}
+}
 
 // Review is one account's review of an item.
 type Review struct {
@@ -38,20 +55,20 @@ const verifiedSQL = `EXISTS (SELECT 1 FROM order_lines l JOIN orders o ON o.id =
 	WHERE l.item_id = r.item_id AND o.user_id = r.user_id AND o.status <> 'cancelled')`
 
 // SaveReview writes userID's review of an item, replacing their earlier
-// one (one per account and item). A missing item is ErrNotFound, an
-// archived one ErrGone; validation of the text is the caller's. The
-// item's cached pages are purged, since they show the reviews. It reports
-// whether the review is new.
-func (s *Store) SaveReview(ctx context.Context, itemID, userID int64, rating int, body string) (bool, error) {
+// one (one per account and item). A missing item is platform.ErrNotFound, an
+// archived one platform.ErrGone; validation of the text is the caller's. The
+// item's change is announced (its cached pages show the reviews). It
+// reports whether the review is new.
+func (s *Service) SaveReview(ctx context.Context, itemID, userID int64, rating int, body string) (bool, error) {
 	if rating < 1 || rating > 5 || userID <= 0 {
-		return false, ErrInvalid
+		return false, platform.ErrInvalid
 	}
-	it, err := s.Item(ctx, itemID)
+	it, err := s.catalog.Item(ctx, itemID)
 	if err != nil {
 		return false, err
 	}
 	if it.Archived() {
-		return false, ErrGone
+		return false, platform.ErrGone
 	}
 	now := s.clock.Now().Unix()
 	var created int64
@@ -62,13 +79,13 @@ func (s *Store) SaveReview(ctx context.Context, itemID, userID int64, rating int
 	if err != nil {
 		return false, fmt.Errorf("save review: %w", err)
 	}
-	return created == now, s.Catalog.Changed(ctx, catalog.Change{IDs: []int64{itemID}})
+	return created == now, s.catalog.Changed(ctx, catalog.Change{IDs: []int64{itemID}})
 }
 
 // ItemReviews returns an item's newest reviews (at most ReviewsShown) and
 // its rating over all of them, in one query (the count and average ride
 // on every row as window aggregates computed before the LIMIT).
-func (s *Store) ItemReviews(ctx context.Context, itemID int64) ([]Review, Rating, error) {
+func (s *Service) ItemReviews(ctx context.Context, itemID int64) ([]Review, Rating, error) {
 	var r Rating
 	rows, err := s.db.QueryContext(ctx, `SELECT r.user_id, COALESCE(u.username, ''), r.rating, r.body, r.updated_at, `+verifiedSQL+`,
 			COUNT(*) OVER (), AVG(r.rating * 1.0) OVER ()
@@ -93,7 +110,7 @@ func (s *Store) ItemReviews(ctx context.Context, itemID int64) ([]Review, Rating
 
 // readMyReview reads userID's review of an item, if any, from the
 // database.
-func (s *Store) readMyReview(ctx context.Context, itemID, userID int64) (Review, bool, error) {
+func (s *Service) readMyReview(ctx context.Context, itemID, userID int64) (Review, bool, error) {
 	rv := Review{ItemID: itemID, UserID: userID}
 	var at int64
 	err := s.db.QueryRowContext(ctx, `SELECT rating, body, updated_at FROM reviews WHERE item_id = $1 AND user_id = $2`, itemID, userID).
@@ -109,7 +126,7 @@ func (s *Store) readMyReview(ctx context.Context, itemID, userID int64) (Review,
 }
 
 // Ratings returns the rating of each of ids that has reviews, for cards.
-func (s *Store) Ratings(ctx context.Context, ids []int64) (map[int64]Rating, error) {
+func (s *Service) Ratings(ctx context.Context, ids []int64) (map[int64]Rating, error) {
 	out := make(map[int64]Rating, len(ids))
 	if len(ids) == 0 {
 		return out, nil
