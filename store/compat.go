@@ -2,6 +2,7 @@ package store
 
 import (
 	"storefront/store/analytics"
+	"storefront/store/board"
 	"storefront/store/cart"
 	"storefront/store/catalog"
 	"storefront/store/keys"
@@ -177,3 +178,28 @@ type (
 )
 
 const ReviewsShown = reviews.ReviewsShown
+
+type (
+	Article       = board.Article
+	NewArticle    = board.NewArticle
+	ArticleQuery  = board.ArticleQuery
+	ArticlePage   = board.ArticlePage
+	Comment       = board.Comment
+	ArticleEvents = board.Events
+)
+
+const (
+	VoteUp        = board.VoteUp
+	VoteDown      = board.VoteDown
+	VoteNone      = board.VoteNone
+	SortTop       = board.SortTop
+	SortNew       = board.SortNew
+	CommentsShown = board.CommentsShown
+)
+
+var (
+	ArticleGroups   = board.ArticleGroups
+	IsArticleGroup  = board.IsArticleGroup
+	CommentRef      = board.CommentRef
+	ParseCommentRef = board.ParseCommentRef
+)

@@ -31,16 +31,5 @@ func (s *Store) SeedDemo(ctx context.Context, adminPassword string) (string, err
 	if err := s.seeder.Pictures(ctx); err != nil {
 		return shown, err
 	}
-	return shown, s.seedExtras(ctx)
-}
-
-// seedExtras is where later features add demo data; each must be
-// idempotent.
-func (s *Store) seedExtras(ctx context.Context) error {
-	for _, f := range s.seeders {
-		if err := f(ctx); err != nil {
-			return err
-		}
-	}
-	return nil
+	return shown, s.seedArticles(ctx)
 }

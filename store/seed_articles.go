@@ -2,12 +2,11 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	mrand "math/rand/v2"
 	"time"
 
-	"storefront/store/keys"
+	"storefront/store/board"
 )
 
 // DemoArticleUsers are the accounts that post and vote on the demo board.
@@ -79,10 +78,7 @@ func (s *Store) seedArticles(ctx context.Context) error {
 	if !s.opt.SeedArticles {
 		return nil
 	}
-	if n, err := s.rdb.Exists(ctx, keys.ArticleSeq).Result(); err != nil || n > 0 {
-		return err
-	}
-	if ok, err := s.rdb.SetNX(ctx, keys.ArticleSeed, s.instance, 0).Result(); err != nil || !ok {
+	if ok, err := s.Board.ClaimDemo(ctx, s.instance); err != nil || !ok {
 		return err
 	}
 	users, err := s.demoUsers(ctx)
@@ -121,44 +117,23 @@ func (s *Store) seedArticles(ctx context.Context) error {
 }
 
 func (s *Store) seedArticle(ctx context.Context, d demoArticle, poster User, posted time.Time, up, down []int64, rng *mrand.Rand, users []User) error {
-	id, err := s.rdb.Incr(ctx, keys.ArticleSeq).Result()
+	var comments []board.Comment
+	for j := range rng.IntN(4) {
+		u := users[rng.IntN(len(users))]
+		at := posted.Add(time.Duration((j+1)*(600+rng.IntN(3000))) * time.Second)
+		comments = append(comments, board.Comment{UserID: u.ID, User: u.Username, Body: demoComments[rng.IntN(len(demoComments))], Posted: at})
+	}
+	a, err := s.Board.WriteDemo(ctx, board.Article{Title: d.title, Link: d.link, Poster: poster.Username, PosterID: poster.ID,
+		Posted: posted, Groups: d.groups}, up, down, comments)
 	if err != nil {
-		return err
-	}
-	t := unixSeconds(posted)
-	a := Article{
-		ID: id, Title: d.title, Link: d.link, Poster: poster.Username, PosterID: poster.ID, Posted: posted,
-		Score: t + float64(s.opt.VoteScore)*float64(len(up)-len(down)), Up: int64(len(up)), Down: int64(len(down)),
-		Groups: d.groups,
-	}
-	if err := s.writeArticle(ctx, a, up, down); err != nil {
 		return err
 	}
 	// As a post from the page would: the author's posts and counter, and
 	// the followers' feeds (following an author later copies these in).
-	err = s.RecordPost(ctx, FeedEntry{
+	return s.RecordPost(ctx, FeedEntry{
 		ArticleID: a.ID, AuthorID: a.PosterID, AuthorName: a.Poster,
 		Title: a.Title, Link: a.Link, PostedAt: float64(a.Posted.UnixMicro()) / 1e6,
 	})
-	if err != nil {
-		return err
-	}
-	pipe := s.rdb.Pipeline()
-	n := rng.IntN(4)
-	for j := range n {
-		u := users[rng.IntN(len(users))]
-		at := t + float64((j+1)*(600+rng.IntN(3000)))
-		c, err := json.Marshal(storedComment{UserID: u.ID, User: u.Username, Body: demoComments[rng.IntN(len(demoComments))], Time: at})
-		if err != nil {
-			return err
-		}
-		pipe.RPush(ctx, keys.Comments(id), c)
-	}
-	if n > 0 {
-		pipe.HSet(ctx, keys.Article(id), "comments", n)
-		_, err = pipe.Exec(ctx)
-	}
-	return err
 }
 
 // demoUsers creates the demo accounts, or finds them if they exist.

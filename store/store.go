@@ -17,6 +17,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"storefront/store/analytics"
+	"storefront/store/board"
 	"storefront/store/cart"
 	"storefront/store/catalog"
 	"storefront/store/media"
@@ -152,8 +153,12 @@ type Sessions = sessions.Service
 // Reviews is the reviews, embedded in Store while the domains move out.
 type Reviews = reviews.Service
 
+// Board is the article board, embedded in Store while the domains move out.
+type Board = board.Service
+
 type Store struct {
 	*Catalog
+	*Board
 	*Reviews
 	*Sessions
 	*Carts
@@ -174,13 +179,10 @@ type Store struct {
 	host         *workers.Host
 	seeder       *seed.Service
 	workers      []workers.Worker
-	seeders      []func(context.Context) error
 	// collectors are the store's Prometheus series.
 	collectors []prometheus.Collector
-	// articles is the article board's state (articles.go).
-	articles articleState
-	orders   *orderState
-	pages    *pageCache
+	orders     *orderState
+	pages      *pageCache
 
 	// stopBackground ends the write-behind flusher and the purge listener
 	// (writebehind.go); Close calls it once.
@@ -224,8 +226,8 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		_, err := s.purgeItemPages(ctx, c.IDs, false)
 		return err
 	})
-	s.initArticles()
-	s.articles.events = engagementEvents{s: s}
+	s.Board = board.New(base, board.Options{VoteWindow: s.opt.VoteWindow, VoteScore: s.opt.VoteScore, GroupCacheTTL: s.opt.GroupCacheTTL})
+	s.Board.SetEvents(engagementEvents{s: s})
 	s.initOrders()
 	s.initPageCache() // page cache, row cache and view analytics
 	s.Reviews = reviews.New(base, s.Catalog)
@@ -242,10 +244,10 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		s.statsWorker(),          // samples the dashboard's counters
 	}
 	s.collectors = append([]prometheus.Collector{
-		s.articles.votes,
 		s.orders.checkouts, s.orders.fulfilled, s.orders.depth,
 		s.pages.requests, s.pages.renders,
 	}, s.Sessions.Collectors()...)
+	s.collectors = append(s.collectors, s.Board.Collectors()...)
 	s.collectors = append(s.collectors, s.host.Collector(), poolCollector{s.rdb}, sharedCollector{s})
 	return s
 }

@@ -1,4 +1,4 @@
-package store
+package board
 
 import (
 	"context"
@@ -8,10 +8,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
-// voteScript is the book's article_vote with its exercise (down votes,
-// switching), made atomic. One direction per user: `voted:<id>` holds the
+// voteScript is an article vote (up, down, switching or taking it back),
+// made atomic. One direction per user: `voted:<id>` holds the
 // up voters and `downvoted:<id>` the down voters, and a user is in at most
 // one of them. While the article is open (now < post time + VOTE_WINDOW) the
 // script moves the user to the asked set (or out of both for "none"); when
@@ -72,21 +73,21 @@ return {redis.call('HGETALL', art), mine, o, changed}`)
 // Vote records userID's vote on an article: VoteUp, VoteDown, or VoteNone to
 // take a vote back. It returns the article as the voter now sees it and
 // whether anything changed (a repeated vote, or any vote on a closed
-// article, changes nothing). ErrNotFound for a missing article, ErrInvalid
+// article, changes nothing). platform.ErrNotFound for a missing article, platform.ErrInvalid
 // for a bad direction.
-func (s *Store) Vote(ctx context.Context, articleID, userID int64, dir string) (Article, bool, error) {
+func (s *Service) Vote(ctx context.Context, articleID, userID int64, dir string) (Article, bool, error) {
 	if dir != VoteUp && dir != VoteDown && dir != VoteNone {
-		return Article{}, false, ErrInvalid
+		return Article{}, false, platform.ErrInvalid
 	}
 	if userID <= 0 {
-		return Article{}, false, ErrInvalid
+		return Article{}, false, platform.ErrInvalid
 	}
 	res, err := voteScript.Run(ctx, s.rdb,
 		[]string{keys.Article(articleID), keys.UpVoters(articleID), keys.DownVoters(articleID), keys.ArticleScores, keys.MyVotes(userID)},
 		articleID, userID, dir, formatFloat(s.clock.Seconds()), s.opt.VoteScore,
 		formatFloat(s.opt.VoteWindow.Seconds()), formatFloat(voterSetGrace.Seconds())).Slice()
 	if errors.Is(err, redis.Nil) {
-		return Article{}, false, ErrNotFound
+		return Article{}, false, platform.ErrNotFound
 	}
 	if err != nil {
 		return Article{}, false, fmt.Errorf("vote: %w", err)
@@ -97,8 +98,8 @@ func (s *Store) Vote(ctx context.Context, articleID, userID int64, dir string) (
 	a := s.parseArticle(articleID, flatHash(res[0]), mine)
 	a.Open = open == 1 // the script's verdict, from the same clock reading
 	if changed > 0 {
-		s.articles.votes.WithLabelValues(dir).Inc()
-		s.articles.events.ArticleVoted(ctx, a, userID, dir)
+		s.votes.WithLabelValues(dir).Inc()
+		s.events.ArticleVoted(ctx, a, userID, dir)
 	}
 	return a, changed > 0, nil
 }

@@ -1,4 +1,4 @@
-package store
+package board
 
 import (
 	"context"
@@ -9,9 +9,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
-// editGroupsScript is the book's add_remove_groups made atomic with what
+// editGroupsScript adds and removes an article's groups, atomically with what
 // depends on the group sets: in one step in the board's slot it adds the
 // article to and removes it from group sets, drops the cached listings of
 // every group it changed (the next read rebuilds them with the article in
@@ -54,12 +55,12 @@ return out`)
 
 // EditArticleGroups adds an article to groups and removes it from others
 // (a group in both lists is added, then removed). Unknown groups are
-// ErrInvalid, a missing or hidden article ErrNotFound. Who may do it is
+// platform.ErrInvalid, a missing or hidden article platform.ErrNotFound. Who may do it is
 // the caller's check. It returns the article's groups afterwards.
-func (s *Store) EditArticleGroups(ctx context.Context, id int64, add, remove []string) ([]string, error) {
+func (s *Service) EditArticleGroups(ctx context.Context, id int64, add, remove []string) ([]string, error) {
 	for _, g := range append(append([]string{}, add...), remove...) {
 		if !IsArticleGroup(g) {
-			return nil, ErrInvalid
+			return nil, platform.ErrInvalid
 		}
 	}
 	scriptKeys := []string{keys.Article(id)}
@@ -70,7 +71,7 @@ func (s *Store) EditArticleGroups(ctx context.Context, id int64, add, remove []s
 	}
 	groups, err := editGroupsScript.Run(ctx, s.rdb, scriptKeys, args...).StringSlice()
 	if errors.Is(err, redis.Nil) {
-		return nil, ErrNotFound
+		return nil, platform.ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("edit article groups: %w", err)

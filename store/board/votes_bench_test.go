@@ -1,4 +1,4 @@
-package store_test
+package board_test
 
 import (
 	"sync/atomic"

@@ -1,4 +1,4 @@
-package store
+package board
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // CommentsShown is how many of an article's newest comments its page shows.
@@ -50,11 +51,11 @@ local n = redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('HINCRBY', KEYS[1], 'comments', 1)
 return {n, redis.call('HGETALL', KEYS[1])}`)
 
-// AddComment stores a comment. ErrNotFound for a missing article, ErrInvalid
+// AddComment stores a comment. platform.ErrNotFound for a missing article, platform.ErrInvalid
 // for an empty body. Length limits are the caller's.
-func (s *Store) AddComment(ctx context.Context, articleID, userID int64, user, body string) (Comment, error) {
+func (s *Service) AddComment(ctx context.Context, articleID, userID int64, user, body string) (Comment, error) {
 	if strings.TrimSpace(body) == "" || userID <= 0 {
-		return Comment{}, ErrInvalid
+		return Comment{}, platform.ErrInvalid
 	}
 	now := s.clock.Seconds()
 	raw, err := json.Marshal(storedComment{UserID: userID, User: user, Body: body, Time: now})
@@ -63,21 +64,21 @@ func (s *Store) AddComment(ctx context.Context, articleID, userID int64, user, b
 	}
 	res, err := addComment.Run(ctx, s.rdb, []string{keys.Article(articleID), keys.Comments(articleID)}, raw).Slice()
 	if errors.Is(err, redis.Nil) {
-		return Comment{}, ErrNotFound
+		return Comment{}, platform.ErrNotFound
 	}
 	if err != nil {
 		return Comment{}, fmt.Errorf("add comment: %w", err)
 	}
 	n, _ := res[0].(int64)
 	c := Comment{ID: n, ArticleID: articleID, UserID: userID, User: user, Body: body, Posted: secondsTime(now)}
-	s.articles.events.ArticleCommented(ctx, s.parseArticle(articleID, flatHash(res[1]), VoteNone), c)
+	s.events.ArticleCommented(ctx, s.parseArticle(articleID, flatHash(res[1]), VoteNone), c)
 	return c, nil
 }
 
 // ArticleWithComments reads an article with the viewer's vote and its
 // newest CommentsShown comments, oldest first, in one round trip. It reads
 // in a transaction so that the comment numbers match the list.
-func (s *Store) ArticleWithComments(ctx context.Context, id, viewerID int64) (Article, []Comment, error) {
+func (s *Service) ArticleWithComments(ctx context.Context, id, viewerID int64) (Article, []Comment, error) {
 	pipe := s.rdb.TxPipeline()
 	r := s.addReadArticle(ctx, pipe, id, viewerID)
 	list := pipe.LRange(ctx, keys.Comments(id), -CommentsShown, -1)
@@ -87,7 +88,7 @@ func (s *Store) ArticleWithComments(ctx context.Context, id, viewerID int64) (Ar
 	}
 	a, ok := s.articleFrom(id, r)
 	if !ok {
-		return Article{}, nil, ErrNotFound
+		return Article{}, nil, platform.ErrNotFound
 	}
 	first := total.Val() - int64(len(list.Val())) + 1
 	comments := make([]Comment, 0, len(list.Val()))

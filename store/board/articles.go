@@ -1,9 +1,10 @@
-package store
+package board
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strconv"
@@ -50,7 +51,8 @@ type Article struct {
 	Poster   string // the poster's username
 	PosterID int64  // so that notifications can find the author
 	Posted   time.Time
-	// Score is the book's score: post time (Unix seconds) + VOTE_SCORE x (up - down).
+	// Score is post time (Unix seconds) + VOTE_SCORE x (up - down): votes
+	// lift an article against the newer ones.
 	Score    float64
 	Up, Down int64
 	Groups   []string
@@ -88,36 +90,51 @@ type ArticlePage struct {
 	Total    int
 }
 
-// articleState is the board's part of the Store: the event hooks and the
-// vote counter.
-type articleState struct {
-	events ArticleEvents
+// Service is the article board.
+type Service struct {
+	rdb    redis.UniversalClient
+	log    *slog.Logger
+	clock  *platform.Clock
+	reader *platform.Reader
+	opt    Options
+	events Events
 	votes  *prometheus.CounterVec
 }
 
-// initArticles registers the board's metrics and demo data.
-func (s *Store) initArticles() {
-	s.articles.events = noArticleEvents{}
-	s.articles.votes = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "storefront_votes_total",
-		Help: "Article votes that changed something, by direction (none = a vote taken back).",
-	}, []string{"dir"})
-	for _, d := range []string{"up", "down", "none"} { // series from 0, so rate() sees the first vote
-		s.articles.votes.WithLabelValues(d)
-	}
-	s.seeders = append(s.seeders, s.seedArticles)
+// Options are the board's knobs.
+type Options struct {
+	VoteWindow    time.Duration // how long an article can be voted on (VOTE_WINDOW)
+	VoteScore     int64         // points per vote (VOTE_SCORE)
+	GroupCacheTTL time.Duration // lifetime of a computed group listing (GROUP_CACHE_TTL)
 }
 
-// PostArticle stores a new article with the poster's own up vote, as the
-// book's post_article does: score = post time + VOTE_SCORE. The caller
-// validates the form; the store refuses only what would corrupt the board.
-func (s *Store) PostArticle(ctx context.Context, p NewArticle) (Article, error) {
+// New returns the board; nothing hears its events until SetEvents.
+func New(b platform.Base, opt Options) *Service {
+	s := &Service{rdb: b.Redis, log: b.Log, clock: b.Clock, reader: b.Reader, opt: opt, events: noEvents{},
+		votes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "storefront_votes_total",
+			Help: "Article votes that changed something, by direction (none = a vote taken back).",
+		}, []string{"dir"}),
+	}
+	for _, d := range []string{"up", "down", "none"} { // series from 0, so rate() sees the first vote
+		s.votes.WithLabelValues(d)
+	}
+	return s
+}
+
+// Collectors are the board's Prometheus series.
+func (s *Service) Collectors() []prometheus.Collector { return []prometheus.Collector{s.votes} }
+
+// PostArticle stores a new article with the poster's own up vote: score =
+// post time + VOTE_SCORE. The caller validates the form; the board refuses
+// only what would corrupt it.
+func (s *Service) PostArticle(ctx context.Context, p NewArticle) (Article, error) {
 	if strings.TrimSpace(p.Title) == "" || p.Link == "" || p.PosterID <= 0 {
-		return Article{}, ErrInvalid
+		return Article{}, platform.ErrInvalid
 	}
 	for _, g := range p.Groups {
 		if !IsArticleGroup(g) {
-			return Article{}, ErrInvalid
+			return Article{}, platform.ErrInvalid
 		}
 	}
 	id, err := s.rdb.Incr(ctx, keys.ArticleSeq).Result()
@@ -133,14 +150,14 @@ func (s *Store) PostArticle(ctx context.Context, p NewArticle) (Article, error) 
 	if err := s.writeArticle(ctx, a, []int64{p.PosterID}, nil); err != nil {
 		return Article{}, fmt.Errorf("post article: %w", err)
 	}
-	s.articles.events.ArticlePosted(ctx, a)
+	s.events.ArticlePosted(ctx, a)
 	return a, nil
 }
 
 // writeArticle stores an article with its voters in one transaction (all
 // its keys share the board's hash tag). The voter sets expire a day after
-// the vote window closes, as the book lets them expire after a week.
-func (s *Store) writeArticle(ctx context.Context, a Article, up, down []int64) error {
+// the vote window closes: nobody can vote any more.
+func (s *Service) writeArticle(ctx context.Context, a Article, up, down []int64) error {
 	t := unixSeconds(a.Posted)
 	pipe := s.rdb.TxPipeline()
 	pipe.HSet(ctx, keys.Article(a.ID), map[string]any{
@@ -183,13 +200,13 @@ func (s *Store) writeArticle(ctx context.Context, a Article, up, down []int64) e
 }
 
 // voterSetTTL is how long an article's voter sets live from now.
-func (s *Store) voterSetTTL(posted, now float64) time.Duration {
+func (s *Service) voterSetTTL(posted, now float64) time.Duration {
 	closes := posted + (s.opt.VoteWindow + voterSetGrace).Seconds()
 	return time.Duration((closes - now) * float64(time.Second)).Truncate(time.Millisecond)
 }
 
-// groupListing is the book's get_group_articles in one round trip: build
-// the group's ordered listing with ZINTERSTORE ... AGGREGATE MAX unless a
+// groupListing reads a group's listing in one round trip: build the
+// group's ordered listing with ZINTERSTORE ... AGGREGATE MAX unless a
 // cached one exists, cache it for GROUP_CACHE_TTL, and read one page.
 var groupListing = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -200,9 +217,9 @@ return {redis.call('ZCARD', KEYS[1]), redis.call('ZREVRANGE', KEYS[1], ARGV[2], 
 
 // Articles returns one page of a listing, highest score or newest first,
 // optionally of one group, with the viewer's own votes.
-func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, error) {
+func (s *Service) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, error) {
 	if q.PerPage < 1 {
-		return ArticlePage{}, ErrInvalid
+		return ArticlePage{}, platform.ErrInvalid
 	}
 	order, byTime := keys.ArticleScores, false
 	if q.Sort == SortNew {
@@ -214,7 +231,7 @@ func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, erro
 	var ids []string
 	if q.Group != "" {
 		if !IsArticleGroup(q.Group) {
-			return ArticlePage{}, ErrNotFound
+			return ArticlePage{}, platform.ErrNotFound
 		}
 		res, err := groupListing.Run(ctx, s.rdb, []string{keys.GroupListing(q.Group, byTime), keys.Group(q.Group), order},
 			s.opt.GroupCacheTTL.Milliseconds(), start, stop).Slice()
@@ -232,14 +249,11 @@ func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, erro
 		// one (two lookups), else in one pipelined round trip.
 		var page *redis.StringSliceCmd
 		var n *redis.IntCmd
-		if s.reader() != s.rdb {
-			page, n = s.csc.ZRevRange(ctx, order, start, stop), s.csc.ZCard(ctx, order)
-		} else {
-			pipe := s.rdb.Pipeline()
-			page, n = pipe.ZRevRange(ctx, order, start, stop), pipe.ZCard(ctx, order)
-			_, _ = pipe.Exec(ctx) // the errors are on the commands
-		}
-		if err := errors.Join(page.Err(), n.Err()); err != nil {
+		err := s.reader.Read(ctx, func(c redis.Cmdable, _ redis.Pipeliner) error {
+			page, n = c.ZRevRange(ctx, order, start, stop), c.ZCard(ctx, order)
+			return platform.CmdErr(page, n)
+		})
+		if err != nil {
 			return ArticlePage{}, fmt.Errorf("articles: %w", err)
 		}
 		ids, total = page.Val(), n.Val()
@@ -257,36 +271,34 @@ func (s *Store) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, erro
 // votes for all of them. Missing articles are
 // skipped, and so are hidden ones: a listing read just before a hide may
 // still name them.
-func (s *Store) ArticlesByID(ctx context.Context, ids []int64, viewerID int64) ([]Article, error) {
+func (s *Service) ArticlesByID(ctx context.Context, ids []int64, viewerID int64) ([]Article, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	pipe := s.rdb.Pipeline()
 	hashes := make([]*redis.MapStringStringCmd, len(ids))
 	fields := make([]string, len(ids))
 	for i, id := range ids {
-		if s.reader() != s.rdb {
-			// Read through the client-side cache: an article changes
-			// far less often than listings are read, and Redis tells
-			// the client when it does.
-			if hashes[i] = s.csc.HGetAll(ctx, keys.Article(id)); hashes[i].Err() != nil {
-				return nil, fmt.Errorf("read articles: %w", hashes[i].Err())
-			}
-		} else {
-			hashes[i] = pipe.HGetAll(ctx, keys.Article(id))
-		}
 		fields[i] = strconv.FormatInt(id, 10)
 	}
 	var mine *redis.SliceCmd
-	if viewerID > 0 {
-		// The viewer's own votes come from Redis itself, so that a vote
-		// shows on the page its form leads to.
-		mine = pipe.HMGet(ctx, keys.MyVotes(viewerID), fields...)
-	}
-	if pipe.Len() > 0 {
-		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
-			return nil, fmt.Errorf("read articles: %w", err)
+	err := s.reader.Read(ctx, func(shared redis.Cmdable, fresh redis.Pipeliner) error {
+		// An article changes far less often than listings are read: its
+		// hash is read through the client-side cache where there is one,
+		// and Redis tells the client when it changes.
+		for i, id := range ids {
+			if hashes[i] = shared.HGetAll(ctx, keys.Article(id)); hashes[i].Err() != nil {
+				return hashes[i].Err()
+			}
 		}
+		if viewerID > 0 {
+			// The viewer's own votes come from Redis itself, so that a
+			// vote shows on the page its form leads to.
+			mine = fresh.HMGet(ctx, keys.MyVotes(viewerID), fields...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read articles: %w", err)
 	}
 	out := make([]Article, 0, len(ids))
 	for i, id := range ids {
@@ -312,7 +324,7 @@ type articleRead struct {
 	mine *redis.StringCmd // nil without a viewer
 }
 
-func (s *Store) addReadArticle(ctx context.Context, pipe redis.Pipeliner, id, viewerID int64) articleRead {
+func (s *Service) addReadArticle(ctx context.Context, pipe redis.Pipeliner, id, viewerID int64) articleRead {
 	r := articleRead{hash: pipe.HGetAll(ctx, keys.Article(id))}
 	if viewerID > 0 {
 		r.mine = pipe.HGet(ctx, keys.MyVotes(viewerID), strconv.FormatInt(id, 10))
@@ -320,7 +332,7 @@ func (s *Store) addReadArticle(ctx context.Context, pipe redis.Pipeliner, id, vi
 	return r
 }
 
-func (s *Store) articleFrom(id int64, r articleRead) (Article, bool) {
+func (s *Service) articleFrom(id int64, r articleRead) (Article, bool) {
 	if len(r.hash.Val()) == 0 {
 		return Article{}, false
 	}
@@ -334,7 +346,7 @@ func (s *Store) articleFrom(id int64, r articleRead) (Article, bool) {
 }
 
 // parseArticle builds an Article from its hash fields.
-func (s *Store) parseArticle(id int64, h map[string]string, myVote string) Article {
+func (s *Service) parseArticle(id int64, h map[string]string, myVote string) Article {
 	num := func(k string) int64 { n, _ := strconv.ParseInt(h[k], 10, 64); return n }
 	posted, _ := strconv.ParseFloat(h["time"], 64)
 	score, _ := strconv.ParseFloat(h["score"], 64)
@@ -359,3 +371,44 @@ func unixSeconds(t time.Time) float64 { return float64(t.UnixMicro()) / 1e6 }
 
 // formatFloat writes a float so that it reads back exactly.
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// ClaimDemo reports whether the board is empty and this instance (named
+// instance) has claimed its demo seeding: once across instances starting
+// together, and a seeding that fails half way is not retried (the claim
+// stays).
+func (s *Service) ClaimDemo(ctx context.Context, instance string) (bool, error) {
+	if n, err := s.rdb.Exists(ctx, keys.ArticleSeq).Result(); err != nil || n > 0 {
+		return false, err
+	}
+	return s.rdb.SetNX(ctx, keys.ArticleSeed, instance, 0).Result()
+}
+
+// WriteDemo stores a demo article posted in the past (a.Posted) with its
+// voters and comments, as if they had happened, and returns it with its
+// id and score.
+func (s *Service) WriteDemo(ctx context.Context, a Article, up, down []int64, comments []Comment) (Article, error) {
+	id, err := s.rdb.Incr(ctx, keys.ArticleSeq).Result()
+	if err != nil {
+		return a, err
+	}
+	t := unixSeconds(a.Posted)
+	a.ID, a.Up, a.Down = id, int64(len(up)), int64(len(down))
+	a.Score = t + float64(s.opt.VoteScore)*float64(len(up)-len(down))
+	if err := s.writeArticle(ctx, a, up, down); err != nil {
+		return a, err
+	}
+	if len(comments) == 0 {
+		return a, nil
+	}
+	pipe := s.rdb.Pipeline()
+	for _, c := range comments {
+		raw, err := json.Marshal(storedComment{UserID: c.UserID, User: c.User, Body: c.Body, Time: unixSeconds(c.Posted)})
+		if err != nil {
+			return a, err
+		}
+		pipe.RPush(ctx, keys.Comments(id), raw)
+	}
+	pipe.HSet(ctx, keys.Article(id), "comments", len(comments))
+	_, err = pipe.Exec(ctx)
+	return a, err
+}

@@ -1,4 +1,4 @@
-package store_test
+package board_test
 
 import (
 	"context"
@@ -296,11 +296,15 @@ func (r *recorder) ArticleVoted(_ context.Context, a store.Article, voter int64,
 func (r *recorder) ArticleCommented(_ context.Context, a store.Article, c store.Comment) {
 	r.add(fmt.Sprintf("commented %d by %d #%d (poster %d)", a.ID, c.UserID, c.ID, a.PosterID))
 }
+func (r *recorder) ArticleHidden(_ context.Context, a store.Article) error {
+	r.add(fmt.Sprintf("hidden %d (poster %d)", a.ID, a.PosterID))
+	return nil
+}
 
 func TestArticleEvents(t *testing.T) {
 	st := wiringtest.New(t)
 	rec := &recorder{}
-	st.SetArticleEvents(rec)
+	st.Board.SetEvents(rec)
 	us := users(t, st, "reader", 2)
 	a := post(t, st, us[0], "x")
 	vote(t, st, a.ID, us[1], "down")
@@ -308,11 +312,15 @@ func TestArticleEvents(t *testing.T) {
 	if _, err := st.AddComment(t.Context(), a.ID, us[1].ID, us[1].Username, "hi"); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := st.HideArticle(t.Context(), a.ID, "moderator"); err != nil {
+		t.Fatal(err)
+	}
 	p, v := us[0].ID, us[1].ID
 	want := []string{
 		fmt.Sprintf("posted %d by %d", a.ID, p),
 		fmt.Sprintf("voted %d by %d down (poster %d)", a.ID, v, p),
 		fmt.Sprintf("commented %d by %d #1 (poster %d)", a.ID, v, p),
+		fmt.Sprintf("hidden %d (poster %d)", a.ID, p),
 	}
 	if !slices.Equal(rec.events, want) {
 		t.Fatalf("events %q, want %q", rec.events, want)

@@ -1,8 +1,7 @@
-package store
+package board
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // hideArticleScript hides an article in one step in the board's slot: the
@@ -33,19 +33,12 @@ for i = 4, #KEYS, 3 do
 end
 return 1`)
 
-// unpostScript takes a hidden article off its author's profile and posts
-// counter, together, in the author's slot. KEYS: posts, counts. ARGV: id.
-var unpostScript = redis.NewScript(`
-if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
-  redis.call('HINCRBY', KEYS[2], 'posts', -1)
-end
-return 1`)
-
-// HideArticle hides an article for a moderator: gone from the listings,
-// group listings (cached ones included), feeds, the author's profile and
-// posts counter. The author still opens it and sees it was hidden.
-// ErrNotFound for a missing article. Hiding twice changes nothing more.
-func (s *Store) HideArticle(ctx context.Context, id int64, moderator string) (Article, error) {
+// HideArticle hides an article for a moderator: gone from the listings
+// and group listings (cached ones included) at once, and, through the
+// events (ArticleHidden), from feeds, the author's profile and posts
+// counter. The author still opens it and sees it was hidden.
+// platform.ErrNotFound for a missing article. Hiding twice changes nothing more.
+func (s *Service) HideArticle(ctx context.Context, id int64, moderator string) (Article, error) {
 	scriptKeys := []string{keys.Article(id), keys.ArticleScores, keys.ArticleTimes}
 	for _, g := range ArticleGroups {
 		scriptKeys = append(scriptKeys, keys.Group(g), keys.GroupListing(g, false), keys.GroupListing(g, true))
@@ -55,23 +48,14 @@ func (s *Store) HideArticle(ctx context.Context, id int64, moderator string) (Ar
 		return Article{}, fmt.Errorf("hide article %d: %w", id, err)
 	}
 	if n == 0 {
-		return Article{}, ErrNotFound
+		return Article{}, platform.ErrNotFound
 	}
 	a, _, err := s.ArticleWithComments(ctx, id, 0)
 	if err != nil {
 		return Article{}, err
 	}
-	// Feeds hold only ids and read the entry from post:<id>: without it
-	// every feed skips the article. The profile list and counter follow.
-	if err := s.rdb.Unlink(ctx, keys.Post(id)).Err(); err != nil {
-		return a, fmt.Errorf("hide article %d: feed entry: %w", id, err)
-	}
-	if a.PosterID > 0 {
-		if err := unpostScript.Run(ctx, s.rdb, []string{keys.Posts(a.PosterID), keys.UserCounts(a.PosterID)}, id).Err(); err != nil {
-			return a, fmt.Errorf("hide article %d: author's posts: %w", id, err)
-		}
-	}
-	return a, nil
+	// Feeds, the author's profile and posts counter follow (social).
+	return a, s.events.ArticleHidden(ctx, a)
 }
 
 // hideCommentScript marks one comment hidden and takes it off the
@@ -89,17 +73,17 @@ redis.call('HINCRBY', KEYS[1], 'comments', -1)
 return 1`)
 
 // CommentByID reads one comment of an article (its number from 1).
-func (s *Store) CommentByID(ctx context.Context, articleID, commentID int64) (Comment, error) {
+func (s *Service) CommentByID(ctx context.Context, articleID, commentID int64) (Comment, error) {
 	raw, err := s.rdb.LIndex(ctx, keys.Comments(articleID), commentID-1).Result()
 	if errors.Is(err, redis.Nil) || commentID < 1 {
-		return Comment{}, ErrNotFound
+		return Comment{}, platform.ErrNotFound
 	}
 	if err != nil {
 		return Comment{}, fmt.Errorf("comment: %w", err)
 	}
 	c, ok := parseComment(raw)
 	if !ok {
-		return Comment{}, ErrNotFound
+		return Comment{}, platform.ErrNotFound
 	}
 	c.ID, c.ArticleID = commentID, articleID
 	return c, nil
@@ -108,17 +92,17 @@ func (s *Store) CommentByID(ctx context.Context, articleID, commentID int64) (Co
 // HideComment hides one comment: gone from the article's page and its
 // comment count for everyone but its author (who sees it was hidden) and
 // admins. Comments are named by article and number; the page's hook
-// carries both as "<article>-<number>". ErrNotFound for a missing one.
-func (s *Store) HideComment(ctx context.Context, articleID, commentID int64) (Comment, error) {
+// carries both as "<article>-<number>". platform.ErrNotFound for a missing one.
+func (s *Service) HideComment(ctx context.Context, articleID, commentID int64) (Comment, error) {
 	if commentID < 1 {
-		return Comment{}, ErrNotFound
+		return Comment{}, platform.ErrNotFound
 	}
 	n, err := hideCommentScript.Run(ctx, s.rdb, []string{keys.Article(articleID), keys.Comments(articleID)}, commentID).Int()
 	if err != nil {
 		return Comment{}, fmt.Errorf("hide comment: %w", err)
 	}
 	if n < 0 {
-		return Comment{}, ErrNotFound
+		return Comment{}, platform.ErrNotFound
 	}
 	return s.CommentByID(ctx, articleID, commentID)
 }
@@ -138,24 +122,4 @@ func ParseCommentRef(ref string) (articleID, commentID int64, ok bool) {
 	articleID, err1 := strconv.ParseInt(a, 10, 64)
 	commentID, err2 := strconv.ParseInt(c, 10, 64)
 	return articleID, commentID, err1 == nil && err2 == nil && articleID > 0 && commentID > 0
-}
-
-// lockBuyer is the checkout transaction's first step: it takes the
-// shopper's account row (on PostgreSQL a row lock, so a ban waits for a
-// checkout already under way, and a checkout after the ban sees it) and
-// refuses a banned account with ErrBanned. Guests (0) have no row.
-func lockBuyer(ctx context.Context, tx *sql.Tx, userID int64) error {
-	if userID <= 0 {
-		return nil
-	}
-	res, err := tx.ExecContext(ctx, `UPDATE users SET banned_at = banned_at WHERE id = $1 AND banned_at IS NULL`, userID)
-	if err != nil {
-		return fmt.Errorf("checkout: account: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("checkout: account: %w", err)
-	} else if n == 0 {
-		return ErrBanned
-	}
-	return nil
 }
