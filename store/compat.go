@@ -14,6 +14,7 @@ import (
 	"storefront/store/search"
 	"storefront/store/seed"
 	"storefront/store/sessions"
+	"storefront/store/social"
 	"storefront/store/workers"
 )
 
@@ -202,4 +203,21 @@ var (
 	IsArticleGroup  = board.IsArticleGroup
 	CommentRef      = board.CommentRef
 	ParseCommentRef = board.ParseCommentRef
+)
+
+type (
+	FeedEntry    = social.FeedEntry
+	FollowResult = social.FollowResult
+	LikeResult   = social.LikeResult
+	ItemLikes    = social.ItemLikes
+	ItemCounts   = social.ItemCounts
+	UserCounts   = social.UserCounts
+	Profile      = social.Profile
+	LikeBox      = social.LikeBox
+)
+
+const (
+	LikeToggle = social.LikeToggle
+	LikeOn     = social.LikeOn
+	LikeOff    = social.LikeOff
 )

@@ -21,6 +21,7 @@ import (
 	"storefront/store/pagebody"
 	"storefront/store/platform"
 	"storefront/store/sessions"
+	"storefront/store/social"
 )
 
 // Page cache results, as counted in metrics and in `stats:pagecache`.
@@ -154,18 +155,10 @@ type ItemView struct {
 	Session SessionState
 	// Recent is the session's viewed items, this one first.
 	Recent []int64
-	Like   LikeVisit
+	Like   social.LikeBox
 	// Degraded says Redis is down: the page comes from the database alone,
 	// with no session and nothing recorded.
 	Degraded bool
-}
-
-// LikeVisit is what the like box needs on an item page: the item's
-// counters, and whether the user the cookie claims likes it. The handler
-// shows Liked only when the session confirms that user.
-type LikeVisit struct {
-	Counts ItemCounts
-	Liked  bool
 }
 
 // ServeItemPage is the page cache's one door: it decides hit, stale, miss
@@ -317,7 +310,7 @@ type visitReads struct {
 	gen     PageGen
 	page    *pagebody.Page
 	pageTTL time.Duration // what is left of the stored page's life in Redis
-	like    LikeVisit
+	like    social.LikeBox
 }
 
 // readVisit reads, in one pipelined round trip, the session's state and
@@ -338,7 +331,7 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 		s.Sessions.AddNew(ctx, pipe, fresh)
 		v.created = true
 	}
-	like := s.addLikeState(ctx, pipe, req.ItemID, req.ClaimedUserID)
+	like := social.AddLikeBox(ctx, pipe, req.ItemID, req.ClaimedUserID)
 	var rank *redis.IntCmd
 	var gen *redis.SliceCmd
 	var page *redis.StringCmd
@@ -359,8 +352,7 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 			v.recent = recent.IDs()
 		}
 	}
-	c, liked := like.result()
-	v.like = LikeVisit{Counts: c, Liked: liked}
+	v.like = like.Box()
 	if withPage {
 		if r, err := rank.Result(); err == nil {
 			v.rank = r

@@ -10,6 +10,7 @@ import (
 	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/sessions"
+	"storefront/store/social"
 )
 
 // What a cached page's holes need of a returning visitor (the signed-in
@@ -73,20 +74,11 @@ func (s *Store) readVisitCached(ctx context.Context, req ItemPageRequest) (visit
 // readLikeCached adds the like box's reads to v through the client-side
 // cache: the item's counters, and the shopper's own like when signed in.
 func (s *Store) readLikeCached(ctx context.Context, itemID int64, v visitReads) (visitReads, error) {
-	c := s.csc
-	counts := c.HMGet(ctx, keys.ItemCounts(itemID), "views", "likes")
-	if err := counts.Err(); err != nil {
+	box, err := social.LikeBoxOf(ctx, s.csc, itemID, v.session.UserID)
+	if err != nil {
 		return v, fmt.Errorf("item visit: %w", err)
 	}
-	r := likeReads{counts: counts}
-	if v.session.UserID > 0 {
-		r.liked = c.SIsMember(ctx, keys.ItemLikes(itemID), v.session.UserID)
-		if err := r.liked.Err(); err != nil {
-			return v, fmt.Errorf("item visit: %w", err)
-		}
-	}
-	cs, liked := r.result()
-	v.like = LikeVisit{Counts: cs, Liked: liked}
+	v.like = box
 	return v, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"storefront/store/board"
+	"storefront/store/sessions"
+	"storefront/store/social"
 )
 
 // DemoArticleUsers are the accounts that post and vote on the demo board.
@@ -116,7 +118,7 @@ func (s *Store) seedArticles(ctx context.Context) error {
 	return nil
 }
 
-func (s *Store) seedArticle(ctx context.Context, d demoArticle, poster User, posted time.Time, up, down []int64, rng *mrand.Rand, users []User) error {
+func (s *Store) seedArticle(ctx context.Context, d demoArticle, poster sessions.User, posted time.Time, up, down []int64, rng *mrand.Rand, users []sessions.User) error {
 	var comments []board.Comment
 	for j := range rng.IntN(4) {
 		u := users[rng.IntN(len(users))]
@@ -130,15 +132,15 @@ func (s *Store) seedArticle(ctx context.Context, d demoArticle, poster User, pos
 	}
 	// As a post from the page would: the author's posts and counter, and
 	// the followers' feeds (following an author later copies these in).
-	return s.RecordPost(ctx, FeedEntry{
+	return s.RecordPost(ctx, social.FeedEntry{
 		ArticleID: a.ID, AuthorID: a.PosterID, AuthorName: a.Poster,
 		Title: a.Title, Link: a.Link, PostedAt: float64(a.Posted.UnixMicro()) / 1e6,
 	})
 }
 
 // demoUsers creates the demo accounts, or finds them if they exist.
-func (s *Store) demoUsers(ctx context.Context) ([]User, error) {
-	users := make([]User, 0, len(DemoArticleUsers))
+func (s *Store) demoUsers(ctx context.Context) ([]sessions.User, error) {
+	users := make([]sessions.User, 0, len(DemoArticleUsers))
 	for _, name := range DemoArticleUsers {
 		u, err := s.Sessions.EnsureDemoUser(ctx, name)
 		if err != nil {

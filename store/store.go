@@ -28,6 +28,7 @@ import (
 	"storefront/store/search"
 	"storefront/store/seed"
 	"storefront/store/sessions"
+	"storefront/store/social"
 	"storefront/store/workers"
 )
 
@@ -100,16 +101,6 @@ func (o Options) withDefaults() Options {
 	if o.PasswordCost <= 0 {
 		o.PasswordCost = bcrypt.DefaultCost
 	}
-	if o.FeedSize <= 0 {
-		o.FeedSize = defaultFeedSize
-	}
-	def(&o.FeedTTL, defaultFeedTTL)
-	if o.FanOutInline <= 0 {
-		o.FanOutInline = defaultFanOutInline
-	}
-	if o.FanOutChunk <= 0 {
-		o.FanOutChunk = defaultFanOutChunk
-	}
 	def(&o.OrderVisibility, DefaultOrderVisibility)
 	def(&o.OrderSweepAge, DefaultOrderSweepAge)
 	def(&o.OrderPoll, DefaultOrderPoll)
@@ -156,8 +147,12 @@ type Reviews = reviews.Service
 // Board is the article board, embedded in Store while the domains move out.
 type Board = board.Service
 
+// Social is the social side, embedded in Store while the domains move out.
+type Social = social.Service
+
 type Store struct {
 	*Catalog
+	*Social
 	*Board
 	*Reviews
 	*Sessions
@@ -227,7 +222,9 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		return err
 	})
 	s.Board = board.New(base, board.Options{VoteWindow: s.opt.VoteWindow, VoteScore: s.opt.VoteScore, GroupCacheTTL: s.opt.GroupCacheTTL})
-	s.Board.SetEvents(engagementEvents{s: s})
+	s.Social = social.New(base, social.Options{FeedSize: s.opt.FeedSize, FeedTTL: s.opt.FeedTTL, FanOutInline: s.opt.FanOutInline,
+		FanOutChunk: s.opt.FanOutChunk}, s.host, s.Notifier, s.Sessions)
+	s.Board.SetEvents(s.Social.BoardEvents())
 	s.initOrders()
 	s.initPageCache() // page cache, row cache and view analytics
 	s.Reviews = reviews.New(base, s.Catalog)
@@ -236,7 +233,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	// Every background loop main starts and stops, and every metric the
 	// store exports, in one place.
 	s.workers = []workers.Worker{
-		&fanOutWorker{s: s},      // spreads new posts to followers' feeds
+		s.Social.Workers()[0],    // spreads new posts to followers' feeds
 		s.Fulfilment(s.instance), // fulfils queued orders
 		s.Analytics.Workers()[0], // rescales item view counts
 		s.Catalog.Workers()[0],   // refreshes cached item rows

@@ -1,4 +1,4 @@
-package store_test
+package social_test
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package store
+package social
 
 import (
 	"context"
@@ -51,9 +51,9 @@ return 1`)
 // entry, the author's posts list and counter, and the fan-out to the
 // author's followers' feeds. The article board calls it once the article
 // exists; calling it again for the same article changes nothing.
-func (s *Store) RecordPost(ctx context.Context, e FeedEntry) error {
+func (s *Service) RecordPost(ctx context.Context, e FeedEntry) error {
 	if e.ArticleID <= 0 || e.AuthorID <= 0 {
-		return ErrInvalid
+		return platform.ErrInvalid
 	}
 	if e.PostedAt == 0 {
 		e.PostedAt = s.clock.Seconds()
@@ -72,7 +72,7 @@ func (s *Store) RecordPost(ctx context.Context, e FeedEntry) error {
 
 // Posts reads the feed entries of articles, in the order of ids, skipping
 // unknown ones, in one round trip.
-func (s *Store) Posts(ctx context.Context, ids []int64) ([]FeedEntry, error) {
+func (s *Service) Posts(ctx context.Context, ids []int64) ([]FeedEntry, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -98,21 +98,12 @@ func (s *Store) Posts(ctx context.Context, ids []int64) ([]FeedEntry, error) {
 	return out, nil
 }
 
-// PostedBy lists the newest n article ids a user posted, newest first.
-func (s *Store) PostedBy(ctx context.Context, userID, n int64) ([]int64, error) {
-	ids, err := s.rdb.ZRevRange(ctx, keys.Posts(userID), 0, n-1).Result()
-	if err != nil {
-		return nil, fmt.Errorf("posted by: %w", err)
-	}
-	return platform.ParseIDs(ids), nil
-}
-
 // Feed returns one page (1-based) of a user's feed, newest first, and how
 // many articles the feed holds. Reading keeps the feed alive for FeedTTL;
 // an expired (or never built) feed is rebuilt first.
-func (s *Store) Feed(ctx context.Context, userID int64, page, perPage int) ([]int64, int64, error) {
+func (s *Service) Feed(ctx context.Context, userID int64, page, perPage int) ([]int64, int64, error) {
 	if page < 1 || perPage < 1 {
-		return nil, 0, ErrInvalid
+		return nil, 0, platform.ErrInvalid
 	}
 	for attempt := 0; ; attempt++ {
 		key := keys.Feed(userID)
@@ -135,7 +126,7 @@ func (s *Store) Feed(ctx context.Context, userID int64, page, perPage int) ([]in
 }
 
 // FeedPage is Feed with the entries to show.
-func (s *Store) FeedPage(ctx context.Context, userID int64, page, perPage int) ([]FeedEntry, int64, error) {
+func (s *Service) FeedPage(ctx context.Context, userID int64, page, perPage int) ([]FeedEntry, int64, error) {
 	ids, total, err := s.Feed(ctx, userID, page, perPage)
 	if err != nil {
 		return nil, 0, err
@@ -151,7 +142,7 @@ const rebuildMaxFollows = 1000
 // the user follows. The marker goes in first, so that a post fanned out
 // while we read is either written to the feed by the fan-out or already
 // in the posts we read: none is lost.
-func (s *Store) rebuildFeed(ctx context.Context, userID int64) error {
+func (s *Service) rebuildFeed(ctx context.Context, userID int64) error {
 	key := keys.Feed(userID)
 	pipe := s.rdb.Pipeline()
 	pipe.ZAdd(ctx, key, redis.Z{Score: 0, Member: feedBuilt})
@@ -187,7 +178,7 @@ func (s *Store) rebuildFeed(ctx context.Context, userID int64) error {
 
 // backfillFeed puts a newly followed user's recent posts into the
 // follower's feed, so following someone shows their articles at once.
-func (s *Store) backfillFeed(ctx context.Context, userID, authorID int64) error {
+func (s *Service) backfillFeed(ctx context.Context, userID, authorID int64) error {
 	zs, err := s.rdb.ZRevRangeWithScores(ctx, keys.Posts(authorID), 0, s.opt.FeedSize-1).Result()
 	if err != nil {
 		return fmt.Errorf("backfill feed: %w", err)
@@ -196,7 +187,7 @@ func (s *Store) backfillFeed(ctx context.Context, userID, authorID int64) error 
 }
 
 // purgeFeed takes an unfollowed user's posts out of the feed.
-func (s *Store) purgeFeed(ctx context.Context, userID, authorID int64) error {
+func (s *Service) purgeFeed(ctx context.Context, userID, authorID int64) error {
 	ids, err := s.rdb.ZRevRange(ctx, keys.Posts(authorID), 0, s.opt.FeedSize-1).Result()
 	if err != nil {
 		return fmt.Errorf("purge feed: %w", err)
@@ -215,7 +206,7 @@ func (s *Store) purgeFeed(ctx context.Context, userID, authorID int64) error {
 }
 
 // addToFeed merges entries into a built feed (feedAddScript).
-func (s *Store) addToFeed(ctx context.Context, userID int64, zs []redis.Z) error {
+func (s *Service) addToFeed(ctx context.Context, userID int64, zs []redis.Z) error {
 	if len(zs) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package store
+package social
 
 import (
 	"context"
@@ -64,7 +64,7 @@ return 1`)
 
 // FanOutArticle delivers an article to the feeds of its author's
 // followers: the first FanOutInline now, the rest through the queue.
-func (s *Store) FanOutArticle(ctx context.Context, authorID, articleID int64, postedAt float64) error {
+func (s *Service) FanOutArticle(ctx context.Context, authorID, articleID int64, postedAt float64) error {
 	next, more, err := s.fanOutStep(ctx, fanOutJob{Author: authorID, Article: articleID, Posted: postedAt}, s.opt.FanOutInline)
 	if err != nil || !more {
 		return err
@@ -79,7 +79,7 @@ func (s *Store) FanOutArticle(ctx context.Context, authorID, articleID int64, po
 // fanOutStep writes the article into the feeds of up to limit followers
 // from the job's cursor on, in one pipelined round trip, and returns the
 // job that continues after them and whether there may be more.
-func (s *Store) fanOutStep(ctx context.Context, job fanOutJob, limit int) (fanOutJob, bool, error) {
+func (s *Service) fanOutStep(ctx context.Context, job fanOutJob, limit int) (fanOutJob, bool, error) {
 	from := "-inf"
 	if job.From > 0 {
 		from = strconv.FormatFloat(job.From, 'f', -1, 64)
@@ -118,7 +118,7 @@ func (s *Store) fanOutStep(ctx context.Context, job fanOutJob, limit int) (fanOu
 
 // RunFanOut does queued fan-out steps until none is due and returns how
 // many it did. The worker calls it; tests call it to drain the queue.
-func (s *Store) RunFanOut(ctx context.Context) (int, error) {
+func (s *Service) RunFanOut(ctx context.Context) (int, error) {
 	steps := 0
 	for ctx.Err() == nil {
 		member, err := claimFanOutScript.Run(ctx, s.rdb, []string{keys.FanOut}, s.clock.Seconds(), fanOutLease.Seconds()).Text()
@@ -152,13 +152,13 @@ func (s *Store) RunFanOut(ctx context.Context) (int, error) {
 }
 
 // QueuedFanOuts is how many fan-out jobs wait, for tests and dashboards.
-func (s *Store) QueuedFanOuts(ctx context.Context) (int64, error) {
+func (s *Service) QueuedFanOuts(ctx context.Context) (int64, error) {
 	return s.rdb.ZCard(ctx, keys.FanOut).Result()
 }
 
 // fanOutWorker runs queued fan-out steps on every instance; the queue's
 // leases keep two instances from doing the same step at once.
-type fanOutWorker struct{ s *Store }
+type fanOutWorker struct{ s *Service }
 
 // Name names the worker in logs and on the dashboard.
 func (w *fanOutWorker) Name() string { return keys.WorkerFanOut }

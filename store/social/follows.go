@@ -1,4 +1,4 @@
-package store
+package social
 
 import (
 	"context"
@@ -11,49 +11,6 @@ import (
 	"storefront/store/platform"
 )
 
-// followSideScript changes the follower's side of a follow: its
-// `following` set and counter, atomically in the follower's slot. This side
-// is the authority. Every call also bumps the follower's version (fseq),
-// which orders the changes for the other side. It returns {change, version}.
-var followSideScript = redis.NewScript(`
-local following, counts, target, want, now = KEYS[1], KEYS[2], ARGV[1], ARGV[2] == '1', ARGV[3]
-local has = redis.call('ZSCORE', following, target)
-local change = 0
-if want and not has then
-  redis.call('ZADD', following, now, target)
-  redis.call('HINCRBY', counts, 'following', 1)
-  change = 1
-elseif has and not want then
-  redis.call('ZREM', following, target)
-  redis.call('HINCRBY', counts, 'following', -1)
-  change = -1
-end
-return {change, redis.call('HINCRBY', counts, 'fseq', 1)}`)
-
-// followedSideScript applies a follow change to the followed user's side:
-// its `followers` set and counter, atomically in that user's slot. A change
-// older than the last one applied for this follower is ignored, so that
-// when a follow and an unfollow race, this side ends like the authority.
-// It returns {change, followers}.
-var followedSideScript = redis.NewScript(`
-local followers, counts, versions = KEYS[1], KEYS[2], KEYS[3]
-local follower, want, version, now = ARGV[1], ARGV[2] == '1', tonumber(ARGV[3]), ARGV[4]
-local change = 0
-if version > tonumber(redis.call('HGET', versions, follower) or '0') then
-  redis.call('HSET', versions, follower, version)
-  local has = redis.call('ZSCORE', followers, follower)
-  if want and not has then
-    redis.call('ZADD', followers, now, follower)
-    redis.call('HINCRBY', counts, 'followers', 1)
-    change = 1
-  elseif has and not want then
-    redis.call('ZREM', followers, follower)
-    redis.call('HINCRBY', counts, 'followers', -1)
-    change = -1
-  end
-end
-return {change, tonumber(redis.call('HGET', counts, 'followers') or '0')}`)
-
 // FollowResult is the state after a follow or unfollow.
 type FollowResult struct {
 	Following bool  // the follower now follows the user
@@ -62,7 +19,7 @@ type FollowResult struct {
 }
 
 // Follow makes followerID follow (follow=true) or unfollow targetID.
-// Following yourself is ErrInvalid.
+// Following yourself is platform.ErrInvalid.
 //
 // The two sides live in two users' slots, so they cannot change in one
 // script on Cluster. The follower's side changes first and versions the
@@ -71,28 +28,30 @@ type FollowResult struct {
 // script as its set, so counters always equal the sets, and concurrent
 // follows and unfollows leave both sides agreeing. Repeating a follow or an
 // unfollow also repairs a side left behind by a crash between the steps.
-func (s *Store) Follow(ctx context.Context, followerID, targetID int64, follow bool) (FollowResult, error) {
+func (s *Service) Follow(ctx context.Context, followerID, targetID int64, follow bool) (FollowResult, error) {
 	if followerID == targetID || followerID <= 0 || targetID <= 0 {
-		return FollowResult{}, ErrInvalid
+		return FollowResult{}, platform.ErrInvalid
 	}
 	want := "0"
 	if follow {
 		want = "1"
 	}
 	now := s.clock.Seconds()
-	res, err := followSideScript.Run(ctx, s.rdb, []string{keys.Following(followerID), keys.UserCounts(followerID)},
-		targetID, want, now).Int64Slice()
+	// The follower's side is the authority: it changes first, and every
+	// call bumps the follower's version (fseq), which orders the changes
+	// for the other side.
+	mine, err := s.toggle(ctx, toggle{set: keys.Following(followerID), counts: keys.UserCounts(followerID),
+		member: targetID, want: want, field: "following", score: now, seq: "fseq"})
 	if err != nil {
 		return FollowResult{}, fmt.Errorf("follow: %w", err)
 	}
-	change, version := res[0], res[1]
-	other, err := followedSideScript.Run(ctx, s.rdb,
-		[]string{keys.Followers(targetID), keys.UserCounts(targetID), keys.FollowVersions(targetID)},
-		followerID, want, version, now).Int64Slice()
+	change := mine.change
+	other, err := s.toggle(ctx, toggle{set: keys.Followers(targetID), counts: keys.UserCounts(targetID),
+		versions: keys.FollowVersions(targetID), member: followerID, want: want, field: "followers", score: now, version: mine.version})
 	if err != nil {
 		return FollowResult{}, fmt.Errorf("follow: %w", err)
 	}
-	out := FollowResult{Following: follow, Changed: change != 0, Followers: other[1]}
+	out := FollowResult{Following: follow, Changed: change != 0, Followers: other.counter}
 	switch {
 	case change > 0:
 		err = s.backfillFeed(ctx, followerID, targetID)
@@ -103,7 +62,7 @@ func (s *Store) Follow(ctx context.Context, followerID, targetID int64, follow b
 }
 
 // IsFollowing reports whether a follows b.
-func (s *Store) IsFollowing(ctx context.Context, a, b int64) (bool, error) {
+func (s *Service) IsFollowing(ctx context.Context, a, b int64) (bool, error) {
 	err := s.rdb.ZScore(ctx, keys.Following(a), platform.FormatID(b)).Err()
 	if err == redis.Nil {
 		return false, nil
@@ -115,7 +74,7 @@ func (s *Store) IsFollowing(ctx context.Context, a, b int64) (bool, error) {
 }
 
 // Following lists the ids a user follows, most recent first, at most n.
-func (s *Store) Following(ctx context.Context, userID, n int64) ([]int64, error) {
+func (s *Service) Following(ctx context.Context, userID, n int64) ([]int64, error) {
 	ids, err := s.rdb.ZRevRange(ctx, keys.Following(userID), 0, n-1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("following: %w", err)
@@ -124,7 +83,7 @@ func (s *Store) Following(ctx context.Context, userID, n int64) ([]int64, error)
 }
 
 // Followers lists a user's followers, most recent first, at most n.
-func (s *Store) Followers(ctx context.Context, userID, n int64) ([]int64, error) {
+func (s *Service) Followers(ctx context.Context, userID, n int64) ([]int64, error) {
 	ids, err := s.rdb.ZRevRange(ctx, keys.Followers(userID), 0, n-1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("followers: %w", err)
@@ -144,7 +103,7 @@ const commonChunk = 1000
 // the larger one for those members' scores (ZMSCORE). The cost is in the
 // smaller set's size, one round trip per chunk, and it is the same on one
 // node and on a Cluster.
-func (s *Store) CommonFollows(ctx context.Context, a, b int64, limit int) ([]int64, error) {
+func (s *Service) CommonFollows(ctx context.Context, a, b int64, limit int) ([]int64, error) {
 	pipe := s.rdb.Pipeline()
 	ca, cb := pipe.ZCard(ctx, keys.Following(a)), pipe.ZCard(ctx, keys.Following(b))
 	if _, err := pipe.Exec(ctx); err != nil {

@@ -1,4 +1,4 @@
-package store
+package social
 
 import (
 	"context"
@@ -22,7 +22,7 @@ type Profile struct {
 
 // Profile reads a user's counters, newest posts (at most n) and whether
 // viewerID (0 for a guest) follows them, in one round trip.
-func (s *Store) Profile(ctx context.Context, userID, viewerID, n int64) (Profile, error) {
+func (s *Service) Profile(ctx context.Context, userID, viewerID, n int64) (Profile, error) {
 	pipe := s.rdb.Pipeline()
 	counts := s.addUserCounts(ctx, pipe, userID)
 	posts := pipe.ZRevRange(ctx, keys.Posts(userID), 0, n-1)
