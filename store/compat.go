@@ -8,6 +8,7 @@ import (
 	"storefront/store/keys"
 	"storefront/store/media"
 	"storefront/store/notify"
+	"storefront/store/orders"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/reviews"
@@ -220,4 +221,60 @@ const (
 	LikeToggle = social.LikeToggle
 	LikeOn     = social.LikeOn
 	LikeOff    = social.LikeOff
+)
+
+type (
+	Order           = orders.Order
+	OrderLine       = orders.OrderLine
+	OrderEvent      = orders.OrderEvent
+	AdminOrder      = orders.AdminOrder
+	CheckoutRequest = orders.CheckoutRequest
+	CheckoutError   = orders.CheckoutError
+	LineProblem     = orders.LineProblem
+	MoveError       = orders.MoveError
+	PaymentMethod   = orders.PaymentMethod
+	ShippingRates   = orders.ShippingRates
+	Address         = orders.Address
+	Country         = orders.Country
+	Fulfilment      = orders.Fulfilment
+	PollResult      = orders.PollResult
+)
+
+const (
+	OrderPending     = orders.OrderPending
+	OrderProcessed   = orders.OrderProcessed
+	OrderPaid        = orders.OrderPaid
+	OrderShipped     = orders.OrderShipped
+	OrderDelivered   = orders.OrderDelivered
+	OrderCancelled   = orders.OrderCancelled
+	GuestUserID      = orders.GuestUserID
+	ActorShopper     = orders.ActorShopper
+	ActorFulfilment  = orders.ActorFulfilment
+	ProblemGone      = orders.ProblemGone
+	ProblemSoldOut   = orders.ProblemSoldOut
+	ProblemShort     = orders.ProblemShort
+	PayInvoice       = orders.PayInvoice
+	PayCOD           = orders.PayCOD
+	ShippingStandard = orders.ShippingStandard
+	ShippingExpress  = orders.ShippingExpress
+
+	DefaultOrderVisibility = orders.DefaultOrderVisibility
+	DefaultOrderSweepAge   = orders.DefaultOrderSweepAge
+	DefaultOrderPoll       = orders.DefaultOrderPoll
+)
+
+var (
+	OrderPath       = orders.OrderPath
+	IsOrderStatus   = orders.IsOrderStatus
+	CanMoveOrder    = orders.CanMoveOrder
+	AdminActor      = orders.AdminActor
+	PaymentMethods  = orders.PaymentMethods
+	PaymentByCode   = orders.PaymentByCode
+	DefaultShipping = orders.DefaultShipping
+	ValidShipping   = orders.ValidShipping
+	ParseMoney      = orders.ParseMoney
+	Countries       = orders.Countries
+	CountryName     = orders.CountryName
+	ErrEmptyCart    = orders.ErrEmptyCart
+	ErrCheckoutBusy = orders.ErrCheckoutBusy
 )

@@ -22,6 +22,7 @@ import (
 	"storefront/store/catalog"
 	"storefront/store/media"
 	"storefront/store/notify"
+	"storefront/store/orders"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/reviews"
@@ -84,7 +85,7 @@ type Options struct {
 	AccountCartTTL time.Duration
 	// Shipping prices the checkout's delivery methods (nil =
 	// DefaultShipping).
-	Shipping *ShippingRates
+	Shipping *orders.ShippingRates
 	// SessionRate caps the new guest sessions one client address may make
 	// (SESSION_RATE); empty: no cap.
 	SessionRate ratelimit.Rate
@@ -101,9 +102,6 @@ func (o Options) withDefaults() Options {
 	if o.PasswordCost <= 0 {
 		o.PasswordCost = bcrypt.DefaultCost
 	}
-	def(&o.OrderVisibility, DefaultOrderVisibility)
-	def(&o.OrderSweepAge, DefaultOrderSweepAge)
-	def(&o.OrderPoll, DefaultOrderPoll)
 	def(&o.StatsInterval, defaultStatsInterval)
 	def(&o.KeyspaceScanInterval, defaultScanInterval)
 	def(&o.WriteBehind, DefaultWriteBehind)
@@ -112,7 +110,7 @@ func (o Options) withDefaults() Options {
 	}
 	def(&o.AccountCartTTL, cart.DefaultAccountTTL)
 	if o.Shipping == nil {
-		rates := DefaultShipping
+		rates := orders.DefaultShipping
 		o.Shipping = &rates
 	}
 	return o
@@ -150,8 +148,12 @@ type Board = board.Service
 // Social is the social side, embedded in Store while the domains move out.
 type Social = social.Service
 
+// Sales is the orders service, embedded in Store while the domains move out.
+type Sales = orders.Service
+
 type Store struct {
 	*Catalog
+	*Sales
 	*Social
 	*Board
 	*Reviews
@@ -176,7 +178,6 @@ type Store struct {
 	workers      []workers.Worker
 	// collectors are the store's Prometheus series.
 	collectors []prometheus.Collector
-	orders     *orderState
 	pages      *pageCache
 
 	// stopBackground ends the write-behind flusher and the purge listener
@@ -225,7 +226,10 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Social = social.New(base, social.Options{FeedSize: s.opt.FeedSize, FeedTTL: s.opt.FeedTTL, FanOutInline: s.opt.FanOutInline,
 		FanOutChunk: s.opt.FanOutChunk}, s.host, s.Notifier, s.Sessions)
 	s.Board.SetEvents(s.Social.BoardEvents())
-	s.initOrders()
+	s.Sales = orders.New(base, orders.Options{Shipping: *s.opt.Shipping, OrderVisibility: s.opt.OrderVisibility,
+		OrderSweepAge: s.opt.OrderSweepAge, OrderPoll: s.opt.OrderPoll}, s.host, s.Catalog, s.Carts)
+	s.Sales.OnPlaced(analytics.AddBoughtTogether)
+	s.Sales.OnStatus(s.Notifier.NotifyOrder)
 	s.initPageCache() // page cache, row cache and view analytics
 	s.Reviews = reviews.New(base, s.Catalog)
 	s.Reviews.SetPurgeEpoch(s.pages.l1.epochLive)
@@ -234,17 +238,17 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	// store exports, in one place.
 	s.workers = []workers.Worker{
 		s.Social.Workers()[0],    // spreads new posts to followers' feeds
-		s.Fulfilment(s.instance), // fulfils queued orders
+		s.Sales.Workers()[0],     // fulfils queued orders
 		s.Analytics.Workers()[0], // rescales item view counts
 		s.Catalog.Workers()[0],   // refreshes cached item rows
 		s.Sessions.Workers()[0],  // evicts the oldest sessions
 		s.statsWorker(),          // samples the dashboard's counters
 	}
 	s.collectors = append([]prometheus.Collector{
-		s.orders.checkouts, s.orders.fulfilled, s.orders.depth,
 		s.pages.requests, s.pages.renders,
 	}, s.Sessions.Collectors()...)
 	s.collectors = append(s.collectors, s.Board.Collectors()...)
+	s.collectors = append(s.collectors, s.Sales.Collectors()...)
 	s.collectors = append(s.collectors, s.host.Collector(), poolCollector{s.rdb}, sharedCollector{s})
 	return s
 }

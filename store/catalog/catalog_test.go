@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"storefront/store"
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/wiring/wiringtest"
@@ -71,5 +72,38 @@ func TestCatalogRows(t *testing.T) {
 	}
 	if len(rows) != 2 || rows[1].Name == "" || rows[2].PriceCents <= 0 {
 		t.Errorf("rows %+v", rows)
+	}
+}
+
+// TestCreateItemConcurrently: admins creating items at once get distinct
+// ids and slugs, every one stored.
+func TestCreateItemConcurrently(t *testing.T) {
+	st := wiringtest.New(t)
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	ids := make(chan int64, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			it, err := st.CreateItem(ctx, store.NewItem{Name: "Same Name", PriceCents: 100, Stock: 1, Category: "Home"})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids <- it.ID
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[int64]bool{}
+	for id := range ids {
+		if seen[id] {
+			t.Fatalf("id %d twice", id)
+		}
+		seen[id] = true
+	}
+	if len(seen) != 8 {
+		t.Fatalf("%d items created, want 8", len(seen))
 	}
 }

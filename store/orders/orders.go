@@ -1,4 +1,4 @@
-package store
+package orders
 
 import (
 	"context"
@@ -59,7 +59,7 @@ func (l OrderLine) TotalCents() int64 { return l.PriceCents * l.Qty }
 
 // Orders returns one page of a shopper's orders, newest first, without
 // their lines, and how many orders the shopper has in all.
-func (s *Store) Orders(ctx context.Context, userID int64, limit, offset int) ([]Order, int, error) {
+func (s *Service) Orders(ctx context.Context, userID int64, limit, offset int) ([]Order, int, error) {
 	var total int
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = $1`, userID).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("orders: %w", err)
@@ -92,32 +92,32 @@ func (s *Store) Orders(ctx context.Context, userID int64, limit, offset int) ([]
 }
 
 // Order reads one of a shopper's orders with its lines and timeline.
-// Another shopper's order is ErrNotFound, exactly like one that does not
+// Another shopper's order is platform.ErrNotFound, exactly like one that does not
 // exist.
-func (s *Store) Order(ctx context.Context, userID, id int64) (Order, error) {
+func (s *Service) Order(ctx context.Context, userID, id int64) (Order, error) {
 	if userID <= 0 {
-		return Order{}, ErrNotFound
+		return Order{}, platform.ErrNotFound
 	}
 	return s.readOrder(ctx, userID, id)
 }
 
 // GuestOrder reads a guest's order with its lines (the caller checked the
-// signed link); a shopper's order is ErrNotFound.
-func (s *Store) GuestOrder(ctx context.Context, id int64) (Order, error) {
+// signed link); a shopper's order is platform.ErrNotFound.
+func (s *Service) GuestOrder(ctx context.Context, id int64) (Order, error) {
 	o, err := s.readOrder(ctx, 0, id)
 	if err == nil && o.UserID != GuestUserID {
-		return Order{}, ErrNotFound
+		return Order{}, platform.ErrNotFound
 	}
 	return o, err
 }
 
 // OrderAny reads any order, a shopper's or a guest's (the admin's view).
-func (s *Store) OrderAny(ctx context.Context, id int64) (Order, error) {
+func (s *Service) OrderAny(ctx context.Context, id int64) (Order, error) {
 	return s.readOrder(ctx, 0, id)
 }
 
 // readOrder reads an order, of userID only unless userID is 0.
-func (s *Store) readOrder(ctx context.Context, userID, id int64) (Order, error) {
+func (s *Service) readOrder(ctx context.Context, userID, id int64) (Order, error) {
 	o := Order{ID: id}
 	var created int64
 	var processed sql.NullInt64
@@ -130,7 +130,7 @@ func (s *Store) readOrder(ctx context.Context, userID, id int64) (Order, error) 
 	err := s.db.QueryRowContext(ctx, q, args...).Scan(&o.UserID, &o.Status, &o.TotalCents, &created, &processed, &o.Email,
 		&a.Name, &a.Line1, &a.Line2, &a.City, &a.Postcode, &a.Country, &o.Shipping, &o.ShippingCents, &o.Payment)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Order{}, ErrNotFound
+		return Order{}, platform.ErrNotFound
 	}
 	if err != nil {
 		return Order{}, fmt.Errorf("order %d: %w", id, err)
@@ -161,7 +161,7 @@ func (s *Store) readOrder(ctx context.Context, userID, id int64) (Order, error) 
 
 // LastAddress is the delivery address of the shopper's latest order that
 // has one, for the checkout form to offer; ok is false when there is none.
-func (s *Store) LastAddress(ctx context.Context, userID int64) (Address, bool, error) {
+func (s *Service) LastAddress(ctx context.Context, userID int64) (Address, bool, error) {
 	if userID <= 0 {
 		return Address{}, false, nil
 	}

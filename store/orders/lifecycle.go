@@ -1,4 +1,4 @@
-package store
+package orders
 
 import (
 	"context"
@@ -68,22 +68,22 @@ func AdminActor(name string) string { return "admin:" + name }
 // conditional update on the status it read (so of two concurrent moves
 // exactly one applies; the other gets a *MoveError), the timeline entry,
 // and for a cancel the stock back on every line. ownerID > 0 limits the
-// move to that shopper's order (another's is ErrNotFound). After the
-// commit the shopper is notified and, for a cancel, the items' cached pages
-// are purged (their stock changed).
-func (s *Store) MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (Order, error) {
+// move to that shopper's order (another's is platform.ErrNotFound). After the
+// commit the OnStatus listeners hear of it (the shopper is notified) and,
+// for a cancel, the items' change is announced (their stock changed).
+func (s *Service) MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (Order, error) {
 	if !IsOrderStatus(to) {
-		return Order{}, ErrInvalid
+		return Order{}, platform.ErrInvalid
 	}
 	userID, lines, err := s.moveOrderTx(ctx, id, ownerID, to, actor)
 	if err != nil {
 		return Order{}, err
 	}
 	ctx = context.WithoutCancel(ctx) // the move is committed: finish the rest
-	s.NotifyOrder(ctx, userID, id, to)
+	s.statusChanged(ctx, userID, id, to)
 	if to == OrderCancelled && len(lines) > 0 {
 		// Stock back: an item may be in stock again.
-		if err := s.Catalog.Changed(ctx, catalog.Change{IDs: lines, Search: true}); err != nil {
+		if err := s.catalog.Changed(ctx, catalog.Change{IDs: lines, Search: true}); err != nil {
 			s.log.Error("order cancelled: item change", "order", id, "err", err)
 		}
 	}
@@ -92,7 +92,7 @@ func (s *Store) MoveOrder(ctx context.Context, id, ownerID int64, to, actor stri
 
 // moveOrderTx is MoveOrder's transaction. It returns the order's owner
 // and, for a cancel, the items whose stock went back.
-func (s *Store) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor string) (int64, []int64, error) {
+func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor string) (int64, []int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
@@ -102,7 +102,7 @@ func (s *Store) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor st
 	var from string
 	err = tx.QueryRowContext(ctx, `SELECT user_id, status FROM orders WHERE id = $1`, id).Scan(&userID, &from)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && ownerID > 0 && userID != ownerID) {
-		return 0, nil, ErrNotFound
+		return 0, nil, platform.ErrNotFound
 	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
@@ -177,7 +177,7 @@ func insertOrderEvent(ctx context.Context, tx *sql.Tx, orderID int64, status, ac
 }
 
 // OrderEvents returns an order's timeline after it was placed, oldest first.
-func (s *Store) OrderEvents(ctx context.Context, orderID int64) ([]OrderEvent, error) {
+func (s *Service) OrderEvents(ctx context.Context, orderID int64) ([]OrderEvent, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT status, actor, at FROM order_events WHERE order_id = $1 ORDER BY id`, orderID)
 	if err != nil {
 		return nil, fmt.Errorf("order %d: timeline: %w", orderID, err)
@@ -204,7 +204,7 @@ type AdminOrder struct {
 
 // AdminOrders returns one page of every shopper's orders, newest first,
 // optionally of one status, and how many match.
-func (s *Store) AdminOrders(ctx context.Context, status string, limit, offset int) ([]AdminOrder, int, error) {
+func (s *Service) AdminOrders(ctx context.Context, status string, limit, offset int) ([]AdminOrder, int, error) {
 	where, args := "", []any{}
 	if status != "" {
 		where, args = "WHERE o.status = $1", append(args, status)

@@ -1,15 +1,19 @@
-package store_test
+package orders_test
 
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
 
 	"storefront/store"
+	"storefront/store/keys"
 	"storefront/store/storetest"
 	"storefront/wiring/wiringtest"
 )
@@ -89,7 +93,7 @@ func TestFulfilmentProcessesOrders(t *testing.T) {
 	}
 	var found bool
 	for _, w := range st.Workers() {
-		found = found || w.Name() == "fulfilment"
+		found = found || w.Name() == keys.WorkerFulfilment
 	}
 	if !found {
 		t.Error("the fulfilment worker is not registered")
@@ -106,10 +110,9 @@ func TestFulfilmentReclaimsFromADeadWorker(t *testing.T) {
 	}
 	st := wiringtest.New(t, fastQueue, func(o *store.Options) { o.OrderVisibility = vis })
 	clock := newRedisClock(t)
-	ctx := t.Context()
 	o := placeOrder(t, st, "alice", 7)
 
-	ids, err := store.TakeOrders(ctx, st.Fulfilment("worker-a"), 10)
+	ids, err := takeOrders(t, st, "worker-a", 10)
 	if err != nil || len(ids) != 1 || ids[0] != o.ID {
 		t.Fatalf("worker-a claimed orders %v, %v; want only %d", ids, err, o.ID)
 	}
@@ -119,7 +122,7 @@ func TestFulfilmentReclaimsFromADeadWorker(t *testing.T) {
 	if res := poll(t, b); res.Reclaimed != 0 || res.Fulfilled != 0 {
 		t.Fatalf("worker-b took a live worker's order early: %+v", res)
 	}
-	if n, _ := store.QueuePending(ctx, st); n != 1 {
+	if n, _ := queuePending(t, st); n != 1 {
 		t.Errorf("%d pending entries, want 1", n)
 	}
 	clock.advance(vis + 200*time.Millisecond)
@@ -130,7 +133,7 @@ func TestFulfilmentReclaimsFromADeadWorker(t *testing.T) {
 	if got := orderOf(t, st, o); got.Status != store.OrderProcessed {
 		t.Errorf("order %+v", got)
 	}
-	if n, _ := store.QueuePending(ctx, st); n != 0 {
+	if n, _ := queuePending(t, st); n != 0 {
 		t.Errorf("%d entries still pending", n)
 	}
 	if n := queueLen(t, st); n != 0 {
@@ -150,7 +153,7 @@ func TestFulfilmentIsIdempotent(t *testing.T) {
 
 	st.SetClock(func() time.Time { return time.Now().Add(time.Hour) })
 	for range 2 {
-		if err := store.EnqueueOrder(ctx, st, o.ID); err != nil {
+		if err := enqueue(t, st, o.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -166,7 +169,7 @@ func TestFulfilmentIsIdempotent(t *testing.T) {
 		t.Errorf("order changed by a second processing: %+v -> %+v", first, again)
 	}
 	// An entry naming no order is dropped, not retried forever.
-	if err := store.EnqueueOrder(ctx, st, 987654); err != nil {
+	if err := enqueue(t, st, 987654); err != nil {
 		t.Fatal(err)
 	}
 	if res := poll(t, w); res.Handled != 1 || res.Fulfilled != 0 || queueLen(t, st) != 0 {
@@ -180,7 +183,7 @@ func TestFulfilmentSweepFindsUnqueuedOrders(t *testing.T) {
 	st := wiringtest.New(t, fastQueue, func(o *store.Options) { o.OrderSweepAge = time.Minute })
 	ctx := t.Context()
 	o := placeOrder(t, st, "alice", 7)
-	if err := st.Redis().Del(ctx, store.KeyOrderQueue).Err(); err != nil { // the push never happened
+	if err := st.Redis().Del(ctx, keys.OrderQueue).Err(); err != nil { // the push never happened
 		t.Fatal(err)
 	}
 	w := st.Fulfilment("w1")
@@ -209,10 +212,10 @@ func TestFulfilmentRecreatesItsGroup(t *testing.T) {
 	w := st.Fulfilment("w1")
 	poll(t, w)
 	o := placeOrder(t, st, "alice", 7)
-	if err := st.Redis().Del(ctx, store.KeyOrderQueue).Err(); err != nil {
+	if err := st.Redis().Del(ctx, keys.OrderQueue).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if err := store.EnqueueOrder(ctx, st, o.ID); err != nil {
+	if err := enqueue(t, st, o.ID); err != nil {
 		t.Fatal(err)
 	}
 	if res := poll(t, w); res.Fulfilled != 1 {
@@ -271,4 +274,52 @@ func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
 	if !recorded() {
 		t.Error("the worker recorded no run")
 	}
+}
+
+// enqueue pushes an order id onto the fulfilment queue, as a checkout
+// does (a duplicate delivery, or one the checkout never made).
+func enqueue(t *testing.T, st *store.Store, id int64) error {
+	t.Helper()
+	return st.Redis().XAdd(t.Context(), &redis.XAddArgs{Stream: keys.OrderQueue, Values: []string{"order", strconv.FormatInt(id, 10)}}).Err()
+}
+
+// takeOrders reads up to n new queue entries as the consumer named
+// consumer and neither processes nor acknowledges them: a worker that dies
+// right after taking.
+func takeOrders(t *testing.T, st *store.Store, consumer string, n int64) ([]int64, error) {
+	t.Helper()
+	ctx, rdb := t.Context(), st.Redis()
+	if err := rdb.XGroupCreateMkStream(ctx, keys.OrderQueue, keys.OrderQueueGroup, "0").Err(); err != nil && !strings.Contains(err.Error(), "BUSYGROUP") {
+		return nil, err
+	}
+	streams, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
+		Group: keys.OrderQueueGroup, Consumer: consumer, Streams: []string{keys.OrderQueue, ">"}, Count: n, Block: -1,
+	}).Result()
+	if err == redis.Nil {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, st := range streams {
+		for _, m := range st.Messages {
+			id, err := strconv.ParseInt(fmt.Sprint(m.Values["order"]), 10, 64)
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// queuePending is how many queue entries are taken but not acknowledged.
+func queuePending(t *testing.T, st *store.Store) (int64, error) {
+	t.Helper()
+	p, err := st.Redis().XPending(t.Context(), keys.OrderQueue, keys.OrderQueueGroup).Result()
+	if err != nil {
+		return 0, err
+	}
+	return p.Count, nil
 }

@@ -1,4 +1,4 @@
-package store_test
+package orders_test
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ func countOrders(t *testing.T, st *store.Store) int {
 
 func queueLen(t *testing.T, st *store.Store) int64 {
 	t.Helper()
-	n, err := st.Redis().XLen(t.Context(), store.KeyOrderQueue).Result()
+	n, err := st.Redis().XLen(t.Context(), keys.OrderQueue).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,31 +121,6 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 	}
 }
 
-// The transaction itself (without the pre-check, as when another checkout
-// takes the stock in between) rolls back the lines it already took.
-func TestCheckoutTransactionRollsBack(t *testing.T) {
-	st := wiringtest.New(t)
-	ctx := t.Context()
-	_, uid := wiringtest.Shopper(t, st, "alice")
-	wiringtest.SetStock(t, st, 7, 5)
-	wiringtest.SetStock(t, st, 8, 1)
-	_, err := store.PlaceOrder(ctx, st, wiringtest.Buy(store.CartOwner{UserID: uid}, -1), []store.CartLine{{ItemID: 7, Qty: 2}, {ItemID: 8, Qty: 2}, {ItemID: 999999, Qty: 1}})
-	var ce *store.CheckoutError
-	if !errors.As(err, &ce) || len(ce.Problems) != 2 {
-		t.Fatalf("err %v, want two line problems", err)
-	}
-	if ce.Problems[0].ItemID != 8 || ce.Problems[0].Reason != store.ProblemShort || ce.Problems[0].Available != 1 ||
-		ce.Problems[1].Reason != store.ProblemGone {
-		t.Errorf("problems %+v", ce.Problems)
-	}
-	if s := wiringtest.StockOf(t, st, 7); s != 5 {
-		t.Errorf("stock of item 7 is %d after a rolled back checkout, want 5", s)
-	}
-	if countOrders(t, st) != 0 {
-		t.Error("order written")
-	}
-}
-
 func TestCheckoutPriceChanged(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
@@ -181,7 +156,7 @@ func TestCheckoutEmptyAndBusy(t *testing.T) {
 	}
 	wiringtest.SetLine(t, st, tok, 7, 1)
 	// Another checkout of this session holds the lock (a double click).
-	if err := st.Redis().Set(ctx, store.CheckoutLockKey(tok), "other", 0).Err(); err != nil {
+	if err := st.Redis().Set(ctx, keys.CheckoutLock(tok.UserID, tok.Token), "other", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, store.ErrCheckoutBusy) {
@@ -190,26 +165,13 @@ func TestCheckoutEmptyAndBusy(t *testing.T) {
 	if countOrders(t, st) != 0 {
 		t.Error("order placed while another checkout was running")
 	}
-	st.Redis().Del(ctx, store.CheckoutLockKey(tok))
+	st.Redis().Del(ctx, keys.CheckoutLock(tok.UserID, tok.Token))
 	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); err != nil {
 		t.Errorf("checkout after the lock is gone: %v", err)
 	}
-	if n, _ := st.Redis().Exists(ctx, store.CheckoutLockKey(tok)).Result(); n != 0 {
+	if n, _ := st.Redis().Exists(ctx, keys.CheckoutLock(tok.UserID, tok.Token)).Result(); n != 0 {
 		t.Error("checkout left its lock behind")
 	}
-}
-
-// A line changed in another tab while the order was being placed stays in
-// the cart; the lines ordered as they were leave it.
-func TestCheckoutKeepsLinesChangedMeanwhile(t *testing.T) {
-	st := wiringtest.New(t)
-	ctx := t.Context()
-	tok, uid := wiringtest.Shopper(t, st, "alice")
-	wiringtest.SetLine(t, st, tok, 7, 1)
-	wiringtest.SetLine(t, st, tok, 8, 4) // was 2 when the order was placed
-	store.AfterCheckout(ctx, st, tok, store.Order{ID: 1, UserID: uid, Lines: []store.OrderLine{{ItemID: 7, Qty: 1}, {ItemID: 8, Qty: 2}}})
-	c, _ := st.Cart(ctx, tok)
-	wiringtest.WantCart(t, c, store.CartLine{ItemID: 8, Qty: 4})
 }
 
 func TestOrdersAreTheShoppers(t *testing.T) {

@@ -1,4 +1,4 @@
-package store
+package orders
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"storefront/store/analytics"
 	"storefront/store/cart"
 	"storefront/store/catalog"
 	"storefront/store/keys"
@@ -83,9 +82,9 @@ type CheckoutRequest struct {
 // returns a *CheckoutError. After the commit the ordered lines leave the
 // cart, the order id goes onto the fulfilment queue, the "also bought"
 // statistics count the order and the items' cached pages are purged.
-func (s *Store) Checkout(ctx context.Context, req CheckoutRequest) (Order, error) {
+func (s *Service) Checkout(ctx context.Context, req CheckoutRequest) (Order, error) {
 	result := "error"
-	defer func() { s.orders.checkouts.WithLabelValues(result).Inc() }()
+	defer func() { s.checkouts.WithLabelValues(result).Inc() }()
 
 	lockKey := keys.CheckoutLock(req.Cart.UserID, req.Cart.Token)
 	lock := platform.RandomHex(8)
@@ -101,19 +100,19 @@ func (s *Store) Checkout(ctx context.Context, req CheckoutRequest) (Order, error
 		_ = platform.ReleaseLock(context.WithoutCancel(ctx), s.rdb, lockKey, lock)
 	}()
 
-	cart, err := s.Cart(ctx, req.Cart)
+	c, err := s.carts.Cart(ctx, req.Cart)
 	if err != nil {
 		return Order{}, err
 	}
-	if len(cart.Lines) == 0 {
+	if len(c.Lines) == 0 {
 		result = "empty"
 		return Order{}, ErrEmptyCart
 	}
-	if err := s.precheck(ctx, cart); err != nil {
+	if err := s.precheck(ctx, c); err != nil {
 		result = checkoutResult(err)
 		return Order{}, err
 	}
-	o, soldOut, err := s.placeOrder(ctx, req, cart.Lines)
+	o, soldOut, err := s.placeOrder(ctx, req, c.Lines)
 	if err != nil {
 		result = checkoutResult(err)
 		return Order{}, err
@@ -139,13 +138,13 @@ func checkoutResult(err error) string {
 // precheck reads the lines through CatalogRows (the path the row cache
 // serves) and refuses lines that cannot be filled without taking the
 // database's write lock. It may be stale; the transaction decides.
-func (s *Store) precheck(ctx context.Context, cart Cart) error {
-	rows, err := s.CatalogRows(ctx, cart.ItemIDs())
+func (s *Service) precheck(ctx context.Context, c cart.Cart) error {
+	rows, err := s.catalog.CatalogRows(ctx, c.ItemIDs())
 	if err != nil {
 		return err
 	}
 	var problems []LineProblem
-	for _, l := range cart.Lines {
+	for _, l := range c.Lines {
 		it, ok := rows[l.ItemID]
 		if p, bad := problemFor(l, it, ok); bad {
 			problems = append(problems, p)
@@ -158,7 +157,7 @@ func (s *Store) precheck(ctx context.Context, cart Cart) error {
 }
 
 // problemFor says whether line l can be filled from row it (ok = exists).
-func problemFor(l cart.Line, it Item, ok bool) (LineProblem, bool) {
+func problemFor(l cart.Line, it catalog.Item, ok bool) (LineProblem, bool) {
 	p := LineProblem{ItemID: l.ItemID, Name: it.Name, Wanted: l.Qty, Available: it.Stock}
 	switch {
 	case !ok || it.Archived():
@@ -178,7 +177,7 @@ func problemFor(l cart.Line, it Item, ok bool) (LineProblem, bool) {
 // PostgreSQL cannot deadlock; SQLite's write transactions take the lock at
 // BEGIN (_txlock=immediate) and simply queue. soldOut says an item's
 // stock ran out.
-func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []cart.Line) (o Order, soldOut bool, err error) {
+func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, lines []cart.Line) (o Order, soldOut bool, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Order{}, false, fmt.Errorf("checkout: %w", err)
@@ -229,7 +228,7 @@ func (s *Store) placeOrder(ctx context.Context, req CheckoutRequest, lines []car
 		o.SubtotalCents += it.PriceCents * l.Qty
 		o.ItemCount += l.Qty
 	}
-	o.ShippingCents = s.shipping().Cost(req.Shipping, o.SubtotalCents)
+	o.ShippingCents = s.opt.Shipping.Cost(req.Shipping, o.SubtotalCents)
 	o.TotalCents = o.SubtotalCents + o.ShippingCents
 	if req.ExpectTotal >= 0 && req.ExpectTotal != o.TotalCents {
 		return Order{}, false, &CheckoutError{PriceChanged: true, Total: o.TotalCents}
@@ -279,11 +278,11 @@ func insertOrderLines(ctx context.Context, tx *sql.Tx, o Order) error {
 	return nil
 }
 
-// afterCheckout empties the cart, enqueues the order and counts it in the
-// "also bought" statistics in one round trip, then announces the sold
+// afterCheckout empties the cart, enqueues the order and has the OnPlaced
+// listeners count it (the "also bought" statistics) in one round trip, then announces the sold
 // items' change (their pages are purged). Failures are logged, not returned: the order exists, and
 // an order that never reached the queue is found by the fulfilment sweep.
-func (s *Store) afterCheckout(ctx context.Context, owner cart.Owner, o Order, soldOut bool) {
+func (s *Service) afterCheckout(ctx context.Context, owner cart.Owner, o Order, soldOut bool) {
 	ordered := make([]cart.Line, len(o.Lines))
 	ids := make([]int64, len(o.Lines))
 	for i, l := range o.Lines {
@@ -293,12 +292,14 @@ func (s *Store) afterCheckout(ctx context.Context, owner cart.Owner, o Order, so
 	pipe := s.rdb.Pipeline()
 	cart.AddRemoveOrdered(ctx, pipe, owner, ordered)
 	s.addEnqueueOrder(ctx, pipe, o.ID)
-	analytics.AddBoughtTogether(ctx, pipe, ids)
+	for _, f := range s.placed {
+		f(ctx, pipe, ids)
+	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		s.log.Error("after checkout: cart, queue or statistics", "order", o.ID, "err", err)
 	}
 	// Their stock changed; a search sees it when some ran out.
-	if err := s.Catalog.Changed(ctx, catalog.Change{IDs: ids, Search: soldOut}); err != nil {
+	if err := s.catalog.Changed(ctx, catalog.Change{IDs: ids, Search: soldOut}); err != nil {
 		s.log.Error("after checkout: item change", "order", o.ID, "err", err)
 	}
 }

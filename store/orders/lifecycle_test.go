@@ -1,4 +1,4 @@
-package store_test
+package orders_test
 
 import (
 	"errors"
@@ -9,42 +9,13 @@ import (
 	"storefront/wiring/wiringtest"
 )
 
-// placeTestOrder runs the checkout transaction alone for an account (the
-// one place these tests call it).
-func placeTestOrder(t *testing.T, st *store.Store, uid int64, lines []store.CartLine, expect int64) (store.Order, error) {
+// placeTestOrder checks out lines for a shopper's cart.
+func placeTestOrder(t *testing.T, st *store.Store, owner store.CartOwner, lines []store.CartLine) (store.Order, error) {
 	t.Helper()
-	return store.PlaceOrder(t.Context(), st, wiringtest.Buy(store.CartOwner{UserID: uid}, expect), lines)
-}
-
-// TestCheckoutTransactionRefusesArchivedAndBanned: the checkout
-// transaction itself (without the pre-check, which a racing archive or
-// ban can pass) refuses an archived item and a banned account, and
-// changes nothing.
-func TestCheckoutTransactionRefusesArchivedAndBanned(t *testing.T) {
-	st := wiringtest.New(t)
-	ctx := t.Context()
-	_, uid := wiringtest.Shopper(t, st, "arch")
-	wiringtest.SetStock(t, st, 7, 5)
-	if _, err := st.SetItemArchived(ctx, 7, true); err != nil {
-		t.Fatal(err)
+	for _, l := range lines {
+		wiringtest.SetLine(t, st, owner, l.ItemID, l.Qty)
 	}
-	_, err := placeTestOrder(t, st, uid, []store.CartLine{{ItemID: 7, Qty: 1}}, -1)
-	var ce *store.CheckoutError
-	if !errors.As(err, &ce) || len(ce.Problems) != 1 || ce.Problems[0].Reason != store.ProblemGone {
-		t.Fatalf("archived: %v", err)
-	}
-	if _, err := st.SetItemArchived(ctx, 7, false); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := st.BanUser(ctx, "arch"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := placeTestOrder(t, st, uid, []store.CartLine{{ItemID: 7, Qty: 1}}, -1); !errors.Is(err, store.ErrBanned) {
-		t.Fatalf("banned: %v", err)
-	}
-	if countOrders(t, st) != 0 || wiringtest.StockOf(t, st, 7) != 5 {
-		t.Fatalf("a refused checkout changed something: %d orders, stock %d", countOrders(t, st), wiringtest.StockOf(t, st, 7))
-	}
+	return st.Checkout(t.Context(), wiringtest.Buy(owner, -1))
 }
 
 // TestMoveOrderConcurrentCancels: many cancels of one order at once (on
@@ -52,10 +23,10 @@ func TestCheckoutTransactionRefusesArchivedAndBanned(t *testing.T) {
 func TestMoveOrderConcurrentCancels(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
-	_, uid := wiringtest.Shopper(t, st, "twice")
+	owner, _ := wiringtest.Shopper(t, st, "twice")
 	wiringtest.SetStock(t, st, 9, 10)
 	wiringtest.SetStock(t, st, 10, 10)
-	o, err := placeTestOrder(t, st, uid, []store.CartLine{{ItemID: 9, Qty: 3}, {ItemID: 10, Qty: 1}}, -1)
+	o, err := placeTestOrder(t, st, owner, []store.CartLine{{ItemID: 9, Qty: 3}, {ItemID: 10, Qty: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,10 +88,10 @@ func TestCanMoveOrder(t *testing.T) {
 func TestCancelRacesShipping(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
-	_, uid := wiringtest.Shopper(t, st, "racer")
+	owner, uid := wiringtest.Shopper(t, st, "racer")
 	wiringtest.SetStock(t, st, 14, 100)
 	for round := 0; round < 8; round++ {
-		o, err := placeTestOrder(t, st, uid, []store.CartLine{{ItemID: 14, Qty: 2}}, -1)
+		o, err := placeTestOrder(t, st, owner, []store.CartLine{{ItemID: 14, Qty: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,38 +129,5 @@ func TestCancelRacesShipping(t *testing.T) {
 		if len(got.Events) != 1 || got.Events[0].Status != got.Status {
 			t.Fatalf("round %d: events %v", round, got.Events)
 		}
-	}
-}
-
-// TestCreateItemConcurrently: admins creating items at once get distinct
-// ids and slugs, every one stored.
-func TestCreateItemConcurrently(t *testing.T) {
-	st := wiringtest.New(t)
-	ctx := t.Context()
-	var wg sync.WaitGroup
-	ids := make(chan int64, 8)
-	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			it, err := st.CreateItem(ctx, store.NewItem{Name: "Same Name", PriceCents: 100, Stock: 1, Category: "Home"})
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			ids <- it.ID
-		}()
-	}
-	wg.Wait()
-	close(ids)
-	seen := map[int64]bool{}
-	for id := range ids {
-		if seen[id] {
-			t.Fatalf("id %d twice", id)
-		}
-		seen[id] = true
-	}
-	if len(seen) != 8 {
-		t.Fatalf("%d items created, want 8", len(seen))
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package orders
 
 import (
 	"regexp"
@@ -42,13 +42,8 @@ func (r ShippingRates) Cost(method string, subtotal int64) int64 {
 	return r.Standard
 }
 
-// shipping is the rates in force.
-func (s *Store) shipping() ShippingRates {
-	return *s.opt.Shipping
-}
-
 // Shipping returns the delivery prices in force, for the checkout review.
-func (s *Store) Shipping() ShippingRates { return s.shipping() }
+func (s *Service) Shipping() ShippingRates { return s.opt.Shipping }
 
 // moneyRE is an amount as forms and knobs write it: "12", "12.3" or "12.34".
 var moneyRE = regexp.MustCompile(`^[0-9]{1,9}(\.[0-9]{1,2})?$`)

@@ -1,4 +1,4 @@
-package store
+package orders
 
 import "context"
 

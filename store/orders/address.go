@@ -1,4 +1,4 @@
-package store
+package orders
 
 // Address is where an order is delivered.
 type Address struct {

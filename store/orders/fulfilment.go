@@ -1,4 +1,4 @@
-package store
+package orders
 
 // The fulfilment queue.
 //
@@ -25,12 +25,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/keys"
@@ -53,45 +51,8 @@ const (
 	idleConsumerAge = time.Hour
 )
 
-// orderState is the checkout and fulfilment part of the Store.
-type orderState struct {
-	checkouts *prometheus.CounterVec
-	fulfilled prometheus.Counter
-	// depth is the queue length gauge.
-	depth prometheus.Collector
-}
-
-// initOrders builds the checkout metrics.
-func (s *Store) initOrders() {
-	s.orders = &orderState{
-		checkouts: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "storefront_checkouts_total",
-			Help: "Checkouts by result: ok, out_of_stock, price_changed, empty, busy, error.",
-		}, []string{"result"}),
-		fulfilled: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "storefront_orders_fulfilled_total",
-			Help: "Orders moved from pending to processed by the fulfilment worker or sweep.",
-		}),
-	}
-	for _, r := range []string{"ok", "out_of_stock", "price_changed", "empty", "busy", "error"} {
-		s.orders.checkouts.WithLabelValues(r) // series from 0, so rate() sees the first checkout
-	}
-	s.orders.depth = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "storefront_order_queue_depth",
-		Help: "Orders in the fulfilment queue, taken or not, not yet acknowledged.",
-	}, func() float64 {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		n, err := s.rdb.XLen(ctx, keys.OrderQueue).Result()
-		if err != nil {
-			return math.NaN()
-		}
-		return float64(n)
-	})
-}
-
 // addEnqueueOrder queues the XADD of an order id on pipe.
-func (s *Store) addEnqueueOrder(ctx context.Context, pipe redis.Pipeliner, orderID int64) {
+func (s *Service) addEnqueueOrder(ctx context.Context, pipe redis.Pipeliner, orderID int64) {
 	pipe.XAdd(ctx, &redis.XAddArgs{
 		Stream: keys.OrderQueue, MaxLen: orderQueueCap, Approx: true,
 		Values: []string{"order", strconv.FormatInt(orderID, 10)},
@@ -103,7 +64,7 @@ func (s *Store) addEnqueueOrder(ctx context.Context, pipe redis.Pipeliner, order
 // that is no longer pending (processed, cancelled, moved on by an admin),
 // or does not exist, is left alone, and it reports whether this call
 // changed anything.
-func (s *Store) FulfilOrder(ctx context.Context, id int64) (bool, error) {
+func (s *Service) FulfilOrder(ctx context.Context, id int64) (bool, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("fulfil order %d: %w", id, err)
@@ -125,16 +86,16 @@ func (s *Store) FulfilOrder(ctx context.Context, id int64) (bool, error) {
 	if err := tx.Commit(); err != nil {
 		return false, fmt.Errorf("fulfil order %d: commit: %w", id, err)
 	}
-	s.orders.fulfilled.Inc()
+	s.fulfilled.Inc()
 	s.log.Info("order processed", "order", id)
-	s.NotifyOrder(ctx, userID, id, OrderProcessed)
+	s.statusChanged(ctx, userID, id, OrderProcessed)
 	return true, nil
 }
 
 // Fulfilment is one consumer of the order queue. Every instance runs one,
 // named by its Instance(); they share the work through the consumer group.
 type Fulfilment struct {
-	s          *Store
+	s          *Service
 	consumer   string
 	groupReady bool
 	cursor     string // XAUTOCLAIM position, "0-0" to start over
@@ -142,8 +103,9 @@ type Fulfilment struct {
 	lastReport time.Time
 }
 
-// Fulfilment returns a queue consumer with the given name.
-func (s *Store) Fulfilment(consumer string) *Fulfilment {
+// Fulfilment returns a queue consumer with the given name (the wiring
+// names it after its instance).
+func (s *Service) Fulfilment(consumer string) *Fulfilment {
 	return &Fulfilment{s: s, consumer: consumer, cursor: "0-0"}
 }
 
