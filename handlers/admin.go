@@ -22,7 +22,7 @@ import (
 type adminStore interface {
 	UserByID(ctx context.Context, id int64) (store.User, error)
 	UpdateItem(ctx context.Context, id int64, e store.ItemEdit) (store.Item, error)
-	PurgeItemPagesCount(ctx context.Context, itemIDs ...int64) (int, error)
+	PurgeItemPages(ctx context.Context, itemIDs ...int64) (int, error)
 	PurgeAllPages(ctx context.Context) (int, error)
 	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
 	Rescale(ctx context.Context) error
@@ -76,7 +76,7 @@ func (h *Handler) AdminPurge(c echo.Context) error {
 	if !ok {
 		return h.adminInvalid(c, "Give an item number to purge, or purge every page.")
 	}
-	n, err := h.store.PurgeItemPagesCount(ctx, id)
+	n, err := h.store.PurgeItemPages(ctx, id)
 	if err != nil {
 		return err
 	}

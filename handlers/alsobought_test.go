@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store/pagebody"
+	"storefront/store/pagecache/pagebody"
 )
 
 // storedPage is the HTML the page cache holds for path.

@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/store"
-	"storefront/store/pagebody"
+	"storefront/store/pagecache/pagebody"
 	"storefront/views"
 )
 

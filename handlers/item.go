@@ -52,24 +52,16 @@ func (h *Handler) ShowItem(c echo.Context) error {
 }
 
 // renderItem renders an item page as an anonymous visitor without a flash
-// sees it: the version the page cache stores and shares with everyone.
+// sees it, from the data the page cache gathered (it reads nothing
+// itself): the version the page cache stores and shares with everyone.
 // Everything per visitor is in a hole, filled in per request.
 // The view count is stored with the page: it is the same for everyone and
 // a count up to PAGE_CACHE_TTL old is fine, whereas punched in per request
 // it would change every response and defeat the ETag.
-func (h *Handler) renderItem(ctx context.Context, it store.Item, facts store.PageFacts) ([]byte, error) {
-	// Pictures are the same for everyone, so they are part of the cached
-	// page; adding or deleting one purges the item's pages.
-	imgs, err := h.store.ItemImages(ctx, it.ID)
-	if err != nil {
-		return nil, err
-	}
-	reviews, rating, err := h.store.ItemReviews(ctx, it.ID)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) renderItem(ctx context.Context, facts store.PageData) ([]byte, error) {
+	it, rating := facts.Item, facts.Rating
 	d := views.ItemData{
-		Pictures:    pictures(imgs),
+		Pictures:    pictures(facts.Pictures),
 		Views:       facts.Views,
 		Item:        card(it),
 		Description: it.Description,
@@ -78,7 +70,7 @@ func (h *Handler) renderItem(ctx context.Context, it store.Item, facts store.Pag
 		Rating:      views.ReviewRating{Average: rating.Average, Count: rating.Count},
 		MyReview:    views.ReviewForm{ItemID: it.ID},
 	}
-	for _, r := range reviews {
+	for _, r := range facts.Reviews {
 		d.Reviews = append(d.Reviews, views.ReviewView{User: r.Username, Rating: r.Rating, Body: r.Body,
 			When: r.Updated.UTC().Format("2 Jan 2006"), Verified: r.Verified})
 	}
@@ -87,6 +79,6 @@ func (h *Handler) renderItem(ctx context.Context, it store.Item, facts store.Pag
 		d.AlsoBought = append(d.AlsoBought, views.ItemCard{ID: b.ID, Name: b.Name})
 	}
 	var buf bytes.Buffer
-	err = views.ItemPage(views.Chrome{Title: it.Name, FlashOK: true}, d).Render(ctx, &buf)
+	err := views.ItemPage(views.Chrome{Title: it.Name, FlashOK: true}, d).Render(ctx, &buf)
 	return buf.Bytes(), err
 }

@@ -22,7 +22,7 @@ import (
 	"storefront/handlers"
 	"storefront/handlers/apptest"
 	"storefront/store"
-	"storefront/store/pagebody"
+	"storefront/store/pagecache/pagebody"
 	"storefront/store/storetest"
 )
 

@@ -9,6 +9,7 @@ import (
 	"storefront/store/media"
 	"storefront/store/notify"
 	"storefront/store/orders"
+	"storefront/store/pagecache"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/reviews"
@@ -277,4 +278,27 @@ var (
 	CountryName     = orders.CountryName
 	ErrEmptyCart    = orders.ErrEmptyCart
 	ErrCheckoutBusy = orders.ErrCheckoutBusy
+)
+
+type (
+	PageData        = pagecache.PageData
+	NamedItem       = pagecache.NamedItem
+	RenderFunc      = pagecache.RenderFunc
+	ItemPageRequest = pagecache.ItemPageRequest
+	ItemView        = pagecache.ItemView
+	PageGen         = pagecache.PageGen
+)
+
+const (
+	PageHit            = pagecache.PageHit
+	PageMiss           = pagecache.PageMiss
+	PageStale          = pagecache.PageStale
+	PageBypass         = pagecache.PageBypass
+	DefaultPageL1Bytes = pagecache.DefaultL1Bytes
+	DefaultWriteBehind = pagecache.DefaultWriteBehind
+)
+
+var (
+	ItemPath = pagecache.ItemPath
+	PageKey  = pagecache.PageKey
 )

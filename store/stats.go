@@ -61,13 +61,6 @@ type sampleJSON struct {
 	I string `json:"i"`
 }
 
-// addPageHit queues the count of a page of itemID served from the cache
-// (n = 1), or the correction of an optimistic count (n = -1). The page
-// cache folds it into the round trip it already makes, so it costs nothing.
-func addPageHit(ctx context.Context, pipe redis.Pipeliner, itemID, n int64) {
-	pipe.ZIncrBy(ctx, keys.PageHits, float64(n), strconv.FormatInt(itemID, 10))
-}
-
 // SampleStats records one sample of the shared counters and returns it.
 // The stats worker calls it on the instance holding the lease; tests call
 // it directly.

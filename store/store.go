@@ -8,8 +8,6 @@ import (
 	"database/sql"
 	"log/slog"
 	"os"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -23,6 +21,7 @@ import (
 	"storefront/store/media"
 	"storefront/store/notify"
 	"storefront/store/orders"
+	"storefront/store/pagecache"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/reviews"
@@ -104,10 +103,6 @@ func (o Options) withDefaults() Options {
 	}
 	def(&o.StatsInterval, defaultStatsInterval)
 	def(&o.KeyspaceScanInterval, defaultScanInterval)
-	def(&o.WriteBehind, DefaultWriteBehind)
-	if o.PageL1Bytes == 0 {
-		o.PageL1Bytes = DefaultPageL1Bytes // negative: off
-	}
 	def(&o.AccountCartTTL, cart.DefaultAccountTTL)
 	if o.Shipping == nil {
 		rates := orders.DefaultShipping
@@ -148,11 +143,15 @@ type Board = board.Service
 // Social is the social side, embedded in Store while the domains move out.
 type Social = social.Service
 
+// Pages is the page cache, embedded in Store while the domains move out.
+type Pages = pagecache.Service
+
 // Sales is the orders service, embedded in Store while the domains move out.
 type Sales = orders.Service
 
 type Store struct {
 	*Catalog
+	*Pages
 	*Sales
 	*Social
 	*Board
@@ -178,18 +177,6 @@ type Store struct {
 	workers      []workers.Worker
 	// collectors are the store's Prometheus series.
 	collectors []prometheus.Collector
-	pages      *pageCache
-
-	// stopBackground ends the write-behind flusher and the purge listener
-	// (writebehind.go); Close calls it once.
-	stopBackground func()
-	closeOnce      sync.Once
-	// csc is a client with client-side caching for the reads of cached
-	// pages' holes, or nil (pagevisitor.go).
-	csc *redis.Client
-	// cscFailedAt is when (Unix ns) the caching client last failed a read
-	// (pagevisitor.go).
-	cscFailedAt atomic.Int64
 }
 
 // New returns a Store over an open Redis client and database.
@@ -218,10 +205,6 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Analytics = analytics.New(base, s.host, analytics.Options{ViewedKeep: s.opt.ViewedKeep, RescaleInterval: s.opt.RescaleInterval})
 	s.Searcher = search.New(base, search.Options{CacheBytes: s.opt.SearchCacheBytes}, s.Catalog, s.Analytics)
 	s.Catalog.OnChange(s.Searcher.ItemsChanged)
-	s.Catalog.OnChange(func(ctx context.Context, c catalog.Change) error {
-		_, err := s.purgeItemPages(ctx, c.IDs, false)
-		return err
-	})
 	s.Board = board.New(base, board.Options{VoteWindow: s.opt.VoteWindow, VoteScore: s.opt.VoteScore, GroupCacheTTL: s.opt.GroupCacheTTL})
 	s.Social = social.New(base, social.Options{FeedSize: s.opt.FeedSize, FeedTTL: s.opt.FeedTTL, FanOutInline: s.opt.FanOutInline,
 		FanOutChunk: s.opt.FanOutChunk}, s.host, s.Notifier, s.Sessions)
@@ -230,10 +213,13 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		OrderSweepAge: s.opt.OrderSweepAge, OrderPoll: s.opt.OrderPoll}, s.host, s.Catalog, s.Carts)
 	s.Sales.OnPlaced(analytics.AddBoughtTogether)
 	s.Sales.OnStatus(s.Notifier.NotifyOrder)
-	s.initPageCache() // page cache, row cache and view analytics
 	s.Reviews = reviews.New(base, s.Catalog)
-	s.Reviews.SetPurgeEpoch(s.pages.l1.epochLive)
-	s.runBackground()
+	s.Pages = pagecache.New(base, pagecache.Options{TTL: s.opt.PageCacheTTL, Top: s.opt.PageCacheTop, L1Bytes: s.opt.PageL1Bytes,
+		WriteBehind: s.opt.WriteBehind, ViewedPerSession: s.opt.ViewedPerSession},
+		pagecache.Deps{Catalog: s.Catalog, Media: s.Pictures, Reviews: s.Reviews, Sessions: s.Sessions})
+	s.Catalog.OnChange(s.Pages.ItemsChanged)
+	s.Pages.OnPurgeAll(s.Searcher.AllChanged)
+	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch)
 	// Every background loop main starts and stops, and every metric the
 	// store exports, in one place.
 	s.workers = []workers.Worker{
@@ -244,9 +230,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		s.Sessions.Workers()[0],  // evicts the oldest sessions
 		s.statsWorker(),          // samples the dashboard's counters
 	}
-	s.collectors = append([]prometheus.Collector{
-		s.pages.requests, s.pages.renders,
-	}, s.Sessions.Collectors()...)
+	s.collectors = append(s.Pages.Collectors(), s.Sessions.Collectors()...)
 	s.collectors = append(s.collectors, s.Board.Collectors()...)
 	s.collectors = append(s.collectors, s.Sales.Collectors()...)
 	s.collectors = append(s.collectors, s.host.Collector(), poolCollector{s.rdb}, sharedCollector{s})
@@ -296,3 +280,7 @@ func (s *Store) WorkerStatus(ctx context.Context, name string) (workers.Status, 
 func (s *Store) WorkerStatuses(ctx context.Context) ([]workers.Status, error) {
 	return s.host.Statuses(ctx, s.workerNames())
 }
+
+// UseClientSideCache gives the store a client with client-side caching for
+// the reads of shared data and cached pages' holes (see RedisConn.Cached).
+func (s *Store) UseClientSideCache(c *redis.Client) { s.sharedReader.UseCache(c) }

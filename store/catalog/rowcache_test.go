@@ -228,7 +228,7 @@ func TestPurgeDropsCachedRow(t *testing.T) {
 		t.Fatal("not cached")
 	}
 	ck.add(time.Minute)
-	if err := st.PurgeItemPages(ctx, 7, 8); err != nil {
+	if _, err := st.PurgeItemPages(ctx, 7, 8); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := cachedRow(t, rdb, "7"); ok {

@@ -336,10 +336,14 @@ func (s *Service) AddViews(ctx context.Context, pipe redis.Pipeliner, token stri
 // RecentRead is a queued read of a session's viewed items.
 type RecentRead struct{ cmd *redis.StringSliceCmd }
 
-// AddRecent queues the read of the newest n items the session viewed.
-func AddRecent(ctx context.Context, pipe redis.Pipeliner, token string, n int64) RecentRead {
-	return RecentRead{cmd: pipe.LRange(ctx, keys.SessionViewed(token), 0, n-1)}
+// AddRecent queues the read of the newest n items the session viewed on
+// c, a pipeline (or the client-side caching client, which answers at once).
+func AddRecent(ctx context.Context, c redis.Cmdable, token string, n int64) RecentRead {
+	return RecentRead{cmd: c.LRange(ctx, keys.SessionViewed(token), 0, n-1)}
 }
+
+// Cmd is the read's command, for its error.
+func (r RecentRead) Cmd() redis.Cmder { return r.cmd }
 
 // IDs are the viewed items once the pipeline ran, newest first.
 func (r RecentRead) IDs() []int64 { return platform.ParseIDs(r.cmd.Val()) }

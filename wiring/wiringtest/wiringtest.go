@@ -147,6 +147,6 @@ func PageHTML(name string) []byte {
 
 // PageRender renders PageHTML of the item's name: a page cache render
 // function for tests that do not look at the markup.
-func PageRender(_ context.Context, it store.Item, _ store.PageFacts) ([]byte, error) {
-	return PageHTML(it.Name), nil
+func PageRender(_ context.Context, d store.PageData) ([]byte, error) {
+	return PageHTML(d.Item.Name), nil
 }

@@ -1,4 +1,4 @@
-package store
+package pagecache
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strconv"
 	"sync"
@@ -18,8 +19,10 @@ import (
 	"storefront/store/analytics"
 	"storefront/store/catalog"
 	"storefront/store/keys"
-	"storefront/store/pagebody"
+	"storefront/store/media"
+	"storefront/store/pagecache/pagebody"
 	"storefront/store/platform"
+	"storefront/store/reviews"
 	"storefront/store/sessions"
 	"storefront/store/social"
 )
@@ -32,11 +35,24 @@ const (
 	PageBypass = "bypass"
 )
 
-// pageCache is the page cache's per-process state: the in-process copy of
-// stored pages (l1), the buffered writes of hits, single flight and
-// metrics. Redis stays the truth: l1 only holds what Redis holds, and is
-// emptied of an item within a second of a purge on any instance.
-type pageCache struct {
+// Service is the page cache. Its per-process state is the in-process
+// copy of stored pages (l1), the buffered writes of hits, single flight,
+// the background renders and metrics; Redis stays the truth.
+type Service struct {
+	rdb     redis.UniversalClient
+	log     *slog.Logger
+	clock   *platform.Clock
+	reader  *platform.Reader
+	opt     Options
+	catalog *catalog.Service
+	media   *media.Service
+	reviews *reviews.Service
+	// sessions reads and writes the visitors' sessions on the page
+	// cache's pipelines.
+	sessions *sessions.Service
+	// purgedAll are the listeners of a purge of every page (OnPurgeAll).
+	purgedAll []func(context.Context)
+
 	l1           *l1Cache
 	writes       *writeBehind
 	flight       singleflight.Group
@@ -44,13 +60,49 @@ type pageCache struct {
 	background   sync.WaitGroup
 	requests     *prometheus.CounterVec
 	renders      prometheus.Counter
+	// stopBackground ends the write-behind flusher and the purge listener
+	// (writebehind.go); Close calls it once.
+	stopBackground func()
+	closeOnce      sync.Once
 }
 
-// initPageCache sets up the page cache, the row cache and view analytics:
-// their state and metrics (store.go lists the workers).
-func (s *Store) initPageCache() {
-	s.pages = &pageCache{
-		l1:     newL1Cache(s.opt.PageL1Bytes),
+// Options are the page cache's knobs.
+type Options struct {
+	TTL time.Duration // how long a page is fresh (PAGE_CACHE_TTL)
+	// Top: only items ranked below this in views are cached
+	// (PAGE_CACHE_TOP).
+	Top int64
+	// L1Bytes bounds the in-process copy of pages (PAGE_L1_BYTES; 0 takes
+	// DefaultL1Bytes, negative turns it off).
+	L1Bytes int64
+	// WriteBehind is how often the buffered writes of hits are flushed
+	// (WRITE_BEHIND; 0 takes DefaultWriteBehind).
+	WriteBehind time.Duration
+	// ViewedPerSession is how many recently viewed items a page lists.
+	ViewedPerSession int64
+}
+
+// Deps are the domains whose data an item page shows or records.
+type Deps struct {
+	Catalog  *catalog.Service
+	Media    *media.Service
+	Reviews  *reviews.Service
+	Sessions *sessions.Service
+}
+
+// New returns the page cache and starts its background work (the
+// write-behind flusher and the purge listener), which Close stops.
+func New(b platform.Base, opt Options, d Deps) *Service {
+	if opt.L1Bytes == 0 {
+		opt.L1Bytes = DefaultL1Bytes // negative: off
+	}
+	if opt.WriteBehind <= 0 {
+		opt.WriteBehind = DefaultWriteBehind
+	}
+	s := &Service{
+		rdb: b.Redis, log: b.Log, clock: b.Clock, reader: b.Reader, opt: opt,
+		catalog: d.Catalog, media: d.Media, reviews: d.Reviews, sessions: d.Sessions,
+		l1:     newL1Cache(opt.L1Bytes),
 		writes: newWriteBehind(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "storefront_page_cache_requests_total",
@@ -62,15 +114,22 @@ func (s *Store) initPageCache() {
 		}),
 	}
 	for _, r := range []string{PageHit, PageMiss, PageStale, PageBypass} {
-		s.pages.requests.WithLabelValues(r)
+		s.requests.WithLabelValues(r)
 	}
+	s.runBackground()
+	return s
+}
+
+// Collectors are the page cache's Prometheus series.
+func (s *Service) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{s.requests, s.renders}
 }
 
 // pageGrace is how long a page is served stale while it is rendered again:
-// pages live PageCacheTTL fresh, then this much longer in Redis.
-func (s *Store) pageGrace() time.Duration { return min(s.opt.PageCacheTTL, 30*time.Second) }
+// pages live PAGE_CACHE_TTL fresh, then this much longer in Redis.
+func (s *Service) pageGrace() time.Duration { return min(s.opt.TTL, 30*time.Second) }
 
-func (s *Store) pageHardTTL() time.Duration { return s.opt.PageCacheTTL + s.pageGrace() }
+func (s *Service) pageHardTTL() time.Duration { return s.opt.TTL + s.pageGrace() }
 
 // PageGen is the purge generation of an item's pages and of all pages, read
 // before a page's data: a page stored with older generations is ignored.
@@ -97,15 +156,21 @@ func PageKey(itemID int64) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// RenderFunc renders an item page for an anonymous visitor, with the facts
-// that are the same for everyone and so are stored with the page.
-type RenderFunc func(ctx context.Context, it Item, facts PageFacts) ([]byte, error)
+// RenderFunc renders an item page for an anonymous visitor from the data
+// the page cache gathered first: a pure function (the views), which reads
+// nothing itself.
+type RenderFunc func(ctx context.Context, d PageData) ([]byte, error)
 
-// PageFacts are what an item page shows beside the item that is the same
-// for every visitor: its view count, the items most often bought with it
-// (existing ones, most first, with their names) and how many orders
-// included it.
-type PageFacts struct {
+// PageData is everything an item page shows that is the same for every
+// visitor, and so is stored with the page: the item, its pictures, its
+// newest reviews and rating, its view count, the items most often bought
+// with it (existing ones, most first, with their names) and how many
+// orders included it.
+type PageData struct {
+	Item       catalog.Item
+	Pictures   []media.ItemImage
+	Reviews    []reviews.Review
+	Rating     reviews.Rating
 	Views      int64
 	AlsoBought []NamedItem
 	Buyers     int64
@@ -118,7 +183,7 @@ type NamedItem struct {
 }
 
 // ViewToBuy is the percentage of the item's views that ended in an order.
-func (f PageFacts) ViewToBuy() (int64, bool) {
+func (f PageData) ViewToBuy() (int64, bool) {
 	return analytics.AlsoBought{Buyers: f.Buyers}.ViewToBuy(f.Views)
 }
 
@@ -152,7 +217,7 @@ type ItemView struct {
 	NewSession   bool
 	DroppedToken bool
 	// Session is the server's state of Token.
-	Session SessionState
+	Session sessions.SessionState
 	// Recent is the session's viewed items, this one first.
 	Recent []int64
 	Like   social.LikeBox
@@ -167,18 +232,18 @@ type ItemView struct {
 // writes behind (session touch, viewed list, view counts, page stats) and
 // reads only what the visitor's holes need, in one round trip; nothing is
 // read for the page itself.
-func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemView, error) {
+func (s *Service) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemView, error) {
 	key, cacheable := pageKey(req.ItemID, req.Query)
 	now := s.clock.Now()
 	var local *l1Entry
 	if cacheable {
-		local = s.pages.l1.get(key, now)
+		local = s.l1.get(key, now)
 	}
-	ep := s.pages.l1.epoch(req.ItemID)
-	fresh := "" // the visitor's new token, if it needs one
+	ep := s.l1.epoch(req.ItemID)
+	newToken := "" // the visitor's new token, if it needs one
 	var err error
 	if req.Token == "" {
-		if fresh, err = s.freshToken(ctx, req); err != nil {
+		if newToken, err = s.makeToken(ctx, req); err != nil {
 			return ItemView{}, err
 		}
 	}
@@ -186,12 +251,19 @@ func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemVie
 	// A returning visitor, or one left without a session (over the cap),
 	// is read through the client-side cache; a new session is made in a
 	// round trip.
-	returning := req.Token != "" && !s.Sessions.Gone(req.Token)
-	sessionless := req.Token == "" && fresh == ""
-	if local != nil && s.reader() != s.rdb && (returning || sessionless) {
-		v, err = s.readVisitCached(ctx, req)
-	} else {
-		v, err = s.readVisit(ctx, req, fresh, key, cacheable && local == nil)
+	returning := req.Token != "" && !s.sessions.Gone(req.Token)
+	sessionless := req.Token == "" && newToken == ""
+	cachedRead := false
+	if c := s.reader.Cached(); local != nil && c != nil && (returning || sessionless) {
+		v, err = s.readVisitCached(ctx, c, req)
+		if cachedRead = err == nil; !cachedRead {
+			// The caching client cannot answer (its server restarted,
+			// say): keep reads off it for a while and read from Redis.
+			s.reader.Failed()
+		}
+	}
+	if !cachedRead {
+		v, err = s.readVisit(ctx, req, newToken, key, cacheable && local == nil)
 	}
 	if platform.IsUnavailable(err) {
 		return s.degradedPage(ctx, req)
@@ -208,14 +280,14 @@ func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemVie
 		// A well-formed token the server does not know (evicted, signed
 		// out, replayed): the visitor is anonymous and gets a new session.
 		out.DroppedToken = true
-		out.Session = SessionState{}
+		out.Session = sessions.SessionState{}
 		out.Recent = []int64{req.ItemID}
-		if fresh, err = s.freshToken(ctx, req); err != nil {
+		if newToken, err = s.makeToken(ctx, req); err != nil {
 			return ItemView{}, err
 		}
 		fallthrough
 	default:
-		out.Token, out.NewSession, w.token = fresh, fresh != "", fresh
+		out.Token, out.NewSession, w.token = newToken, newToken != "", newToken
 		w.create = !v.created
 	}
 	if out.Token == "" {
@@ -229,18 +301,18 @@ func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemVie
 			out.Result = PageStale
 			s.revalidatePage(fill)
 		}
-	case !cacheable || v.rank < 0 || v.rank >= s.opt.PageCacheTop:
+	case !cacheable || v.rank < 0 || v.rank >= s.opt.Top:
 		out.Result = PageBypass
 		out.Page, err = s.buildPage(ctx, fill)
 		w.rendered = err == nil
 	case v.page != nil:
 		out.Page, out.FreshFor = v.page, v.pageTTL-s.pageGrace()
 		out.Result = PageHit
-		if !s.fresh(v.pageTTL) {
+		if !s.isFresh(v.pageTTL) {
 			out.Result = PageStale
 			s.revalidatePage(fill)
 		} else {
-			s.pages.l1.put(key, v.page, now, v.pageTTL, s.pageGrace(), ep)
+			s.l1.put(key, v.page, now, v.pageTTL, s.pageGrace(), ep)
 		}
 	default:
 		out.Result, w.result = PageMiss, PageMiss
@@ -251,10 +323,10 @@ func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemVie
 			out.Result = PageStale
 		}
 	}
-	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrGone) {
+	if errors.Is(err, platform.ErrNotFound) || errors.Is(err, platform.ErrGone) {
 		// Nothing is recorded and no session made for an item the
 		// database does not know or that was archived (410 Gone).
-		s.pages.requests.WithLabelValues(PageBypass).Inc()
+		s.requests.WithLabelValues(PageBypass).Inc()
 		out.Token, out.NewSession = "", false
 		if v.session.Known {
 			out.Token = req.Token
@@ -268,25 +340,25 @@ func (s *Store) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemVie
 		return ItemView{}, err
 	}
 	w.result = out.Result
-	s.pages.requests.WithLabelValues(out.Result).Inc()
+	s.requests.WithLabelValues(out.Result).Inc()
 	if out.Result == PageHit && !w.create {
 		// Nothing here loses a cart, an order or a session: the session
 		// exists already; what waits is its touch and the analytics.
-		s.pages.writes.add(w, s.clock.Seconds())
+		s.writes.add(w, s.clock.Seconds())
 		return out, nil
 	}
 	return out, s.sendWrites(ctx, &w)
 }
 
-// freshToken makes a new guest token for the visitor, or "" over the
+// makeToken makes a new guest token for the visitor, or "" over the
 // client address's cap of new sessions (the page is still served, with no
 // session and no view recorded).
-func (s *Store) freshToken(ctx context.Context, req ItemPageRequest) (string, error) {
+func (s *Service) makeToken(ctx context.Context, req ItemPageRequest) (string, error) {
 	if req.NewToken == nil {
 		return "", nil
 	}
-	if err := s.Sessions.Admit(ctx); err != nil {
-		var tooMany *TooManySessionsError
+	if err := s.sessions.Admit(ctx); err != nil {
+		var tooMany *sessions.TooManySessionsError
 		if !errors.As(err, &tooMany) {
 			return "", err
 		}
@@ -295,15 +367,15 @@ func (s *Store) freshToken(ctx context.Context, req ItemPageRequest) (string, er
 	return req.NewToken(), nil
 }
 
-// fresh reports whether a page with ttl left in Redis is within
-// PAGE_CACHE_TTL.
-func (s *Store) fresh(ttl time.Duration) bool {
+// isFresh reports whether a page with ttl left in Redis is within
+// PAGE_CACHE_TTL (older ones are stale: served while rendered again).
+func (s *Service) isFresh(ttl time.Duration) bool {
 	return ttl == -1 || ttl > s.pageGrace() // -1: no expiry set
 }
 
 // visitReads is what an item page's one read round trip learnt.
 type visitReads struct {
-	session SessionState
+	session sessions.SessionState
 	created bool    // the request's NewToken session was made in the trip
 	recent  []int64 // the session's viewed items, newest first
 	rank    int64   // the item's rank in viewed: (0 = most viewed), -1 if unranked
@@ -316,9 +388,9 @@ type visitReads struct {
 // readVisit reads, in one pipelined round trip, the session's state and
 // viewed items, the like box's counts, and (withPage) the item's rank, the
 // purge generations and the stored page. A visitor without a session gets
-// one (fresh) in the same trip when the item is known to exist (a hostile id never
-// makes a session).
-func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key string, withPage bool) (visitReads, error) {
+// one (newToken) in the same trip when the item is known to exist (a
+// hostile id never makes a session).
+func (s *Service) readVisit(ctx context.Context, req ItemPageRequest, newToken, key string, withPage bool) (visitReads, error) {
 	v := visitReads{rank: -1}
 	pipe := s.rdb.Pipeline()
 	var reads *sessions.Load
@@ -327,19 +399,18 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 		r := sessions.AddLoad(ctx, pipe, req.Token, req.ClaimedUserID)
 		reads = &r
 		recent = sessions.AddRecent(ctx, pipe, req.Token, s.opt.ViewedPerSession)
-	} else if fresh != "" && s.Catalog.Known(req.ItemID) {
-		s.Sessions.AddNew(ctx, pipe, fresh)
+	} else if newToken != "" && s.catalog.Known(req.ItemID) {
+		s.sessions.AddNew(ctx, pipe, newToken)
 		v.created = true
 	}
 	like := social.AddLikeBox(ctx, pipe, req.ItemID, req.ClaimedUserID)
-	var rank *redis.IntCmd
+	var rank analytics.RankRead
 	var gen *redis.SliceCmd
 	var page *redis.StringCmd
 	var pttl *redis.DurationCmd
 	if withPage {
-		id := platform.FormatID(req.ItemID)
-		rank = pipe.ZRank(ctx, keys.ViewRanking, id)
-		gen = pipe.HMGet(ctx, keys.PageGen, id, keys.PageGenAll)
+		rank = analytics.AddRank(ctx, pipe, req.ItemID)
+		gen = pipe.HMGet(ctx, keys.PageGen, platform.FormatID(req.ItemID), keys.PageGenAll)
 		page, pttl = pipe.Get(ctx, keys.Page(key)), pipe.PTTL(ctx, keys.Page(key))
 	}
 	cmds, err := pipe.Exec(ctx)
@@ -354,9 +425,7 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 	}
 	v.like = like.Box()
 	if withPage {
-		if r, err := rank.Result(); err == nil {
-			v.rank = r
-		}
+		v.rank = rank.Rank()
 		v.gen = parseGen(gen.Val())
 		v.page, v.pageTTL = s.validPage(page, req.ItemID, v.gen), pttl.Val()
 	}
@@ -365,13 +434,13 @@ func (s *Store) readVisit(ctx context.Context, req ItemPageRequest, fresh, key s
 
 // degradedPage serves an item page from the database alone while Redis is
 // down: no session, no view, no cache.
-func (s *Store) degradedPage(ctx context.Context, req ItemPageRequest) (ItemView, error) {
+func (s *Service) degradedPage(ctx context.Context, req ItemPageRequest) (ItemView, error) {
 	page, err := s.renderPage(ctx, pageFill{ItemID: req.ItemID, Names: []int64{req.ItemID}, Render: req.Render}, catalog.RowRead{}, pagebody.LevelFast)
 	if err != nil {
 		return ItemView{}, err
 	}
 	s.log.Warn("item page served without Redis", "item", req.ItemID)
-	s.pages.requests.WithLabelValues(PageBypass).Inc()
+	s.requests.WithLabelValues(PageBypass).Inc()
 	return ItemView{Page: page, Result: PageBypass, Recent: []int64{req.ItemID}, Degraded: true}, nil
 }
 
@@ -388,7 +457,7 @@ func withFront(id int64, ids []int64, n int) []int64 {
 
 // validPage decodes a stored page, ignoring one that is unreadable, of
 // another item or older than a purge.
-func (s *Store) validPage(cmd *redis.StringCmd, itemID int64, gen PageGen) *pagebody.Page {
+func (s *Service) validPage(cmd *redis.StringCmd, itemID int64, gen PageGen) *pagebody.Page {
 	b, err := cmd.Bytes()
 	if err != nil {
 		return nil
@@ -397,7 +466,7 @@ func (s *Store) validPage(cmd *redis.StringCmd, itemID int64, gen PageGen) *page
 	if err != nil || p.ItemID != itemID || p.GenItem < gen.Item || p.GenAll < gen.All {
 		return nil
 	}
-	s.Catalog.RememberName(p.ItemID, p.ItemName)
+	s.catalog.RememberName(p.ItemID, p.ItemName)
 	return p
 }
 
@@ -409,82 +478,4 @@ func parseGen(vals []any) PageGen {
 		}
 	}
 	return PageGen{Item: g[0], All: g[1]}
-}
-
-// PurgeItemPages deletes the cached pages of the items at once (an edit,
-// a checkout that changed stock, an archive). Bumping the item's purge
-// generation first also voids a page being rendered from data read before
-// the purge. A scheduled row's cached JSON goes too and is refreshed by the
-// next worker pass, so the next render reads the database, not the old
-// row. Every instance drops its in-process copies on the purge channel.
-func (s *Store) PurgeItemPages(ctx context.Context, itemIDs ...int64) error {
-	_, err := s.purgeItemPages(ctx, itemIDs, true)
-	return err
-}
-
-// PurgeItemPagesCount is PurgeItemPages, reporting how many pages went.
-func (s *Store) PurgeItemPagesCount(ctx context.Context, itemIDs ...int64) (int, error) {
-	return s.purgeItemPages(ctx, itemIDs, true)
-}
-
-func (s *Store) purgeItemPages(ctx context.Context, ids []int64, forgetRows bool) (int, error) {
-	if len(ids) == 0 {
-		return 0, nil
-	}
-	pipe := s.rdb.Pipeline()
-	dels := make([]*redis.IntCmd, len(ids))
-	for i, id := range ids {
-		pipe.HIncrBy(ctx, keys.PageGen, strconv.FormatInt(id, 10), 1)
-		dels[i] = pipe.Unlink(ctx, keys.Page(PageKey(id)))
-	}
-	if forgetRows {
-		s.Catalog.AddForgetRows(ctx, pipe, ids)
-	}
-	if _, err := pipe.Exec(ctx); err != nil {
-		return 0, fmt.Errorf("purge pages: %w", err)
-	}
-	n := 0
-	for _, d := range dels {
-		n += int(d.Val())
-	}
-	// Announced once Redis holds the purge everywhere: a copy read before
-	// the announcement is refused by the in-process cache.
-	return n, s.announcePurge(ctx, ids...)
-}
-
-// PurgeAllPages deletes every cached page: it bumps the global purge
-// generation (voiding pages in flight), then scans `cache:*` on every
-// master. It returns how many pages it deleted.
-func (s *Store) PurgeAllPages(ctx context.Context) (int, error) {
-	if err := s.rdb.HIncrBy(ctx, keys.PageGen, keys.PageGenAll, 1).Err(); err != nil {
-		return 0, fmt.Errorf("purge all pages: %w", err)
-	}
-	s.Searcher.AllChanged(ctx)
-	var mu sync.Mutex
-	total := 0
-	err := platform.ForEachMaster(ctx, s.rdb, func(ctx context.Context, c redis.UniversalClient) error {
-		n, err := platform.UnlinkMatching(ctx, c, keys.PagePattern)
-		mu.Lock()
-		total += n
-		mu.Unlock()
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("purge all pages: %w", err)
-	}
-	return total, s.announcePurge(ctx)
-}
-
-// PageCacheStats returns the page cache counters shared by all instances
-// (hit, miss, stale, bypass, renders).
-func (s *Store) PageCacheStats(ctx context.Context) (map[string]int64, error) {
-	m, err := s.rdb.HGetAll(ctx, keys.PageStats).Result()
-	if err != nil {
-		return nil, fmt.Errorf("page cache stats: %w", err)
-	}
-	out := map[string]int64{PageHit: 0, PageMiss: 0, PageStale: 0, PageBypass: 0, "renders": 0}
-	for k, v := range m {
-		out[k], _ = strconv.ParseInt(v, 10, 64)
-	}
-	return out, nil
 }

@@ -1,4 +1,4 @@
-package store
+package pagecache
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"storefront/store/analytics"
 	"storefront/store/catalog"
 	"storefront/store/keys"
-	"storefront/store/pagebody"
+	"storefront/store/pagecache/pagebody"
 	"storefront/store/platform"
 )
 
@@ -78,9 +78,9 @@ type fillResult struct {
 // fillPage returns the page, rendering and storing it if no other request
 // does. Concurrent calls for one page share one render (the caller whose
 // call runs has its writes sent with the page).
-func (s *Store) fillPage(ctx context.Context, f pageFill) (*pagebody.Page, string, error) {
+func (s *Service) fillPage(ctx context.Context, f pageFill) (*pagebody.Page, string, error) {
 	flight := f.Key + "/" + strconv.FormatInt(f.Gen.Item, 10) + "/" + strconv.FormatInt(f.Gen.All, 10)
-	v, err, _ := s.pages.flight.Do(flight, func() (any, error) {
+	v, err, _ := s.flight.Do(flight, func() (any, error) {
 		// The render is shared: one caller going away must not fail it.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), fillTimeout)
 		defer cancel()
@@ -95,15 +95,15 @@ func (s *Store) fillPage(ctx context.Context, f pageFill) (*pagebody.Page, strin
 
 // revalidatePage renders a stale page again in the background, at most
 // once at a time per page and instance, while the stale copy is served.
-func (s *Store) revalidatePage(f pageFill) {
-	if _, busy := s.pages.revalidating.LoadOrStore(f.Key, struct{}{}); busy {
+func (s *Service) revalidatePage(f pageFill) {
+	if _, busy := s.revalidating.LoadOrStore(f.Key, struct{}{}); busy {
 		return
 	}
 	f.writes = nil
-	s.pages.background.Add(1)
+	s.background.Add(1)
 	go func() {
-		defer s.pages.background.Done()
-		defer s.pages.revalidating.Delete(f.Key)
+		defer s.background.Done()
+		defer s.revalidating.Delete(f.Key)
 		ctx, cancel := context.WithTimeout(context.Background(), fillTimeout)
 		defer cancel()
 		if _, err := s.fill(ctx, f, false); err != nil {
@@ -113,11 +113,11 @@ func (s *Store) revalidatePage(f pageFill) {
 }
 
 // WaitBackground waits for background renders to end (tests, shutdown).
-func (s *Store) WaitBackground() { s.pages.background.Wait() }
+func (s *Service) WaitBackground() { s.background.Wait() }
 
 // fill is the body of fillPage. Without wait it gives up at once when
 // another instance holds the lock.
-func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, error) {
+func (s *Service) fill(ctx context.Context, f pageFill, wait bool) (fillResult, error) {
 	tok := platform.RandomHex(12)
 	pageAndLock := []string{keys.Page(f.Key), keys.PageLock(f.Key)}
 	deadline := time.Now().Add(pageLockWait)
@@ -135,11 +135,11 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 		}
 		page, ttl, got := s.parseFillBegin(begin, f)
 		switch {
-		case page != nil && s.fresh(ttl):
+		case page != nil && s.isFresh(ttl):
 			if got {
 				s.releasePageLock(ctx, f.Key, tok)
 			}
-			s.pages.l1.put(f.Key, page, s.clock.Now(), ttl, s.pageGrace(), f.epoch)
+			s.l1.put(f.Key, page, s.clock.Now(), ttl, s.pageGrace(), f.epoch)
 			return fillResult{page, fillFound}, nil
 		case got:
 			page, err := s.renderPage(ctx, f, row, pagebody.LevelStored)
@@ -150,7 +150,7 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 			if err := s.storePage(ctx, f, page, tok); err != nil {
 				return fillResult{}, err
 			}
-			s.pages.l1.put(f.Key, page, s.clock.Now(), s.pageHardTTL(), s.pageGrace(), f.epoch)
+			s.l1.put(f.Key, page, s.clock.Now(), s.pageHardTTL(), s.pageGrace(), f.epoch)
 			return fillResult{page, fillRendered}, nil
 		case page != nil:
 			return fillResult{page, fillStale}, nil
@@ -169,7 +169,7 @@ func (s *Store) fill(ctx context.Context, f pageFill, wait bool) (fillResult, er
 
 // renderUnstored renders a page that is not stored, counting the render
 // with the caller's writes.
-func (s *Store) renderUnstored(ctx context.Context, f pageFill, row catalog.RowRead) (fillResult, error) {
+func (s *Service) renderUnstored(ctx context.Context, f pageFill, row catalog.RowRead) (fillResult, error) {
 	page, err := s.renderPage(ctx, f, row, pagebody.LevelFast)
 	if err != nil {
 		return fillResult{}, err
@@ -183,7 +183,7 @@ func (s *Store) renderUnstored(ctx context.Context, f pageFill, row catalog.RowR
 // parseFillBegin reads the script's answer: a usable page (or nil), its
 // TTL and whether the lock was taken. A page rendered before a purge that
 // this request already saw is not usable.
-func (s *Store) parseFillBegin(cmd *redis.Cmd, f pageFill) (*pagebody.Page, time.Duration, bool) {
+func (s *Service) parseFillBegin(cmd *redis.Cmd, f pageFill) (*pagebody.Page, time.Duration, bool) {
 	vals, err := cmd.Slice()
 	if err != nil || len(vals) != 3 {
 		return nil, 0, false
@@ -205,39 +205,60 @@ func (s *Store) parseFillBegin(cmd *redis.Cmd, f pageFill) (*pagebody.Page, time
 	return p, ttl, got == 1
 }
 
-// renderPage reads the item (from the row cache if it holds the row) and
-// the missing names in one query, and renders and splits the page.
-func (s *Store) renderPage(ctx context.Context, f pageFill, row catalog.RowRead, level int) (*pagebody.Page, error) {
-	bought := f.bought.Result()
-	it, err := s.Catalog.PageItem(ctx, f.ItemID, row, append(slices.Clone(f.Names), bought.ItemIDs...))
+// renderPage gathers every fact the page shows, then renders it with the
+// request's pure render function and splits it at its holes. The item
+// comes from the row cache if it holds the row, else from the database
+// with the missing names in the same query; then its pictures and its
+// reviews, one query each.
+func (s *Service) renderPage(ctx context.Context, f pageFill, row catalog.RowRead, level int) (*pagebody.Page, error) {
+	d, err := s.pageData(ctx, f, row)
 	if err != nil {
 		return nil, err
 	}
-	if it.Archived() {
-		return nil, ErrGone
-	}
-	facts := PageFacts{Views: f.Views, Buyers: bought.Buyers}
-	names, _ := s.Catalog.CachedNames(bought.ItemIDs)
-	for _, id := range bought.ItemIDs {
-		if name, ok := names[id]; ok {
-			facts.AlsoBought = append(facts.AlsoBought, NamedItem{ID: id, Name: name})
-		}
-	}
-	html, err := f.Render(ctx, it, facts)
+	html, err := f.Render(ctx, d)
 	if err != nil {
 		return nil, fmt.Errorf("render page: %w", err)
 	}
-	page, err := pagebody.Build(html, it.ID, it.Name, f.Gen.Item, f.Gen.All, level)
+	page, err := pagebody.Build(html, d.Item.ID, d.Item.Name, f.Gen.Item, f.Gen.All, level)
 	if err != nil {
 		return nil, err
 	}
-	s.pages.renders.Inc()
+	s.renders.Inc()
 	return page, nil
+}
+
+// pageData gathers what an item page shows for everyone.
+func (s *Service) pageData(ctx context.Context, f pageFill, row catalog.RowRead) (PageData, error) {
+	bought := f.bought.Result()
+	it, err := s.catalog.PageItem(ctx, f.ItemID, row, append(slices.Clone(f.Names), bought.ItemIDs...))
+	if err != nil {
+		return PageData{}, err
+	}
+	if it.Archived() {
+		return PageData{}, platform.ErrGone
+	}
+	d := PageData{Item: it, Views: f.Views, Buyers: bought.Buyers}
+	names, _ := s.catalog.CachedNames(bought.ItemIDs)
+	for _, id := range bought.ItemIDs {
+		if name, ok := names[id]; ok {
+			d.AlsoBought = append(d.AlsoBought, NamedItem{ID: id, Name: name})
+		}
+	}
+	// Pictures and reviews are the same for everyone, so they are part of
+	// the stored page; adding one announces the item's change, which
+	// purges its pages.
+	if d.Pictures, err = s.media.ItemImages(ctx, it.ID); err != nil {
+		return PageData{}, err
+	}
+	if d.Reviews, d.Rating, err = s.reviews.ItemReviews(ctx, it.ID); err != nil {
+		return PageData{}, err
+	}
+	return d, nil
 }
 
 // storePage stores a rendered page with its hard TTL, releases the lock,
 // counts the render and sends the caller's own writes, in one round trip.
-func (s *Store) storePage(ctx context.Context, f pageFill, page *pagebody.Page, tok string) error {
+func (s *Service) storePage(ctx context.Context, f pageFill, page *pagebody.Page, tok string) error {
 	ttl := s.pageHardTTL()
 	pipe := s.rdb.Pipeline()
 	pipe.Eval(ctx, storePageScript, []string{keys.Page(f.Key), keys.PageLock(f.Key)}, page.Encode(), ttl.Milliseconds(), tok)
@@ -252,14 +273,14 @@ func (s *Store) storePage(ctx context.Context, f pageFill, page *pagebody.Page, 
 	return nil
 }
 
-func (s *Store) releasePageLock(ctx context.Context, key, tok string) {
+func (s *Service) releasePageLock(ctx context.Context, key, tok string) {
 	_ = platform.ReleaseLock(ctx, s.rdb, keys.PageLock(key), tok)
 }
 
 // buildPage renders an item page that is not to be stored (its URL
 // bypasses the cache, or the item is not popular enough), from the row
 // cache or the database, with the names in the same query.
-func (s *Store) buildPage(ctx context.Context, f pageFill) (*pagebody.Page, error) {
+func (s *Service) buildPage(ctx context.Context, f pageFill) (*pagebody.Page, error) {
 	pipe := s.rdb.Pipeline()
 	row := catalog.AddRowRead(ctx, pipe, f.ItemID)
 	f.bought = analytics.AddAlsoBoughtRead(ctx, pipe, f.ItemID)

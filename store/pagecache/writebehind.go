@@ -1,4 +1,4 @@
-package store
+package pagecache
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 	"storefront/store/sessions"
 )
 
-// visitWrites are what one item page view writes: the book's update_token
-// for the session (touch, viewed list), the view count of the item
-// (`viewed:` and its counter), and the page cache's statistics.
+// visitWrites are what one item page view writes: the session's touch
+// and viewed list, the view count of the item (`viewed:` and its
+// counter), and the page cache's statistics.
 type visitWrites struct {
 	itemID int64
 	token  string // the session that viewed the item ("" for none)
@@ -32,14 +32,14 @@ type visitWrites struct {
 }
 
 // addVisitWrites queues w on pipe, at time now (Unix seconds).
-func (s *Store) addVisitWrites(ctx context.Context, pipe redis.Pipeliner, w *visitWrites, now float64) {
+func (s *Service) addVisitWrites(ctx context.Context, pipe redis.Pipeliner, w *visitWrites, now float64) {
 	if w.token != "" {
 		if w.create {
-			s.Sessions.AddNew(ctx, pipe, w.token)
+			s.sessions.AddNew(ctx, pipe, w.token)
 		} else {
 			sessions.AddTouch(ctx, pipe, w.token, w.signedIn, now)
 		}
-		s.Sessions.AddViews(ctx, pipe, w.token, map[int64]float64{w.itemID: now})
+		s.sessions.AddViews(ctx, pipe, w.token, map[int64]float64{w.itemID: now})
 	}
 	if w.countView {
 		analytics.AddViews(ctx, pipe, w.itemID, 1)
@@ -56,7 +56,7 @@ func (s *Store) addVisitWrites(ctx context.Context, pipe redis.Pipeliner, w *vis
 }
 
 // sendWrites sends w now, unless it went with a stored page already.
-func (s *Store) sendWrites(ctx context.Context, w *visitWrites) error {
+func (s *Service) sendWrites(ctx context.Context, w *visitWrites) error {
 	if w.sent {
 		return nil
 	}
@@ -147,8 +147,8 @@ func (w *writeBehind) touch(token string, signedIn bool, now float64) {
 // FlushWrites sends the buffered writes of page cache hits now, in one
 // pipeline, then deletes the viewed lists of sessions that turned out to
 // be gone (evicted or signed out meanwhile), so that they leave no state.
-func (s *Store) FlushWrites(ctx context.Context) error {
-	w := s.pages.writes
+func (s *Service) FlushWrites(ctx context.Context) error {
+	w := s.writes
 	w.flushMu.Lock()
 	defer w.flushMu.Unlock()
 	w.mu.Lock()
@@ -162,18 +162,18 @@ func (s *Store) FlushWrites(ctx context.Context) error {
 	alive := make([]sessions.AliveRead, 0, len(pending))
 	for token, ps := range pending {
 		sessions.AddTouch(ctx, pipe, token, ps.signedIn, ps.seen)
-		s.Sessions.AddViews(ctx, pipe, token, ps.views)
+		s.sessions.AddViews(ctx, pipe, token, ps.views)
 		alive = append(alive, sessions.AddAlive(ctx, pipe, token))
 	}
 	for id, n := range views {
 		analytics.AddViews(ctx, pipe, id, n)
 	}
-	ranks := make(map[int64]*redis.IntCmd, len(hits))
+	ranks := make(map[int64]analytics.RankRead, len(hits))
 	for id, n := range hits {
 		addPageHit(ctx, pipe, id, n)
-		// The book checks the rank on every request; a hit served from
-		// this process learns it here, one interval late.
-		ranks[id] = pipe.ZRank(ctx, keys.ViewRanking, platform.FormatID(id))
+		// A page read from Redis checks its item's rank on the request; a
+		// hit served from this process learns it here, one interval late.
+		ranks[id] = analytics.AddRank(ctx, pipe, id)
 	}
 	for field, n := range stats {
 		pipe.HIncrBy(ctx, keys.PageStats, field, n)
@@ -182,14 +182,14 @@ func (s *Store) FlushWrites(ctx context.Context) error {
 	if err = platform.RealErr(cmds, err); err != nil {
 		return fmt.Errorf("flush page cache writes: %w", err)
 	}
-	for id, cmd := range ranks {
-		if r, err := cmd.Result(); err != nil || r >= s.opt.PageCacheTop {
-			s.pages.l1.purgeItem(id) // dropped out of the top: no longer cached
+	for id, r := range ranks {
+		if rank := r.Rank(); rank < 0 || rank >= s.opt.Top {
+			s.l1.purgeItem(id) // dropped out of the top: no longer cached
 		}
 	}
 	pipe = s.rdb.Pipeline()
 	for _, r := range alive {
-		s.Sessions.AddDropIfGone(ctx, pipe, r)
+		s.sessions.AddDropIfGone(ctx, pipe, r)
 	}
 	if pipe.Len() > 0 {
 		if _, err := pipe.Exec(ctx); err != nil {
@@ -201,7 +201,7 @@ func (s *Store) FlushWrites(ctx context.Context) error {
 
 // runBackground flushes the buffered writes every WRITE_BEHIND and keeps
 // the purge channel subscribed, until Close.
-func (s *Store) runBackground() {
+func (s *Service) runBackground() {
 	ctx, cancel := context.WithCancel(context.Background())
 	listening := make(chan struct{})
 	flushing := make(chan struct{})
@@ -239,13 +239,13 @@ func (s *Store) runBackground() {
 // WRITE_BEHIND is not set.
 const DefaultWriteBehind = 100 * time.Millisecond
 
-// DefaultPageL1Bytes bounds the in-process page cache when PAGE_L1_BYTES
-// is not set.
-const DefaultPageL1Bytes = 64 << 20
+// DefaultL1Bytes bounds the in-process page cache when PAGE_L1_BYTES is
+// not set.
+const DefaultL1Bytes = 64 << 20
 
-// Close stops the store's background work and flushes the buffered writes
-// (shutdown). The clients are the caller's to close, after Close.
-func (s *Store) Close() {
+// Close stops the page cache's background work and flushes the buffered
+// writes (shutdown). The clients are the caller's to close, after Close.
+func (s *Service) Close() {
 	s.closeOnce.Do(func() {
 		if s.stopBackground != nil {
 			s.stopBackground()

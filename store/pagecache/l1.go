@@ -1,15 +1,10 @@
-package store
+package pagecache
 
 import (
-	"context"
-	"strconv"
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
-	"storefront/store/keys"
-	"storefront/store/pagebody"
+	"storefront/store/pagecache/pagebody"
 	"storefront/store/platform"
 )
 
@@ -83,6 +78,11 @@ func (c *l1Cache) epoch(itemID int64) l1Epoch {
 	return l1Epoch{item: c.epochs[itemID], all: c.all}
 }
 
+// PurgeEpoch is a number that moves whenever the item's pages are
+// purged, and whether purges are being heard now: what the reviews' memo
+// of shoppers' own reviews checks (the wiring hands it over).
+func (s *Service) PurgeEpoch(itemID int64) (uint64, bool) { return s.l1.epochLive(itemID) }
+
 // epochLive returns a number that moves whenever the item's pages are
 // purged (its purges and the purges of everything: both only grow, so
 // their sum moves with either) and whether purges are being heard
@@ -139,75 +139,13 @@ func (c *l1Cache) setLive(live bool) {
 	c.mu.Unlock()
 }
 
-// stats returns the entries and bytes held.
-func (c *l1Cache) stats() (int, int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.pages.Len()
-}
-
-// purgeAllMessage is what the purge channel carries for "every page";
-// otherwise a message is an item id.
-const purgeAllMessage = "*"
-
-// announcePurge tells every instance (this one included) to drop the
-// items' pages, or all pages when no id is given.
-func (s *Store) announcePurge(ctx context.Context, ids ...int64) error {
-	if len(ids) == 0 {
-		s.pages.l1.purgeAll()
-		return s.rdb.Publish(ctx, keys.PurgeChannel, purgeAllMessage).Err()
-	}
-	pipe := s.rdb.Pipeline()
-	for _, id := range ids {
-		s.pages.l1.purgeItem(id)
-		pipe.Publish(ctx, keys.PurgeChannel, platform.FormatID(id))
-	}
-	_, err := pipe.Exec(ctx)
-	return err
-}
-
-// listenPurges applies purges announced by any instance until ctx ends.
-// go-redis resubscribes after a lost connection and reports each
-// (re)subscription as a *redis.Subscription: the cache empties then.
-func (s *Store) listenPurges(ctx context.Context, done chan<- struct{}) {
-	defer close(done)
-	ps := s.rdb.Subscribe(ctx, keys.PurgeChannel)
-	defer ps.Close()
-	ch := ps.ChannelWithSubscriptions(redis.WithChannelHealthCheckInterval(time.Second))
-	for {
-		select {
-		case <-ctx.Done():
-			s.pages.l1.setLive(false)
-			return
-		case m, ok := <-ch:
-			if !ok {
-				s.pages.l1.setLive(false)
-				return
-			}
-			switch m := m.(type) {
-			case *redis.Subscription:
-				s.pages.l1.setLive(m.Kind == "subscribe")
-			case *redis.Message:
-				if m.Payload == purgeAllMessage {
-					s.pages.l1.purgeAll()
-				} else if id, err := strconv.ParseInt(m.Payload, 10, 64); err == nil {
-					s.pages.l1.purgeItem(id)
-				}
-			}
-		}
-	}
-}
-
 // HeldPage returns the item's page as this process holds it, or nil
 // (tests and the dashboard look at what is held, never serve it).
-func (s *Store) HeldPage(itemID int64) *pagebody.Page {
-	s.pages.l1.mu.Lock()
-	defer s.pages.l1.mu.Unlock()
-	if e, ok := s.pages.l1.pages.Peek(PageKey(itemID)); ok {
+func (s *Service) HeldPage(itemID int64) *pagebody.Page {
+	s.l1.mu.Lock()
+	defer s.l1.mu.Unlock()
+	if e, ok := s.l1.pages.Peek(PageKey(itemID)); ok {
 		return e.page
 	}
 	return nil
 }
-
-// L1Stats returns how many pages this process holds and their bytes.
-func (s *Store) L1Stats() (pages int, bytes int64) { return s.pages.l1.stats() }

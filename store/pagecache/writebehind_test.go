@@ -1,4 +1,4 @@
-package store_test
+package pagecache_test
 
 import (
 	"context"
@@ -147,8 +147,8 @@ func TestInProcessCopyHearsPurges(t *testing.T) {
 	ctx := t.Context()
 	st.Redis().ZIncrBy(ctx, "viewed:", -1, "12") // ranked, so cached
 	gen := 0
-	rendering := func(_ context.Context, it store.Item, _ store.PageFacts) ([]byte, error) {
-		return wiringtest.PageHTML(it.Name + " v" + strconv.Itoa(gen)), nil
+	rendering := func(_ context.Context, d store.PageData) ([]byte, error) {
+		return wiringtest.PageHTML(d.Item.Name + " v" + strconv.Itoa(gen)), nil
 	}
 	serve := func(s *store.Store) store.ItemView {
 		v, err := s.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 12, Render: rendering})
@@ -162,7 +162,7 @@ func TestInProcessCopyHearsPurges(t *testing.T) {
 			"the page is never held in process")
 	}
 	for round, purge := range []func() error{
-		func() error { return st.PurgeItemPages(ctx, 12) },
+		func() error { _, err := st.PurgeItemPages(ctx, 12); return err },
 		func() error { _, err := st.PurgeAllPages(ctx); return err },
 	} {
 		gen = round + 1
