@@ -17,6 +17,7 @@ import (
 	"storefront/store/seed"
 	"storefront/store/sessions"
 	"storefront/store/social"
+	"storefront/store/stats"
 	"storefront/store/workers"
 )
 
@@ -301,4 +302,16 @@ const (
 var (
 	ItemPath = pagecache.ItemPath
 	PageKey  = pagecache.PageKey
+)
+
+type (
+	Dashboard       = stats.Dashboard
+	PageCacheReport = stats.PageCacheReport
+	SessionReport   = stats.SessionReport
+	WorkerReport    = stats.WorkerReport
+	RedisInfo       = stats.RedisInfo
+	StatsSample     = stats.StatsSample
+	Keyspace        = stats.Keyspace
+	ItemHits        = pagecache.ItemHits
+	RowReport       = catalog.RowReport
 )

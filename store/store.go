@@ -29,6 +29,7 @@ import (
 	"storefront/store/seed"
 	"storefront/store/sessions"
 	"storefront/store/social"
+	"storefront/store/stats"
 	"storefront/store/workers"
 )
 
@@ -101,8 +102,6 @@ func (o Options) withDefaults() Options {
 	if o.PasswordCost <= 0 {
 		o.PasswordCost = bcrypt.DefaultCost
 	}
-	def(&o.StatsInterval, defaultStatsInterval)
-	def(&o.KeyspaceScanInterval, defaultScanInterval)
 	def(&o.AccountCartTTL, cart.DefaultAccountTTL)
 	if o.Shipping == nil {
 		rates := orders.DefaultShipping
@@ -146,11 +145,15 @@ type Social = social.Service
 // Pages is the page cache, embedded in Store while the domains move out.
 type Pages = pagecache.Service
 
+// Statistics is the admin's numbers, embedded in Store while the domains move out.
+type Statistics = stats.Service
+
 // Sales is the orders service, embedded in Store while the domains move out.
 type Sales = orders.Service
 
 type Store struct {
 	*Catalog
+	*Statistics
 	*Pages
 	*Sales
 	*Social
@@ -220,20 +223,24 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Catalog.OnChange(s.Pages.ItemsChanged)
 	s.Pages.OnPurgeAll(s.Searcher.AllChanged)
 	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch)
+	s.Statistics = stats.New(base, stats.Options{RedisMode: s.opt.RedisMode, StatsInterval: s.opt.StatsInterval,
+		KeyspaceScanInterval: s.opt.KeyspaceScanInterval}, s.host, s.Catalog)
 	// Every background loop main starts and stops, and every metric the
 	// store exports, in one place.
 	s.workers = []workers.Worker{
-		s.Social.Workers()[0],    // spreads new posts to followers' feeds
-		s.Sales.Workers()[0],     // fulfils queued orders
-		s.Analytics.Workers()[0], // rescales item view counts
-		s.Catalog.Workers()[0],   // refreshes cached item rows
-		s.Sessions.Workers()[0],  // evicts the oldest sessions
-		s.statsWorker(),          // samples the dashboard's counters
+		s.Social.Workers()[0],     // spreads new posts to followers' feeds
+		s.Sales.Workers()[0],      // fulfils queued orders
+		s.Analytics.Workers()[0],  // rescales item view counts
+		s.Catalog.Workers()[0],    // refreshes cached item rows
+		s.Sessions.Workers()[0],   // evicts the oldest sessions
+		s.Statistics.Workers()[0], // samples the dashboard's counters
 	}
 	s.collectors = append(s.Pages.Collectors(), s.Sessions.Collectors()...)
 	s.collectors = append(s.collectors, s.Board.Collectors()...)
 	s.collectors = append(s.collectors, s.Sales.Collectors()...)
-	s.collectors = append(s.collectors, s.host.Collector(), poolCollector{s.rdb}, sharedCollector{s})
+	s.collectors = append(s.collectors, s.host.Collector())
+	s.collectors = append(s.collectors, s.Statistics.Collectors()...)
+	s.Statistics.SetWorkers(s.workers)
 	return s
 }
 
@@ -278,9 +285,16 @@ func (s *Store) WorkerStatus(ctx context.Context, name string) (workers.Status, 
 
 // WorkerStatuses reads the last report of every background worker.
 func (s *Store) WorkerStatuses(ctx context.Context) ([]workers.Status, error) {
-	return s.host.Statuses(ctx, s.workerNames())
+	var names []string
+	for _, w := range s.workers {
+		names = append(names, w.Name())
+	}
+	return s.host.Statuses(ctx, names)
 }
 
 // UseClientSideCache gives the store a client with client-side caching for
 // the reads of shared data and cached pages' holes (see RedisConn.Cached).
 func (s *Store) UseClientSideCache(c *redis.Client) { s.sharedReader.UseCache(c) }
+
+// Collectors returns the store's Prometheus series for /metrics.
+func (s *Store) Collectors() []prometheus.Collector { return s.collectors }

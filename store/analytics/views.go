@@ -106,3 +106,19 @@ func ItemViewsOf(zs []redis.Z) []ItemViews {
 	}
 	return out
 }
+
+// TopRead is a queued read of the top of the view ranking.
+type TopRead struct{ cmd *redis.ZSliceCmd }
+
+// AddTop queues the read of the n most viewed items on pipe.
+func AddTop(ctx context.Context, pipe redis.Pipeliner, n int64) TopRead {
+	return TopRead{cmd: pipe.ZRangeWithScores(ctx, keys.ViewRanking, 0, n-1)}
+}
+
+// Items are the most viewed items once the pipeline ran, most first.
+func (r TopRead) Items() []ItemViews { return ItemViewsOf(r.cmd.Val()) }
+
+// AddRankingSize queues the count of items in the view ranking on pipe.
+func AddRankingSize(ctx context.Context, pipe redis.Pipeliner) *redis.IntCmd {
+	return pipe.ZCard(ctx, keys.ViewRanking)
+}

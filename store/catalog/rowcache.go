@@ -421,3 +421,59 @@ func (s *Service) PageItem(ctx context.Context, id int64, row RowRead, names []i
 	}
 	return it, nil
 }
+
+// ScheduleRead is a queued read of the start of the row cache's schedule.
+type ScheduleRead struct {
+	due   *redis.ZSliceCmd
+	count *redis.IntCmd
+}
+
+// AddSchedule queues the read of the n rows due soonest and of how many
+// rows are scheduled, on pipe.
+func AddSchedule(ctx context.Context, pipe redis.Pipeliner, n int64) ScheduleRead {
+	return ScheduleRead{due: pipe.ZRangeWithScores(ctx, keys.RowSchedule, 0, n-1), count: pipe.ZCard(ctx, keys.RowSchedule)}
+}
+
+// Count is how many rows are scheduled, once the pipeline ran.
+func (r ScheduleRead) Count() int64 { return r.count.Val() }
+
+// RowReport is one scheduled row as the dashboard shows it.
+type RowReport struct {
+	ItemID      int64
+	Delay       float64 // seconds; 0 when missing (the worker will drop it)
+	Next        time.Time
+	LastRefresh time.Time // zero when not cached yet
+}
+
+// RowReports adds each scheduled row of r (read before) its delay and
+// last refresh (the `cached_at` of its inv:<id>) in one round trip.
+func (s *Service) RowReports(ctx context.Context, r ScheduleRead) ([]RowReport, error) {
+	sched := r.due.Val()
+	if len(sched) == 0 {
+		return nil, nil
+	}
+	pipe := s.rdb.Pipeline()
+	delays := make([]*redis.FloatCmd, len(sched))
+	rows := make([]*redis.StringCmd, len(sched))
+	out := make([]RowReport, len(sched))
+	for i, z := range sched {
+		member := fmt.Sprint(z.Member)
+		out[i].ItemID, _ = strconv.ParseInt(member, 10, 64)
+		out[i].Next = time.UnixMicro(int64(z.Score * 1e6))
+		delays[i] = pipe.ZScore(ctx, keys.RowDelay, member)
+		rows[i] = pipe.Get(ctx, keys.RowCache(out[i].ItemID))
+	}
+	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
+		return nil, fmt.Errorf("row reports: %w", platform.RealErr(cmds, err))
+	}
+	for i := range out {
+		out[i].Delay = delays[i].Val()
+		var row struct {
+			CachedAt float64 `json:"cached_at"`
+		}
+		if b, err := rows[i].Bytes(); err == nil && json.Unmarshal(b, &row) == nil && row.CachedAt > 0 {
+			out[i].LastRefresh = time.UnixMicro(int64(row.CachedAt * 1e6))
+		}
+	}
+	return out, nil
+}

@@ -164,3 +164,42 @@ func (p *Pace) Add(n int64, err error) (done int64, now bool) {
 	done, p.done, p.last = p.done, 0, time.Now()
 	return done, true
 }
+
+// ReportsRead is a queued read of several workers' reports and of who
+// holds their leases.
+type ReportsRead struct {
+	names   []string
+	reports []*redis.MapStringStringCmd
+	holders []*redis.StringCmd
+}
+
+// AddReports queues, on pipe, the reads of the named workers' last
+// reports and lease holders (the dashboard reads them beside its other
+// numbers).
+func AddReports(ctx context.Context, pipe redis.Pipeliner, names []string) ReportsRead {
+	r := ReportsRead{names: names, reports: make([]*redis.MapStringStringCmd, len(names)), holders: make([]*redis.StringCmd, len(names))}
+	for i, n := range names {
+		r.reports[i], r.holders[i] = pipe.HGetAll(ctx, keys.Worker(n)), pipe.Get(ctx, keys.Lease(n))
+	}
+	return r
+}
+
+// Statuses are the reports once the pipeline ran, in the order of the
+// names, with the lease holder of each ("" for none).
+func (r ReportsRead) Statuses() (statuses []Status, holders []string) {
+	for i, n := range r.names {
+		statuses = append(statuses, StatusOf(n, r.reports[i].Val()))
+		holders = append(holders, r.holders[i].Val())
+	}
+	return statuses, holders
+}
+
+// AddLastRuns queues, on pipe, the reads of when the named workers last
+// reported (ParseRunTime reads each once the pipeline ran).
+func AddLastRuns(ctx context.Context, pipe redis.Pipeliner, names []string) []*redis.StringCmd {
+	out := make([]*redis.StringCmd, len(names))
+	for i, n := range names {
+		out[i] = pipe.HGet(ctx, keys.Worker(n), "last_run")
+	}
+	return out
+}

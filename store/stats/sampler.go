@@ -1,4 +1,4 @@
-package store
+package stats
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/keys"
+	"storefront/store/pagecache"
 	"storefront/store/platform"
 	"storefront/store/sessions"
 	"storefront/store/workers"
@@ -32,8 +33,6 @@ const (
 	statsKeep = time.Hour + 5*time.Minute
 	// maxSamples caps the history whatever the interval (tests sample fast).
 	maxSamples = 2000
-	// maxHitItems caps `stats:pagehits` at the most-hit items.
-	maxHitItems = 1000
 	// scanCount is the COUNT hint of each SCAN step of the keyspace scan.
 	scanCount = 1000
 )
@@ -64,7 +63,7 @@ type sampleJSON struct {
 // SampleStats records one sample of the shared counters and returns it.
 // The stats worker calls it on the instance holding the lease; tests call
 // it directly.
-func (s *Store) SampleStats(ctx context.Context) (StatsSample, error) {
+func (s *Service) SampleStats(ctx context.Context) (StatsSample, error) {
 	smp, _, err := s.sampleStats(ctx)
 	return smp, err
 }
@@ -73,17 +72,17 @@ func (s *Store) SampleStats(ctx context.Context) (StatsSample, error) {
 // KeyspaceScanInterval after the last one, and never sooner than ten times
 // the last one took, so that scanning a big keyspace stays a small share of
 // the server's time.
-func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
+func (s *Service) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	pipe := s.rdb.Pipeline()
-	page := pipe.HMGet(ctx, keys.PageStats, pageStatFields...)
+	page := pagecache.AddCounts(ctx, pipe)
 	sess := sessions.AddCounts(ctx, pipe)
 	scanned := pipe.HMGet(ctx, keys.KeyspaceScan, "at", "took")
 	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) != nil {
 		return StatsSample{}, false, fmt.Errorf("sample stats: %w", platform.RealErr(cmds, err))
 	}
 	now := s.clock.Now()
-	counts := hashInts(page.Val())
-	smp := StatsSample{At: now, Hits: counts[0], Misses: counts[1], Stale: counts[2], Bypass: counts[3],
+	c := page.Counts()
+	smp := StatsSample{At: now, Hits: c.Hits, Misses: c.Misses, Stale: c.Stale, Bypass: c.Bypass,
 		Sessions: sess.Total(), SignedIn: sess.SignedIn(), Guests: sess.Guests(), Instance: s.instance}
 	b, _ := json.Marshal(sampleJSON{T: now.UnixMilli(), H: smp.Hits, M: smp.Misses, S: smp.Stale, B: smp.Bypass,
 		N: smp.Sessions, U: smp.SignedIn, G: smp.Guests, I: s.instance})
@@ -92,10 +91,7 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	pipe.ZAdd(ctx, keys.StatsSamples, redis.Z{Score: t, Member: string(b)})
 	pipe.ZRemRangeByScore(ctx, keys.StatsSamples, "-inf", "("+strconv.FormatFloat(t-statsKeep.Seconds(), 'f', 3, 64))
 	pipe.ZRemRangeByRank(ctx, keys.StatsSamples, 0, -maxSamples-1)
-	// Requests for items that do not exist leave a corrected count of 0;
-	// beyond the most-hit maxHitItems nobody looks.
-	pipe.ZRemRangeByScore(ctx, keys.PageHits, "-inf", "0")
-	pipe.ZRemRangeByRank(ctx, keys.PageHits, 0, -maxHitItems-1)
+	pagecache.AddTrimHits(ctx, pipe)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return StatsSample{}, false, fmt.Errorf("sample stats: %w", err)
 	}
@@ -103,9 +99,6 @@ func (s *Store) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	wait := max(s.opt.KeyspaceScanInterval, 10*time.Duration(last[1])*time.Millisecond)
 	return smp, now.Sub(time.UnixMilli(last[0])) >= wait, nil
 }
-
-// pageStatFields are the page cache's results in `stats:pagecache`.
-var pageStatFields = []string{PageHit, PageMiss, PageStale, PageBypass}
 
 // hashInts reads HMGET replies as numbers, 0 for missing fields.
 func hashInts(vals []any) []int64 {
@@ -119,7 +112,7 @@ func hashInts(vals []any) []int64 {
 }
 
 // StatsHistory returns the samples taken since the given time, oldest first.
-func (s *Store) StatsHistory(ctx context.Context, since time.Time) ([]StatsSample, error) {
+func (s *Service) StatsHistory(ctx context.Context, since time.Time) ([]StatsSample, error) {
 	min := strconv.FormatFloat(float64(since.UnixMilli())/1e3, 'f', 3, 64)
 	vals, err := s.rdb.ZRangeByScore(ctx, keys.StatsSamples, &redis.ZRangeBy{Min: min, Max: "+inf"}).Result()
 	if err != nil {
@@ -154,7 +147,7 @@ type Keyspace struct {
 // count; it costs the server a pass over the keyspace in small SCAN steps,
 // which is why the stats worker does it once per KeyspaceScanInterval (or
 // less often, see sampleStats), on one instance, beside its sampling.
-func (s *Store) ScanKeyspace(ctx context.Context) (Keyspace, error) {
+func (s *Service) ScanKeyspace(ctx context.Context) (Keyspace, error) {
 	start := time.Now()
 	var ks Keyspace
 	var mu sync.Mutex // ForEachMaster runs fn on the masters at once
@@ -216,7 +209,7 @@ func scanServer(ctx context.Context, c redis.UniversalClient) (Keyspace, error) 
 }
 
 // LastKeyspace returns the last keyspace scan's result.
-func (s *Store) LastKeyspace(ctx context.Context) (Keyspace, error) {
+func (s *Service) LastKeyspace(ctx context.Context) (Keyspace, error) {
 	vals, err := s.rdb.HMGet(ctx, keys.KeyspaceScan, "pages", "page_bytes", "carts", "at").Result()
 	if err != nil {
 		return Keyspace{}, fmt.Errorf("keyspace: %w", err)
@@ -237,7 +230,7 @@ func keyspaceOf(vals []any) Keyspace {
 // `stats` lease, so that samples are not doubled with several instances,
 // every StatsInterval. A due keyspace scan runs beside the sampling, so
 // that a long scan leaves no gap in the samples.
-func (s *Store) statsWorker() workers.Worker {
+func (s *Service) statsWorker() workers.Worker {
 	every := s.opt.StatsInterval
 	var scans sync.WaitGroup
 	var scanning atomic.Bool

@@ -1,4 +1,4 @@
-package store_test
+package stats_test
 
 import (
 	"context"

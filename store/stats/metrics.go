@@ -1,12 +1,14 @@
-package store
+package stats
 
 import (
 	"context"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/redis/go-redis/v9"
 
+	"storefront/store/analytics"
+	"storefront/store/catalog"
 	"storefront/store/keys"
+	"storefront/store/pagecache"
 	"storefront/store/platform"
 	"storefront/store/sessions"
 	"storefront/store/workers"
@@ -16,7 +18,7 @@ import (
 // the database, read at scrape time within scrapeTimeout. Being shared,
 // they are the same on every instance: a sum across instances counts them
 // several times (use max, or scrape one instance).
-type sharedCollector struct{ s *Store }
+type sharedCollector struct{ s *Service }
 
 var sharedDescs = struct {
 	requests, renders, signedIn, guests, carts, pages, pageBytes, viewed, rows, workerRun, redisKeys, redisMem, dbSize *prometheus.Desc
@@ -59,22 +61,19 @@ func (c sharedCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, v, labels...)
 	}
 	pipe := s.rdb.Pipeline()
-	page := pipe.HMGet(ctx, keys.PageStats, append(pageStatFields, "renders")...)
+	page := pagecache.AddCounts(ctx, pipe)
 	sess := sessions.AddCounts(ctx, pipe)
 	ks := pipe.HMGet(ctx, keys.KeyspaceScan, "pages", "page_bytes", "carts", "at")
-	viewed := pipe.ZCard(ctx, keys.ViewRanking)
-	rows := pipe.ZCard(ctx, keys.RowSchedule)
+	viewed := analytics.AddRankingSize(ctx, pipe)
+	rows := catalog.AddSchedule(ctx, pipe, 0)
 	names := s.workerNames()
-	runs := make([]*redis.StringCmd, len(names))
-	for i, n := range names {
-		runs[i] = pipe.HGet(ctx, keys.Worker(n), "last_run")
-	}
+	runs := workers.AddLastRuns(ctx, pipe, names)
 	if cmds, err := pipe.Exec(ctx); platform.RealErr(cmds, err) == nil {
-		counts := hashInts(page.Val())
-		for i, r := range pageStatFields {
-			ch <- prometheus.MustNewConstMetric(d.requests, prometheus.CounterValue, float64(counts[i]), r)
+		c := page.Counts()
+		for r, n := range map[string]int64{pagecache.PageHit: c.Hits, pagecache.PageMiss: c.Misses, pagecache.PageStale: c.Stale, pagecache.PageBypass: c.Bypass} {
+			ch <- prometheus.MustNewConstMetric(d.requests, prometheus.CounterValue, float64(n), r)
 		}
-		ch <- prometheus.MustNewConstMetric(d.renders, prometheus.CounterValue, float64(counts[4]))
+		ch <- prometheus.MustNewConstMetric(d.renders, prometheus.CounterValue, float64(c.Renders))
 		gauge(d.signedIn, float64(sess.SignedIn()))
 		gauge(d.guests, float64(sess.Guests()))
 		if k := keyspaceOf(ks.Val()); !k.At.IsZero() {
@@ -83,7 +82,7 @@ func (c sharedCollector) Collect(ch chan<- prometheus.Metric) {
 			gauge(d.pageBytes, float64(k.PageBytes))
 		}
 		gauge(d.viewed, float64(viewed.Val()))
-		gauge(d.rows, float64(rows.Val()))
+		gauge(d.rows, float64(rows.Count()))
 		for i, n := range names {
 			if t := workers.ParseRunTime(runs[i].Val()); !t.IsZero() {
 				gauge(d.workerRun, float64(t.UnixMilli())/1e3, n)
@@ -102,7 +101,7 @@ func (c sharedCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 // workerNames lists the background workers' names, without repeats.
-func (s *Store) workerNames() []string {
+func (s *Service) workerNames() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range s.workers {
@@ -113,3 +112,7 @@ func (s *Store) workerNames() []string {
 	}
 	return out
 }
+
+// SetWorkers tells the dashboard which background workers the shop runs
+// (the wiring collects them, this service's own among them).
+func (s *Service) SetWorkers(ws []workers.Worker) { s.workers = ws }

@@ -1,4 +1,4 @@
-package store
+package stats
 
 import (
 	"bufio"
@@ -28,7 +28,7 @@ type RedisInfo struct {
 
 // RedisInfo reads the server's version, memory and key count: INFO and
 // DBSIZE on every master.
-func (s *Store) RedisInfo(ctx context.Context) (RedisInfo, error) {
+func (s *Service) RedisInfo(ctx context.Context) (RedisInfo, error) {
 	info := RedisInfo{Mode: s.opt.RedisMode, UsedMemory: -1}
 	var mu sync.Mutex
 	err := platform.ForEachMaster(ctx, s.rdb, func(ctx context.Context, c redis.UniversalClient) error {
@@ -72,7 +72,7 @@ func parseInfo(text string) map[string]string {
 
 // DatabaseSize is the database's size on disk in bytes: SQLite's pages
 // times their size, or PostgreSQL's pg_database_size.
-func (s *Store) DatabaseSize(ctx context.Context) (int64, error) {
+func (s *Service) DatabaseSize(ctx context.Context) (int64, error) {
 	q := `SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()`
 	if s.dbKind == platform.DBPostgres {
 		q = `SELECT pg_database_size(current_database())`
