@@ -204,7 +204,6 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Carts = cart.New(base, s.opt.AccountCartTTL)
 	s.Sessions = sessions.New(base, sessions.Options{SessionLimit: s.opt.SessionLimit, ViewedPerSession: s.opt.ViewedPerSession,
 		PasswordCost: s.opt.PasswordCost, SessionRate: s.opt.SessionRate}, s.Limiter, s.Carts, s.host)
-	s.seeder = seed.New(base, seed.Options{Pictures: s.opt.SeedImages, PictureCacheDir: s.opt.DemoPictureCacheDir}, s.Catalog, s.Pictures)
 	s.Analytics = analytics.New(base, s.host, analytics.Options{ViewedKeep: s.opt.ViewedKeep, RescaleInterval: s.opt.RescaleInterval})
 	s.Searcher = search.New(base, search.Options{CacheBytes: s.opt.SearchCacheBytes}, s.Catalog, s.Analytics)
 	s.Catalog.OnChange(s.Searcher.ItemsChanged)
@@ -223,6 +222,8 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Catalog.OnChange(s.Pages.ItemsChanged)
 	s.Pages.OnPurgeAll(s.Searcher.AllChanged)
 	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch)
+	s.seeder = seed.New(base, seed.Options{Articles: s.opt.SeedArticles, Pictures: s.opt.SeedImages, PictureCacheDir: s.opt.DemoPictureCacheDir},
+		seed.Deps{Catalog: s.Catalog, Media: s.Pictures, Sessions: s.Sessions, Board: s.Board, Social: s.Social})
 	s.Statistics = stats.New(base, stats.Options{RedisMode: s.opt.RedisMode, StatsInterval: s.opt.StatsInterval,
 		KeyspaceScanInterval: s.opt.KeyspaceScanInterval}, s.host, s.Catalog)
 	// Every background loop main starts and stops, and every metric the
@@ -298,3 +299,8 @@ func (s *Store) UseClientSideCache(c *redis.Client) { s.sharedReader.UseCache(c)
 
 // Collectors returns the store's Prometheus series for /metrics.
 func (s *Store) Collectors() []prometheus.Collector { return s.collectors }
+
+// SeedDemo fills an empty shop with the demo data (see seed.Service.Demo).
+func (s *Store) SeedDemo(ctx context.Context, adminPassword string) (string, error) {
+	return s.seeder.Demo(ctx, adminPassword)
+}

@@ -32,7 +32,7 @@ func newShop(t *testing.T) shop {
 	host := workers.NewHost(b)
 	cat := catalog.New(b, host)
 	carts := cart.New(b, 0)
-	if err := seed.New(b, seed.Options{}, cat, nil).Catalog(t.Context()); err != nil {
+	if err := seed.New(b, seed.Options{}, seed.Deps{Catalog: cat}).Items(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	accounts := sessions.New(b, sessions.Options{PasswordCost: bcrypt.MinCost}, ratelimit.New(b), carts, host)

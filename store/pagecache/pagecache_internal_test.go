@@ -29,7 +29,7 @@ func newService(t *testing.T) *Service {
 	b := storetest.Base(t)
 	host := workers.NewHost(b)
 	cat := catalog.New(b, host)
-	if err := seed.New(b, seed.Options{}, cat, nil).Catalog(t.Context()); err != nil {
+	if err := seed.New(b, seed.Options{}, seed.Deps{Catalog: cat}).Items(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	users := sessions.New(b, sessions.Options{ViewedPerSession: 25, PasswordCost: bcrypt.MinCost}, ratelimit.New(b), cart.New(b, 0), host)

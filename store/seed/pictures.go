@@ -95,7 +95,7 @@ func demoPictureKey(category, colour string) string { return category + "/" + co
 // seedImages gives every demo item without a picture its generated one.
 // Idempotent and safe with several instances seeding at once.
 func (s *Service) seedImages(ctx context.Context) error {
-	missing, err := s.media.WithoutPictures(ctx, DemoItemCount)
+	missing, err := s.Media.WithoutPictures(ctx, DemoItemCount)
 	if err != nil {
 		return fmt.Errorf("seed images: %w", err)
 	}

@@ -1,4 +1,4 @@
-package store
+package seed
 
 import (
 	"context"
@@ -76,8 +76,8 @@ var demoComments = []string{
 // once seed once (a seeding that fails half way is not retried: the marker
 // stays). The content is the same on every run (a fixed random seed); only
 // the times follow the clock.
-func (s *Store) seedArticles(ctx context.Context) error {
-	if !s.opt.SeedArticles {
+func (s *Service) seedArticles(ctx context.Context) error {
+	if !s.opt.Articles {
 		return nil
 	}
 	if ok, err := s.Board.ClaimDemo(ctx, s.instance); err != nil || !ok {
@@ -118,7 +118,7 @@ func (s *Store) seedArticles(ctx context.Context) error {
 	return nil
 }
 
-func (s *Store) seedArticle(ctx context.Context, d demoArticle, poster sessions.User, posted time.Time, up, down []int64, rng *mrand.Rand, users []sessions.User) error {
+func (s *Service) seedArticle(ctx context.Context, d demoArticle, poster sessions.User, posted time.Time, up, down []int64, rng *mrand.Rand, users []sessions.User) error {
 	var comments []board.Comment
 	for j := range rng.IntN(4) {
 		u := users[rng.IntN(len(users))]
@@ -132,14 +132,14 @@ func (s *Store) seedArticle(ctx context.Context, d demoArticle, poster sessions.
 	}
 	// As a post from the page would: the author's posts and counter, and
 	// the followers' feeds (following an author later copies these in).
-	return s.RecordPost(ctx, social.FeedEntry{
+	return s.Social.RecordPost(ctx, social.FeedEntry{
 		ArticleID: a.ID, AuthorID: a.PosterID, AuthorName: a.Poster,
 		Title: a.Title, Link: a.Link, PostedAt: float64(a.Posted.UnixMicro()) / 1e6,
 	})
 }
 
 // demoUsers creates the demo accounts, or finds them if they exist.
-func (s *Store) demoUsers(ctx context.Context) ([]sessions.User, error) {
+func (s *Service) demoUsers(ctx context.Context) ([]sessions.User, error) {
 	users := make([]sessions.User, 0, len(DemoArticleUsers))
 	for _, name := range DemoArticleUsers {
 		u, err := s.Sessions.EnsureDemoUser(ctx, name)
