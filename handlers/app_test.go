@@ -10,8 +10,8 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -23,7 +23,7 @@ const testKeys = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWYwMTIzNDU2Nzg5YWJjZG
 // app is the real router over a clean store, served by httptest.
 type app struct {
 	t     *testing.T
-	store *store.Store
+	store *wiring.Services
 	h     *handlers.Handler
 	srv   *httptest.Server
 	shift time.Duration // how far tests moved the store's clock
@@ -47,9 +47,9 @@ func testConfig(t testing.TB) handlers.Config {
 }
 
 // newApp builds the app; edits adjust the store options and HTTP config.
-func newApp(t *testing.T, editStore func(*store.Options), editCfg func(*handlers.Config)) *app {
+func newApp(t *testing.T, editStore func(*wiring.Options), editCfg func(*handlers.Config)) *app {
 	t.Helper()
-	var st *store.Store
+	var st *wiring.Services
 	if editStore != nil {
 		st = wiringtest.New(t, editStore)
 	} else {

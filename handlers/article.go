@@ -11,7 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/board"
 	"storefront/views"
 )
 
@@ -40,7 +40,7 @@ func (h *Handler) renderArticle(c echo.Context, id int64, status int, form views
 		LoginURL: "/login?next=" + url.QueryEscape(views.ArticleURL(id)+"#comments"),
 		Hidden:   a.Hidden, Moderator: s.IsAdmin,
 		CanEditGroups: !a.Hidden && s.SignedIn() && (s.UserID == a.PosterID || s.IsAdmin),
-		SiteGroups:    store.ArticleGroups,
+		SiteGroups:    board.ArticleGroups,
 	}
 	for _, cm := range comments {
 		// A hidden comment stays only for its author and admins, marked.
@@ -48,7 +48,7 @@ func (h *Handler) renderArticle(c echo.Context, id int64, status int, form views
 			continue
 		}
 		d.Comments = append(d.Comments, views.CommentView{
-			ID: cm.ID, Ref: store.CommentRef(id, cm.ID), User: cm.User, Body: cm.Body, Hidden: cm.Hidden,
+			ID: cm.ID, Ref: board.CommentRef(id, cm.ID), User: cm.User, Body: cm.Body, Hidden: cm.Hidden,
 			Age: ageText(now.Sub(cm.Posted)), PostedAt: cm.Posted.UTC().Format(time.RFC3339)})
 	}
 	return render(c, status, views.ArticlePage(h.chrome(c, a.Title), d))
@@ -73,7 +73,7 @@ func (h *Handler) VoteArticle(c echo.Context) error {
 		return err
 	}
 	dir := c.FormValue("dir")
-	if dir != store.VoteUp && dir != store.VoteDown && dir != store.VoteNone {
+	if dir != board.VoteUp && dir != board.VoteDown && dir != board.VoteNone {
 		return badRequest("A vote must be up, down or none.")
 	}
 	back := returnPath(c, views.ArticleURL(id))

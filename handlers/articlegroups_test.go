@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/board"
 )
 
 // TestEditArticleGroups: the poster (or an admin) moves an article between
@@ -59,7 +59,7 @@ func TestEditArticleGroups(t *testing.T) {
 
 	// Concurrent edits by the poster and the admin.
 	var wg sync.WaitGroup
-	for i, g := range store.ArticleGroups {
+	for i, g := range board.ArticleGroups {
 		wg.Add(1)
 		go func(i int, g string) {
 			defer wg.Done()
@@ -72,7 +72,7 @@ func TestEditArticleGroups(t *testing.T) {
 	ctx := t.Context()
 	hash, _ := a.store.Redis().HGet(ctx, "{a}article:"+itoa(id), "groups").Result()
 	var inSets []string
-	for _, g := range store.ArticleGroups {
+	for _, g := range board.ArticleGroups {
 		if ok, _ := a.store.Redis().SIsMember(ctx, "{a}group:"+g, itoa(id)).Result(); ok {
 			inSets = append(inSets, g)
 		}

@@ -13,18 +13,19 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/board"
+	"storefront/store/platform"
 	"storefront/views"
 )
 
 // articleStore is the part of the store that the article board uses.
 type articleStore interface {
-	PostArticle(ctx context.Context, p store.NewArticle) (store.Article, error)
-	Articles(ctx context.Context, q store.ArticleQuery) (store.ArticlePage, error)
-	ArticleWithComments(ctx context.Context, id, viewerID int64) (store.Article, []store.Comment, error)
-	Vote(ctx context.Context, articleID, userID int64, dir string) (store.Article, bool, error)
-	AddComment(ctx context.Context, articleID, userID int64, user, body string) (store.Comment, error)
-	ArticlesByID(ctx context.Context, ids []int64, viewerID int64) ([]store.Article, error)
+	PostArticle(ctx context.Context, p board.NewArticle) (board.Article, error)
+	Articles(ctx context.Context, q board.ArticleQuery) (board.ArticlePage, error)
+	ArticleWithComments(ctx context.Context, id, viewerID int64) (board.Article, []board.Comment, error)
+	Vote(ctx context.Context, articleID, userID int64, dir string) (board.Article, bool, error)
+	AddComment(ctx context.Context, articleID, userID int64, user, body string) (board.Comment, error)
+	ArticlesByID(ctx context.Context, ids []int64, viewerID int64) ([]board.Article, error)
 }
 
 const (
@@ -40,7 +41,7 @@ func (h *Handler) ListArticles(c echo.Context) error { return h.listArticles(c, 
 // ListGroup is one group's articles: GET /groups/:name?sort=&page=.
 func (h *Handler) ListGroup(c echo.Context) error {
 	name := c.Param("name")
-	if !store.IsArticleGroup(name) {
+	if !board.IsArticleGroup(name) {
 		return notFound("There is no group with that name.")
 	}
 	return h.listArticles(c, name)
@@ -54,13 +55,13 @@ func (h *Handler) listArticles(c echo.Context, group string) error {
 	sort := c.QueryParam("sort")
 	switch sort {
 	case "":
-		sort = store.SortTop
-	case store.SortTop, store.SortNew:
+		sort = board.SortTop
+	case board.SortTop, board.SortNew:
 	default:
 		return badRequest("Sort by top or new.")
 	}
 	s := session(c)
-	res, err := h.store.Articles(c.Request().Context(), store.ArticleQuery{
+	res, err := h.store.Articles(c.Request().Context(), board.ArticleQuery{
 		Sort: sort, Group: group, Page: page, PerPage: h.cfg.ArticlesPage, ViewerID: s.UserID})
 	if err != nil {
 		return err
@@ -71,7 +72,7 @@ func (h *Handler) listArticles(c echo.Context, group string) error {
 	}
 	urlFor := func(sort string, page int) string {
 		v := url.Values{}
-		if sort != store.SortTop {
+		if sort != board.SortTop {
 			v.Set("sort", sort)
 		}
 		if page > 1 {
@@ -84,8 +85,8 @@ func (h *Handler) listArticles(c echo.Context, group string) error {
 	}
 	d := views.ArticlesData{
 		Rows: articleRows(res.Articles, time.Now()), Group: group, Sort: sort, Total: res.Total,
-		TopURL: urlFor(store.SortTop, 1), NewURL: urlFor(store.SortNew, 1),
-		Groups: store.ArticleGroups, Next: c.Request().URL.RequestURI(),
+		TopURL: urlFor(board.SortTop, 1), NewURL: urlFor(board.SortNew, 1),
+		Groups: board.ArticleGroups, Next: c.Request().URL.RequestURI(),
 		Pager: pagerFor(page, h.cfg.ArticlesPage, res.Total, func(p int) string { return urlFor(sort, p) }),
 	}
 	title := "Articles"
@@ -97,7 +98,7 @@ func (h *Handler) listArticles(c echo.Context, group string) error {
 
 // NewArticleForm shows the form to post an article.
 func (h *Handler) NewArticleForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.NewArticlePage(h.chrome(c, "Post an article"), views.ArticleForm{Groups: store.ArticleGroups}))
+	return render(c, http.StatusOK, views.NewArticlePage(h.chrome(c, "Post an article"), views.ArticleForm{Groups: board.ArticleGroups}))
 }
 
 // articleForm is a posted article.
@@ -122,12 +123,12 @@ func (h *Handler) PostArticle(c echo.Context) error {
 			return c.JSON(http.StatusUnprocessableEntity, map[string]any{"error": "Some fields need another look.", "fields": errs})
 		}
 		return render(c, http.StatusUnprocessableEntity, views.NewArticlePage(h.chrome(c, "Post an article"), views.ArticleForm{
-			Title: f.Title, Link: f.Link, Chosen: f.Groups, Groups: store.ArticleGroups, Errors: errs}))
+			Title: f.Title, Link: f.Link, Chosen: f.Groups, Groups: board.ArticleGroups, Errors: errs}))
 	}
 	if err := h.limit(c, "post", itoa(s.UserID), h.cfg.Rates.Post, "You have posted several articles recently."); err != nil {
 		return err
 	}
-	a, err := h.store.PostArticle(c.Request().Context(), store.NewArticle{
+	a, err := h.store.PostArticle(c.Request().Context(), board.NewArticle{
 		Title: f.Title, Link: f.Link, Groups: f.Groups, PosterID: s.UserID, Poster: s.UserName})
 	if err != nil {
 		return err
@@ -150,9 +151,9 @@ func (f *articleForm) validate() map[string]string {
 	slices.Sort(f.Groups)
 	f.Groups = slices.Compact(f.Groups)
 	for _, g := range f.Groups {
-		if !store.IsArticleGroup(g) {
+		if !board.IsArticleGroup(g) {
 			errs["groups"] = "Pick groups from the list."
-			f.Groups = slices.DeleteFunc(f.Groups, func(g string) bool { return !store.IsArticleGroup(g) })
+			f.Groups = slices.DeleteFunc(f.Groups, func(g string) bool { return !board.IsArticleGroup(g) })
 			break
 		}
 	}
@@ -187,13 +188,13 @@ func checkLink(link string) string {
 
 // articleNotFound gives a missing article its own message.
 func articleNotFound(err error) error {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, platform.ErrNotFound) {
 		return notFound("There is no article with that number.")
 	}
 	return err
 }
 
-func articleRows(arts []store.Article, now time.Time) []views.ArticleRow {
+func articleRows(arts []board.Article, now time.Time) []views.ArticleRow {
 	out := make([]views.ArticleRow, len(arts))
 	for i, a := range arts {
 		out[i] = articleRow(a, now)
@@ -201,7 +202,7 @@ func articleRows(arts []store.Article, now time.Time) []views.ArticleRow {
 	return out
 }
 
-func articleRow(a store.Article, now time.Time) views.ArticleRow {
+func articleRow(a board.Article, now time.Time) views.ArticleRow {
 	return views.ArticleRow{
 		ID: a.ID, Title: a.Title, Link: a.Link, Domain: domainOf(a.Link), Poster: a.Poster,
 		Age: ageText(now.Sub(a.Posted)), PostedAt: a.Posted.UTC().Format(time.RFC3339),

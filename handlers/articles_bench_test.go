@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"storefront/handlers"
-	"storefront/store"
+	"storefront/store/board"
 	"storefront/store/storetest"
 	"storefront/wiring/wiringtest"
 )
@@ -41,7 +41,7 @@ func BenchmarkVote(b *testing.B) {
 	}
 	poster, _ := st.UserByName(b.Context(), "bench0")
 	for i := range articles {
-		if _, err := st.PostArticle(b.Context(), store.NewArticle{Title: fmt.Sprint("bench ", i), Link: "https://example.com/",
+		if _, err := st.PostArticle(b.Context(), board.NewArticle{Title: fmt.Sprint("bench ", i), Link: "https://example.com/",
 			PosterID: poster.ID, Poster: poster.Username}); err != nil {
 			b.Fatal(err)
 		}

@@ -13,8 +13,9 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/board"
 	"storefront/store/storetest"
+	"storefront/wiring"
 )
 
 // voteAnswer is the JSON answer to a vote.
@@ -69,7 +70,7 @@ func articleAttrs(t *testing.T, body string) map[string]string {
 	return out
 }
 
-func scoreOf(t *testing.T, st *store.Store, id int64) float64 {
+func scoreOf(t *testing.T, st *wiring.Services, id int64) float64 {
 	t.Helper()
 	v, err := st.Redis().ZScore(t.Context(), "{a}score:", strconv.FormatInt(id, 10)).Result()
 	if err != nil {
@@ -216,7 +217,7 @@ func TestVoteBadRequests(t *testing.T) {
 // TestVoteWindowCloses: with VOTE_WINDOW=2s, once the window has closed votes
 // change nothing and the page says voting has closed.
 func TestVoteWindowCloses(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.VoteWindow = 2 * time.Second }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.VoteWindow = 2 * time.Second }, nil)
 	alice, bob := a.client(), a.client()
 	alice.Register("alice")
 	bob.Register("bob")
@@ -387,7 +388,7 @@ func TestArticleListings(t *testing.T) {
 	var ids []int64
 	for i := range 30 {
 		group := []string{"go", "web"}[i%2]
-		art, err := a.store.PostArticle(t.Context(), store.NewArticle{Title: fmt.Sprintf("Article %d", i), Link: "https://example.com/" + idStr(int64(i)), Groups: []string{group}, PosterID: u.ID, Poster: u.Username})
+		art, err := a.store.PostArticle(t.Context(), board.NewArticle{Title: fmt.Sprintf("Article %d", i), Link: "https://example.com/" + idStr(int64(i)), Groups: []string{group}, PosterID: u.ID, Poster: u.Username})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -447,7 +448,7 @@ func TestArticleListings(t *testing.T) {
 // TestGroupListingCatchesUp: a group's cached listing shows a new article
 // once GROUP_CACHE_TTL has passed.
 func TestGroupListingCatchesUp(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.GroupCacheTTL = time.Second }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.GroupCacheTTL = time.Second }, nil)
 	c := a.client()
 	c.Register("alice")
 	first := c.postArticle("one", "https://example.com/1", "redis")

@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"storefront/handlers"
-	"storefront/store"
+	"storefront/store/orders"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -20,7 +21,7 @@ import (
 type benchApp struct {
 	b  *testing.B
 	h  http.Handler
-	st *store.Store
+	st *wiring.Services
 }
 
 func newCartBenchApp(b *testing.B) *benchApp {
@@ -110,7 +111,7 @@ func BenchmarkCheckout(b *testing.B) {
 		if err := a.st.DB().QueryRow(`SELECT price_cents FROM items WHERE id = 7`).Scan(&price); err != nil {
 			b.Fatal(err)
 		}
-		total := price + store.DefaultShipping.Cost(store.ShippingStandard, price)
+		total := price + orders.DefaultShipping.Cost(orders.ShippingStandard, price)
 		form := checkoutForm(fmt.Sprintf("%d.%02d", total/100, total%100), false)
 		b.StartTimer()
 		if rec := a.Post("/checkout", form, cookies, ""); rec.Code != http.StatusSeeOther {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
 	"storefront/views"
 )
 
@@ -44,11 +44,11 @@ func (a *app) priceOf(id int64) int64 {
 // when its session is signed in, else its guest session's.
 func (c *client) cartKey() string {
 	c.a.t.Helper()
-	keys := store.KeysOfSession(c.Cookie("sid"))
-	if id, err := c.a.store.Redis().HGet(c.a.t.Context(), "login:", keys.ID).Result(); err == nil && c.Cookie("sid") != "" {
+	sk := keys.OfSession(c.Cookie("sid"))
+	if id, err := c.a.store.Redis().HGet(c.a.t.Context(), "login:", sk.ID).Result(); err == nil && c.Cookie("sid") != "" {
 		return "{user:" + id + "}:cart"
 	}
-	return keys.Cart
+	return sk.Cart
 }
 
 // cartHash is the Redis cart the client sees, as stored.

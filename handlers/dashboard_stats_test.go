@@ -10,8 +10,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring"
 )
 
 // TestDashboardWorkload runs a scripted workload over two instances of the
@@ -167,7 +167,7 @@ func svgOf(t *testing.T, body, id string) string {
 // TestAdminMetrics checks the operators' series on /metrics: worker runs,
 // the Redis pool, and the shared numbers read from Redis.
 func TestAdminMetrics(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.StatsInterval = 10 * time.Millisecond }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.StatsInterval = 10 * time.Millisecond }, nil)
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	for _, w := range a.store.Workers() {
@@ -204,7 +204,7 @@ func TestAdminMetrics(t *testing.T) {
 // SESSION_LIMIT: the dashboard shows the evictions, the cleanup's last run
 // and its lease holder, and /metrics the sessions and evictions.
 func TestDashboardSessions(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.SessionLimit = 3 }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.SessionLimit = 3 }, nil)
 	admin := a.client()
 	admin.signInAdmin()
 	for i := range 5 {

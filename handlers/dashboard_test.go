@@ -16,8 +16,8 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -169,7 +169,7 @@ func metricValue(body, series string) string {
 // and server.
 func (a *app) second(t *testing.T) *app {
 	t.Helper()
-	st := store.New(a.store.Redis(), a.store.DB(), a.store.Options(), storetest.Logger(t))
+	st := wiring.New(a.store.Redis(), a.store.DB(), a.store.Options(), storetest.Logger(t))
 	t.Cleanup(st.Close)
 	h, err := handlers.New(testConfig(t), st, storetest.Logger(t))
 	if err != nil {

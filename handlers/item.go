@@ -6,13 +6,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/pagecache"
 	"storefront/views"
 )
 
 // pageStore is the part of the store behind item pages and their cache.
 type pageStore interface {
-	ServeItemPage(ctx context.Context, req store.ItemPageRequest) (store.ItemView, error)
+	ServeItemPage(ctx context.Context, req pagecache.ItemPageRequest) (pagecache.ItemView, error)
 	ItemNames(ctx context.Context, ids []int64) (map[int64]string, error)
 }
 
@@ -26,7 +26,7 @@ func (h *Handler) ShowItem(c echo.Context) error {
 		return err
 	}
 	s := session(c)
-	req := store.ItemPageRequest{ItemID: id, Query: c.QueryParams(), Token: s.Token,
+	req := pagecache.ItemPageRequest{ItemID: id, Query: c.QueryParams(), Token: s.Token,
 		ClaimedUserID: s.claimedID(), Render: h.renderItem, NewToken: h.newToken}
 	v, err := h.store.ServeItemPage(c.Request().Context(), req)
 	if v.DroppedToken || v.Degraded {
@@ -58,7 +58,7 @@ func (h *Handler) ShowItem(c echo.Context) error {
 // The view count is stored with the page: it is the same for everyone and
 // a count up to PAGE_CACHE_TTL old is fine, whereas punched in per request
 // it would change every response and defeat the ETag.
-func (h *Handler) renderItem(ctx context.Context, facts store.PageData) ([]byte, error) {
+func (h *Handler) renderItem(ctx context.Context, facts pagecache.PageData) ([]byte, error) {
 	it, rating := facts.Item, facts.Rating
 	d := views.ItemData{
 		Pictures:    pictures(facts.Pictures),

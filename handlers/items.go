@@ -7,18 +7,23 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/analytics"
+	"storefront/store/board"
+	"storefront/store/catalog"
+	"storefront/store/reviews"
+	"storefront/store/search"
+	"storefront/store/social"
 	"storefront/views"
 )
 
 // catalogStore is the part of the store that the shop pages read.
 type catalogStore interface {
-	Item(ctx context.Context, id int64) (store.Item, error)
-	Items(ctx context.Context, ids []int64) (map[int64]store.Item, error)
-	Search(ctx context.Context, q store.SearchQuery) (store.SearchResult, error)
+	Item(ctx context.Context, id int64) (catalog.Item, error)
+	Items(ctx context.Context, ids []int64) (map[int64]catalog.Item, error)
+	Search(ctx context.Context, q search.SearchQuery) (search.SearchResult, error)
 	CategoryExists(ctx context.Context, name string) (bool, error)
-	Categories(ctx context.Context) ([]store.Category, error)
-	PopularItems(ctx context.Context, n int64) ([]store.ItemViews, error)
+	Categories(ctx context.Context) ([]catalog.Category, error)
+	PopularItems(ctx context.Context, n int64) ([]analytics.ItemViews, error)
 }
 
 const (
@@ -65,7 +70,7 @@ func (h *Handler) Home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	top, err := h.store.Articles(ctx, store.ArticleQuery{Sort: store.SortTop, Page: 1, PerPage: homeArticles, ViewerID: s.UserID})
+	top, err := h.store.Articles(ctx, board.ArticleQuery{Sort: board.SortTop, Page: 1, PerPage: homeArticles, ViewerID: s.UserID})
 	if err != nil {
 		return err
 	}
@@ -88,12 +93,12 @@ func (h *Handler) Home(c echo.Context) error {
 	}))
 }
 
-func card(it store.Item) views.ItemCard {
+func card(it catalog.Item) views.ItemCard {
 	return views.ItemCard{ID: it.ID, Name: it.Name, Category: it.Category, PriceCents: it.PriceCents, Stock: it.Stock}
 }
 
 // likedCards is the leaderboard's items that are still on sale, in order.
-func likedCards(rows map[int64]store.Item, liked []store.ItemLikes) []views.LikedItem {
+func likedCards(rows map[int64]catalog.Item, liked []social.ItemLikes) []views.LikedItem {
 	out := make([]views.LikedItem, 0, len(liked))
 	for _, l := range liked {
 		if it, ok := rows[l.ItemID]; ok && !it.Archived() {
@@ -104,7 +109,7 @@ func likedCards(rows map[int64]store.Item, liked []store.ItemLikes) []views.Like
 }
 
 // rated adds the items' review averages to their cards.
-func rated(cs []views.ItemCard, ratings map[int64]store.Rating) []views.ItemCard {
+func rated(cs []views.ItemCard, ratings map[int64]reviews.Rating) []views.ItemCard {
 	for i := range cs {
 		if r, ok := ratings[cs[i].ID]; ok {
 			cs[i].RatingCount, cs[i].RatingAverage = r.Count, r.Average
@@ -115,7 +120,7 @@ func rated(cs []views.ItemCard, ratings map[int64]store.Rating) []views.ItemCard
 
 // cards returns the rows for ids, in the order of ids, skipping missing
 // and archived ones (they are off sale).
-func cards(rows map[int64]store.Item, ids []int64) []views.ItemCard {
+func cards(rows map[int64]catalog.Item, ids []int64) []views.ItemCard {
 	out := make([]views.ItemCard, 0, len(ids))
 	for _, id := range ids {
 		if it, ok := rows[id]; ok && !it.Archived() {
@@ -126,7 +131,7 @@ func cards(rows map[int64]store.Item, ids []int64) []views.ItemCard {
 }
 
 // featured picks the first featuredCount candidates that are in stock.
-func featured(rows map[int64]store.Item) []views.ItemCard {
+func featured(rows map[int64]catalog.Item) []views.ItemCard {
 	var in []int64
 	for _, id := range featuredCandidates {
 		if it, ok := rows[id]; ok && it.Stock > 0 && len(in) < featuredCount {

@@ -21,14 +21,16 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/pagecache"
 	"storefront/store/pagecache/pagebody"
 	"storefront/store/storetest"
+	"storefront/wiring"
 )
 
 // cacheApp is an app with PAGE_CACHE_TOP = top and PAGE_CACHE_TTL = ttl.
 func cacheApp(t *testing.T, top int64, ttl time.Duration) *app {
-	return newApp(t, func(o *store.Options) {
+	return newApp(t, func(o *wiring.Options) {
 		o.PageCacheTTL, o.PageCacheTop = ttl, top
 	}, nil)
 }
@@ -197,11 +199,11 @@ func TestCachedPageIsPrivate(t *testing.T) {
 	if err := a.store.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	keys := cacheKeys(t, rdb)
-	if len(keys) != 1 {
-		t.Fatalf("%d cached pages, want 1", len(keys))
+	found := cacheKeys(t, rdb)
+	if len(found) != 1 {
+		t.Fatalf("%d cached pages, want 1", len(found))
 	}
-	for _, k := range keys {
+	for _, k := range found {
 		raw, err := rdb.Get(ctx, k).Bytes()
 		if err != nil {
 			t.Fatal(err)
@@ -231,9 +233,9 @@ func cacheKeys(t *testing.T, rdb redis.UniversalClient) []string {
 	var mu sync.Mutex
 	var out []string
 	scan := func(ctx context.Context, c redis.UniversalClient) error {
-		keys, err := c.Keys(ctx, "cache:*").Result()
+		found, err := c.Keys(ctx, "cache:*").Result()
 		mu.Lock()
-		out = append(out, keys...)
+		out = append(out, found...)
 		mu.Unlock()
 		return err
 	}
@@ -286,7 +288,7 @@ func TestConcurrentMissesRenderOnce(t *testing.T) {
 func TestConcurrentMissesAcrossInstances(t *testing.T) {
 	a := cacheApp(t, 10, time.Minute)
 	// A second instance on the same Redis and database.
-	st2 := store.New(a.store.Redis(), a.store.DB(), a.store.Options(), storetest.Logger(t))
+	st2 := wiring.New(a.store.Redis(), a.store.DB(), a.store.Options(), storetest.Logger(t))
 	t.Cleanup(st2.Close)
 	cfg := testConfig(t)
 	h2, err := handlers.New(cfg, st2, storetest.Logger(t))
@@ -476,7 +478,7 @@ func (h *countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pr
 // writes nothing before answering: its touch, view and stats go behind. What
 // remains is one round trip of reads for the visitor's holes.
 func TestCacheHitRoundTrips(t *testing.T) {
-	a := newApp(t, func(o *store.Options) {
+	a := newApp(t, func(o *wiring.Options) {
 		o.PageCacheTop, o.WriteBehind = 10, time.Hour // flushed by the test only
 	}, nil)
 	ctx := t.Context()
@@ -492,7 +494,7 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	}
 	before, _ := rdb.ZScore(ctx, "viewed:", "81").Result()
 	counter, _ := rdb.HGet(ctx, "{item:81}:counts", "views").Int64()
-	seen, _ := rdb.ZScore(ctx, "recent:", store.KeysOfSession(c.Cookie("sid")).ID).Result()
+	seen, _ := rdb.ZScore(ctx, "recent:", keys.OfSession(c.Cookie("sid")).ID).Result()
 
 	hook := &countHook{}
 	rdb.AddHook(hook)
@@ -518,8 +520,8 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	}
 	after, _ := rdb.ZScore(ctx, "viewed:", "81").Result()
 	counted, _ := rdb.HGet(ctx, "{item:81}:counts", "views").Int64()
-	now, _ := rdb.ZScore(ctx, "recent:", store.KeysOfSession(c.Cookie("sid")).ID).Result()
-	first, _ := rdb.LRange(ctx, store.KeysOfSession(c.Cookie("sid")).Viewed, 0, 0).Result()
+	now, _ := rdb.ZScore(ctx, "recent:", keys.OfSession(c.Cookie("sid")).ID).Result()
+	first, _ := rdb.LRange(ctx, keys.OfSession(c.Cookie("sid")).Viewed, 0, 0).Result()
 	if after != before-1 || counted != counter+1 || now <= seen || len(first) != 1 || first[0] != "81" {
 		t.Errorf("the hit's view was not recorded: ranking %v->%v, counter %d->%d, seen %v->%v, first %v",
 			before, after, counter, counted, seen, now, first)
@@ -536,7 +538,7 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	if fresh.Cookie("sid") == "" {
 		t.Error("no session cookie for a new visitor")
 	}
-	if sc, err := rdb.ZScore(ctx, "recent:", store.KeysOfSession(fresh.Cookie("sid")).ID).Result(); err != nil || sc >= store.SignedInScore {
+	if sc, err := rdb.ZScore(ctx, "recent:", keys.OfSession(fresh.Cookie("sid")).ID).Result(); err != nil || sc >= keys.SignedInScore {
 		t.Errorf("the new guest session was not made before the answer: %v, %v", sc, err)
 	}
 
@@ -606,10 +608,10 @@ func TestUnknownTokenLeavesNoState(t *testing.T) {
 		if res.Status != 200 {
 			t.Fatalf("%s: %d", p, res.Status)
 		}
-		if n, _ := rdb.Exists(ctx, store.KeysOfSession(old).Viewed).Result(); n != 0 {
+		if n, _ := rdb.Exists(ctx, keys.OfSession(old).Viewed).Result(); n != 0 {
 			t.Errorf("%s: the unknown token left viewed:%s behind", p, old)
 		}
-		if _, err := rdb.ZScore(ctx, "recent:", store.KeysOfSession(old).ID).Result(); err != redis.Nil {
+		if _, err := rdb.ZScore(ctx, "recent:", keys.OfSession(old).ID).Result(); err != redis.Nil {
 			t.Errorf("%s: the unknown token is in recent:", p)
 		}
 	}
@@ -636,7 +638,7 @@ func TestMissingItemsAreNotCounted(t *testing.T) {
 	}
 	c.Get("/items/3") // a real session now
 	c.Get("/items/999999")
-	if ids, _ := rdb.LRange(ctx, store.KeysOfSession(c.Cookie("sid")).Viewed, 0, -1).Result(); strings.Join(ids, ",") != "3" {
+	if ids, _ := rdb.LRange(ctx, keys.OfSession(c.Cookie("sid")).Viewed, 0, -1).Result(); strings.Join(ids, ",") != "3" {
 		t.Errorf("session list %v", ids)
 	}
 }
@@ -665,8 +667,8 @@ func TestAdminPurge(t *testing.T) {
 	if res.Status != 200 || !strings.Contains(res.Body, "(3)") {
 		t.Fatalf("purge all: %d %s", res.Status, res.Body)
 	}
-	if keys := cacheKeys(t, rdb); len(keys) != 0 {
-		t.Errorf("pages left after purging all: %v", keys)
+	if found := cacheKeys(t, rdb); len(found) != 0 {
+		t.Errorf("pages left after purging all: %v", found)
 	}
 	xcache(t, admin.Get("/items/102"), "MISS")
 	if res := admin.Post("/admin/cache/purge", url.Values{"item": {"x"}}); res.Status != 422 {
@@ -687,7 +689,7 @@ func TestAdminPurge(t *testing.T) {
 
 func TestRescaleStopsCaching(t *testing.T) {
 	const top, keep = 2, 1
-	a := newApp(t, func(o *store.Options) { o.ViewedKeep, o.PageCacheTop = keep, top }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.ViewedKeep, o.PageCacheTop = keep, top }, nil)
 	ctx := t.Context()
 	rdb := a.store.Redis()
 	admin := a.client()
@@ -729,7 +731,7 @@ func pageHash(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store.PageKey(id)
+	return pagecache.PageKey(id)
 }
 
 func TestRowCacheAPI(t *testing.T) {

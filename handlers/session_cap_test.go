@@ -9,14 +9,15 @@ import (
 	"time"
 
 	"storefront/handlers"
-	"storefront/store"
+	"storefront/store/ratelimit"
+	"storefront/wiring"
 )
 
 // TestCookielessViewsAreCapped: a client that never keeps cookies makes a
 // new session on every item view; per client address only SESSION_RATE of
 // them are stored, the pages still work, and the views still count.
 func TestCookielessViewsAreCapped(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.SessionRate = store.Rate{{N: 20, Per: time.Minute}} },
+	a := newApp(t, func(o *wiring.Options) { o.SessionRate = ratelimit.Rate{{N: 20, Per: time.Minute}} },
 		func(c *handlers.Config) { c.TrustedProxies = cidrs(t, "127.0.0.0/8") })
 	rdb := a.store.Redis()
 	ctx := t.Context()

@@ -16,7 +16,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/seed"
 )
 
 // The fault tests break Redis and PostgreSQL servers of their own while
@@ -55,7 +55,7 @@ func faultLoad(t *testing.T, base string, users []*loadUser, articles []string) 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		runLoad(ctx, workloadConfig{Bases: []string{base}, Items: store.DemoItemCount, Articles: articles}, users, rec)
+		runLoad(ctx, workloadConfig{Bases: []string{base}, Items: seed.DemoItemCount, Articles: articles}, users, rec)
 	}()
 	return rec, func() { cancel(); <-done }
 }

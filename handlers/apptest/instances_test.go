@@ -20,7 +20,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/platform"
 	"storefront/store/storetest"
 )
 
@@ -41,7 +41,7 @@ func sharedEnv(t *testing.T, extra map[string]string) shared {
 	t.Helper()
 	b := apptest.NewBackend(t)
 	sh := shared{env: b.With(map[string]string{"REGISTER_RATE": "0", "LOGIN_RATE": "0", "LOGIN_ADDR_RATE": "0", "VOTE_RATE": "0", "FOLLOW_RATE": "0", "LIKE_RATE": "0", "SESSION_RATE": "0"}), rdb: b.Redis}
-	if storetest.Backend() == store.ModeMiniredis {
+	if storetest.Backend() == platform.ModeMiniredis {
 		if _, err := exec.LookPath("redis-server"); err == nil {
 			rs := startOwnRedis(t, "--appendonly", "no")
 			sh.env["REDIS_URL"], sh.rdb = rs.URL(), rs.Client()

@@ -11,8 +11,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
+	"storefront/store/cart"
+	"storefront/store/platform"
+	"storefront/store/seed"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -32,8 +35,8 @@ func BenchmarkSessionMemory(b *testing.B) {
 			rs := startOwnRedis(b, "--appendonly", "no")
 			rdb := rs.Client()
 			opt := wiringtest.Options()
-			opt.RedisMode = store.ModeSingle
-			st := store.New(rdb, storetest.DB(b), opt, storetest.Logger(b))
+			opt.RedisMode = platform.ModeSingle
+			st := wiring.New(rdb, storetest.DB(b), opt, storetest.Logger(b))
 			b.Cleanup(st.Close)
 			ctx := context.Background()
 			// Every item has been viewed once, so that `viewed:` (shared by
@@ -42,7 +45,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 			if err := st.CreateSession(ctx, warm, 0); err != nil {
 				b.Fatal(err)
 			}
-			for id := int64(1); id <= store.DemoItemCount; id++ {
+			for id := int64(1); id <= seed.DemoItemCount; id++ {
 				if err := st.UpdateToken(ctx, warm, true, id); err != nil {
 					b.Fatal(err)
 				}
@@ -82,7 +85,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 }
 
 // fillSession makes session i: 25 item views and a 3-line cart.
-func fillSession(ctx context.Context, st *store.Store, i int, signedIn bool) error {
+func fillSession(ctx context.Context, st *wiring.Services, i int, signedIn bool) error {
 	token := sessionToken()
 	var user int64
 	if signedIn {
@@ -92,12 +95,12 @@ func fillSession(ctx context.Context, st *store.Store, i int, signedIn bool) err
 		return err
 	}
 	for v := range 25 {
-		if err := st.UpdateToken(ctx, token, !signedIn, int64((i*31+v*7)%store.DemoItemCount+1)); err != nil {
+		if err := st.UpdateToken(ctx, token, !signedIn, int64((i*31+v*7)%seed.DemoItemCount+1)); err != nil {
 			return err
 		}
 	}
 	for l := range 3 {
-		if _, err := st.SetCartLine(ctx, store.CartOwner{Token: token}, int64((i+l*97)%store.DemoItemCount+1), int64(l+1)); err != nil {
+		if _, err := st.SetCartLine(ctx, cart.Owner{Token: token}, int64((i+l*97)%seed.DemoItemCount+1), int64(l+1)); err != nil {
 			return err
 		}
 	}

@@ -15,8 +15,10 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/platform"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -112,12 +114,12 @@ func TestHitWritesAndSIGKILL(t *testing.T) {
 		_ = p.Signal(sig)
 		_ = p.Wait()
 		for _, tok := range []string{token, guestToken} {
-			if _, err := sh.rdb.ZScore(ctx, "recent:", store.KeysOfSession(tok).ID).Result(); err != nil {
+			if _, err := sh.rdb.ZScore(ctx, "recent:", keys.OfSession(tok).ID).Result(); err != nil {
 				t.Errorf("%v: a session is gone: %v", sig, err)
 			}
 		}
 		// A signed-in shopper's cart is the account's.
-		uid, _ := sh.rdb.HGet(ctx, "login:", store.KeysOfSession(token).ID).Result()
+		uid, _ := sh.rdb.HGet(ctx, "login:", keys.OfSession(token).ID).Result()
 		if q, _ := sh.rdb.HGet(ctx, "{user:"+uid+"}:cart", "5").Result(); q != "3" {
 			t.Errorf("%v: cart line %q, want 3", sig, q)
 		}
@@ -206,7 +208,7 @@ func TestCachedHitZeroRoundTrips(t *testing.T) {
 // own (DB 0, so go-redis's client-side caching applies), with the
 // write-behind left to the test (flushed by it only). It returns the plain
 // and the caching client, the store and the server.
-func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *store.Store, *httptest.Server) {
+func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *wiring.Services, *httptest.Server) {
 	t.Helper()
 	rs := startOwnRedis(t, "--appendonly", "no")
 	opt, err := redis.ParseURL(rs.URL())
@@ -218,9 +220,9 @@ func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *store.Store, *httpt
 		ClientSideCacheConfig: &redis.ClientSideCacheConfig{MaxMemoryBytes: 1 << 20}})
 	t.Cleanup(func() { cached.Close(); rdb.Close() })
 	o := wiringtest.Options()
-	o.RedisMode, o.WriteBehind = store.ModeSingle, time.Hour // flushed by the test only
+	o.RedisMode, o.WriteBehind = platform.ModeSingle, time.Hour // flushed by the test only
 	o.PageCacheTTL, o.PageCacheTop = time.Minute, 100
-	st := store.New(rdb, storetest.DB(t), o, storetest.Logger(t))
+	st := wiring.New(rdb, storetest.DB(t), o, storetest.Logger(t))
 	t.Cleanup(st.Close)
 	st.UseClientSideCache(cached)
 	ctx := t.Context()

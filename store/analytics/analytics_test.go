@@ -8,17 +8,17 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
 	"storefront/store/analytics"
 	"storefront/store/keys"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
 func TestMain(m *testing.M) { storetest.Main(m) }
 
 func TestRescaleTrimsAndHalves(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.ViewedKeep = 3 })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.ViewedKeep = 3 })
 	ctx := t.Context()
 	rdb := st.Redis()
 	for i := 1; i <= 6; i++ {
@@ -38,15 +38,15 @@ func TestRescaleTrimsAndHalves(t *testing.T) {
 }
 
 func TestRescaleWorkerRunsOnceAcrossInstances(t *testing.T) {
-	opts := func(o *store.Options) { o.RescaleInterval = 20 * time.Millisecond }
+	opts := func(o *wiring.Options) { o.RescaleInterval = 20 * time.Millisecond }
 	st := wiringtest.New(t, opts)
 	o := st.Options()
-	other := store.New(st.Redis(), st.DB(), o, storetest.Logger(t))
+	other := wiring.New(st.Redis(), st.DB(), o, storetest.Logger(t))
 	t.Cleanup(other.Close)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	n := 0
-	for _, s := range []*store.Store{st, other} {
+	for _, s := range []*wiring.Services{st, other} {
 		for _, w := range s.Workers() {
 			if w.Name() == keys.LeaseRescale {
 				n++

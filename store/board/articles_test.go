@@ -9,15 +9,18 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store"
+	"storefront/store/board"
+	"storefront/store/platform"
+	"storefront/store/sessions"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
 // users creates n accounts directly in the store.
-func users(t testing.TB, st *store.Store, prefix string, n int) []store.User {
+func users(t testing.TB, st *wiring.Services, prefix string, n int) []sessions.User {
 	t.Helper()
-	out := make([]store.User, n)
+	out := make([]sessions.User, n)
 	for i := range out {
 		u, err := st.CreateUser(t.Context(), fmt.Sprintf("%s%d", prefix, i), "correct horse battery")
 		if err != nil {
@@ -28,16 +31,16 @@ func users(t testing.TB, st *store.Store, prefix string, n int) []store.User {
 	return out
 }
 
-func post(t testing.TB, st *store.Store, u store.User, title string, groups ...string) store.Article {
+func post(t testing.TB, st *wiring.Services, u sessions.User, title string, groups ...string) board.Article {
 	t.Helper()
-	a, err := st.PostArticle(t.Context(), store.NewArticle{Title: title, Link: "https://example.com/" + title, Groups: groups, PosterID: u.ID, Poster: u.Username})
+	a, err := st.PostArticle(t.Context(), board.NewArticle{Title: title, Link: "https://example.com/" + title, Groups: groups, PosterID: u.ID, Poster: u.Username})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
 }
 
-func vote(t *testing.T, st *store.Store, id int64, u store.User, dir string) (store.Article, bool) {
+func vote(t *testing.T, st *wiring.Services, id int64, u sessions.User, dir string) (board.Article, bool) {
 	t.Helper()
 	a, changed, err := st.Vote(t.Context(), id, u.ID, dir)
 	if err != nil {
@@ -55,12 +58,12 @@ func TestBookVoting(t *testing.T) {
 	poster, other, third := us[0], us[1], us[2]
 	a := post(t, st, poster, "first")
 	posted := float64(a.Posted.UnixMicro()) / 1e6
-	if a.Up != 1 || a.Down != 0 || a.Score != posted+432 || a.MyVote != store.VoteUp || !a.Open {
+	if a.Up != 1 || a.Down != 0 || a.Score != posted+432 || a.MyVote != board.VoteUp || !a.Open {
 		t.Fatalf("new post: %+v, want 1 up and score time+432", a)
 	}
 	steps := []struct {
 		name     string
-		who      store.User
+		who      sessions.User
 		dir      string
 		changed  bool
 		up, down int64
@@ -121,19 +124,19 @@ func TestVoteErrors(t *testing.T) {
 	st := wiringtest.New(t)
 	u := users(t, st, "reader", 1)[0]
 	a := post(t, st, u, "x")
-	if _, _, err := st.Vote(t.Context(), a.ID+100, u.ID, "up"); !errors.Is(err, store.ErrNotFound) {
+	if _, _, err := st.Vote(t.Context(), a.ID+100, u.ID, "up"); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("missing article: %v", err)
 	}
-	if _, _, err := st.Vote(t.Context(), a.ID, u.ID, "sideways"); !errors.Is(err, store.ErrInvalid) {
+	if _, _, err := st.Vote(t.Context(), a.ID, u.ID, "sideways"); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("bad dir: %v", err)
 	}
-	if _, err := st.PostArticle(t.Context(), store.NewArticle{Title: "t", Link: "https://x", Groups: []string{"nope"}, PosterID: u.ID}); !errors.Is(err, store.ErrInvalid) {
+	if _, err := st.PostArticle(t.Context(), board.NewArticle{Title: "t", Link: "https://x", Groups: []string{"nope"}, PosterID: u.ID}); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("unknown group: %v", err)
 	}
-	if _, err := st.AddComment(t.Context(), a.ID+100, u.ID, u.Username, "hi"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.AddComment(t.Context(), a.ID+100, u.ID, u.Username, "hi"); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("comment on a missing article: %v", err)
 	}
-	if _, _, err := st.ArticleWithComments(t.Context(), a.ID+100, 0); !errors.Is(err, store.ErrNotFound) {
+	if _, _, err := st.ArticleWithComments(t.Context(), a.ID+100, 0); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("missing article page: %v", err)
 	}
 }
@@ -141,7 +144,7 @@ func TestVoteErrors(t *testing.T) {
 // TestVoteWindow moves the clock past VOTE_WINDOW: votes then change
 // nothing and the article reads as closed.
 func TestVoteWindow(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.VoteWindow = 2 * time.Second })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.VoteWindow = 2 * time.Second })
 	us := users(t, st, "reader", 2)
 	a := post(t, st, us[0], "x")
 	now := time.Now()
@@ -166,7 +169,7 @@ func TestConcurrentVotes(t *testing.T) {
 	st := wiringtest.New(t)
 	us := users(t, st, "reader", 101)
 	a := post(t, st, us[0], "hot")
-	run := func(voter func(i int) store.User) {
+	run := func(voter func(i int) sessions.User) {
 		var wg sync.WaitGroup
 		for i := range 100 {
 			wg.Go(func() {
@@ -177,13 +180,13 @@ func TestConcurrentVotes(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	run(func(int) store.User { return us[1] })
+	run(func(int) sessions.User { return us[1] })
 	got, _ := vote(t, st, a.ID, us[1], "up")
 	if got.Score != a.Score+432 || got.Up != 2 {
 		t.Fatalf("one user x100: score +%v, up %d; want +432 once", got.Score-a.Score, got.Up)
 	}
 	vote(t, st, a.ID, us[1], "none")
-	run(func(i int) store.User { return us[i+1] })
+	run(func(i int) sessions.User { return us[i+1] })
 	got, _ = vote(t, st, a.ID, us[0], "up")
 	if got.Score != a.Score+100*432 || got.Up != 101 {
 		t.Fatalf("100 users: score +%v, up %d; want +%d", got.Score-a.Score, got.Up, 100*432)
@@ -200,21 +203,21 @@ func TestListings(t *testing.T) {
 	// Vote the oldest up so that top and new differ.
 	vote(t, st, ids[0], us[1], "up")
 	ctx := t.Context()
-	page := func(sort string, n int) store.ArticlePage {
-		p, err := st.Articles(ctx, store.ArticleQuery{Sort: sort, Page: n, PerPage: 25, ViewerID: us[1].ID})
+	page := func(sort string, n int) board.ArticlePage {
+		p, err := st.Articles(ctx, board.ArticleQuery{Sort: sort, Page: n, PerPage: 25, ViewerID: us[1].ID})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	p1, p2, p3 := page(store.SortNew, 1), page(store.SortNew, 2), page(store.SortNew, 3)
+	p1, p2, p3 := page(board.SortNew, 1), page(board.SortNew, 2), page(board.SortNew, 3)
 	if len(p1.Articles) != 25 || len(p2.Articles) != 5 || len(p3.Articles) != 0 || p1.Total != 30 {
 		t.Fatalf("pages of %d, %d, %d (total %d), want 25, 5, 0 of 30", len(p1.Articles), len(p2.Articles), len(p3.Articles), p1.Total)
 	}
 	if p1.Articles[0].ID != ids[29] || p2.Articles[4].ID != ids[0] {
 		t.Errorf("new is not newest first")
 	}
-	top := page(store.SortTop, 1)
+	top := page(board.SortTop, 1)
 	if top.Articles[0].ID != ids[0] || top.Articles[0].MyVote != "up" || top.Articles[1].MyVote != "none" {
 		t.Errorf("top: first %d (my vote %s), want %d (up)", top.Articles[0].ID, top.Articles[0].MyVote, ids[0])
 	}
@@ -223,14 +226,14 @@ func TestListings(t *testing.T) {
 // TestGroupListings: a group lists only its articles, by score or time,
 // from a cached ZINTERSTORE that catches up within GROUP_CACHE_TTL.
 func TestGroupListings(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.GroupCacheTTL = time.Second })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.GroupCacheTTL = time.Second })
 	us := users(t, st, "reader", 2)
 	g1 := post(t, st, us[0], "go1", "go")
 	post(t, st, us[0], "web1", "web")
 	g2 := post(t, st, us[0], "go2", "go", "redis")
 	vote(t, st, g1.ID, us[1], "up")
 	list := func(group, sort string) []int64 {
-		p, err := st.Articles(t.Context(), store.ArticleQuery{Group: group, Sort: sort, Page: 1, PerPage: 25})
+		p, err := st.Articles(t.Context(), board.ArticleQuery{Group: group, Sort: sort, Page: 1, PerPage: 25})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,13 +243,13 @@ func TestGroupListings(t *testing.T) {
 		}
 		return out
 	}
-	if got := list("go", store.SortTop); !slices.Equal(got, []int64{g1.ID, g2.ID}) {
+	if got := list("go", board.SortTop); !slices.Equal(got, []int64{g1.ID, g2.ID}) {
 		t.Fatalf("go by score: %v", got)
 	}
-	if got := list("go", store.SortNew); !slices.Equal(got, []int64{g2.ID, g1.ID}) {
+	if got := list("go", board.SortNew); !slices.Equal(got, []int64{g2.ID, g1.ID}) {
 		t.Fatalf("go by time: %v", got)
 	}
-	if got := list("redis", store.SortTop); !slices.Equal(got, []int64{g2.ID}) {
+	if got := list("redis", board.SortTop); !slices.Equal(got, []int64{g2.ID}) {
 		t.Fatalf("redis: %v", got)
 	}
 	if ttl := st.Redis().PTTL(t.Context(), "{a}score:go").Val(); ttl <= 0 || ttl > time.Second {
@@ -254,10 +257,10 @@ func TestGroupListings(t *testing.T) {
 	}
 	g3 := post(t, st, us[0], "go3", "go")
 	storetest.Wait(t, 1100*time.Millisecond)
-	if got := list("go", store.SortNew); !slices.Equal(got, []int64{g3.ID, g2.ID, g1.ID}) {
+	if got := list("go", board.SortNew); !slices.Equal(got, []int64{g3.ID, g2.ID, g1.ID}) {
 		t.Fatalf("after the TTL: %v", got)
 	}
-	if _, err := st.Articles(t.Context(), store.ArticleQuery{Group: "nope", Page: 1, PerPage: 25}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.Articles(t.Context(), board.ArticleQuery{Group: "nope", Page: 1, PerPage: 25}); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("unknown group: %v", err)
 	}
 }
@@ -287,16 +290,16 @@ type recorder struct {
 }
 
 func (r *recorder) add(s string) { r.mu.Lock(); r.events = append(r.events, s); r.mu.Unlock() }
-func (r *recorder) ArticlePosted(_ context.Context, a store.Article) {
+func (r *recorder) ArticlePosted(_ context.Context, a board.Article) {
 	r.add(fmt.Sprintf("posted %d by %d", a.ID, a.PosterID))
 }
-func (r *recorder) ArticleVoted(_ context.Context, a store.Article, voter int64, dir string) {
+func (r *recorder) ArticleVoted(_ context.Context, a board.Article, voter int64, dir string) {
 	r.add(fmt.Sprintf("voted %d by %d %s (poster %d)", a.ID, voter, dir, a.PosterID))
 }
-func (r *recorder) ArticleCommented(_ context.Context, a store.Article, c store.Comment) {
+func (r *recorder) ArticleCommented(_ context.Context, a board.Article, c board.Comment) {
 	r.add(fmt.Sprintf("commented %d by %d #%d (poster %d)", a.ID, c.UserID, c.ID, a.PosterID))
 }
-func (r *recorder) ArticleHidden(_ context.Context, a store.Article) error {
+func (r *recorder) ArticleHidden(_ context.Context, a board.Article) error {
 	r.add(fmt.Sprintf("hidden %d (poster %d)", a.ID, a.PosterID))
 	return nil
 }
@@ -329,9 +332,9 @@ func TestArticleEvents(t *testing.T) {
 
 // TestSeedArticles: the demo board is seeded once, the same every time.
 func TestSeedArticles(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.SeedArticles = true })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.SeedArticles = true })
 	ctx := t.Context()
-	p, err := st.Articles(ctx, store.ArticleQuery{Sort: store.SortNew, Page: 1, PerPage: 100})
+	p, err := st.Articles(ctx, board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +346,7 @@ func TestSeedArticles(t *testing.T) {
 		t.Errorf("demo articles from %v to %v, want the last twelve hours", oldest, newest)
 	}
 	// Top is not New: the votes move articles past their neighbours.
-	top, err := st.Articles(ctx, store.ArticleQuery{Sort: store.SortTop, Page: 1, PerPage: 100})
+	top, err := st.Articles(ctx, board.ArticleQuery{Sort: board.SortTop, Page: 1, PerPage: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,13 +404,13 @@ func TestSeedArticles(t *testing.T) {
 	if _, err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := st.Articles(ctx, store.ArticleQuery{Sort: store.SortNew, Page: 1, PerPage: 100})
+	again, _ := st.Articles(ctx, board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 100})
 	if again.Total != p.Total {
 		t.Errorf("second seed: %d articles, had %d", again.Total, p.Total)
 	}
 	// Deterministic: another empty board gets the same articles and votes.
-	other := wiringtest.New(t, func(o *store.Options) { o.SeedArticles = true })
-	q, _ := other.Articles(ctx, store.ArticleQuery{Sort: store.SortNew, Page: 1, PerPage: 100})
+	other := wiringtest.New(t, func(o *wiring.Options) { o.SeedArticles = true })
+	q, _ := other.Articles(ctx, board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 100})
 	for i := range p.Articles {
 		x, y := p.Articles[i], q.Articles[i]
 		if x.Title != y.Title || x.Poster != y.Poster || x.Up != y.Up || x.Down != y.Down || x.Comments != y.Comments {

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store"
+	"storefront/store/cart"
 	"storefront/store/keys"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -16,9 +17,9 @@ func TestCartSetReplaceRemove(t *testing.T) {
 	ctx := t.Context()
 	tok := wiringtest.GuestCart(t, st, "guest-token")
 
-	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 2), store.CartLine{ItemID: 7, Qty: 2})
-	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 5), store.CartLine{ItemID: 7, Qty: 5}) // sets, not adds
-	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 3, 1), store.CartLine{ItemID: 3, Qty: 1}, store.CartLine{ItemID: 7, Qty: 5})
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 2), cart.Line{ItemID: 7, Qty: 2})
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 5), cart.Line{ItemID: 7, Qty: 5}) // sets, not adds
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 3, 1), cart.Line{ItemID: 3, Qty: 1}, cart.Line{ItemID: 7, Qty: 5})
 
 	// The header count comes from the session read: the total quantity.
 	state, err := st.LoadSession(ctx, tok.Token, 0)
@@ -32,10 +33,10 @@ func TestCartSetReplaceRemove(t *testing.T) {
 		t.Errorf("CartCount = %d, %v; want 6", n, err)
 	}
 
-	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 0), store.CartLine{ItemID: 3, Qty: 1}) // 0 removes
-	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 3, -4))                                   // negative removes
-	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 9, 0))                                    // removing what is not there
-	if n, _ := st.Redis().Exists(ctx, store.KeysOfSession(tok.Token).Cart).Result(); n != 0 {
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 0), cart.Line{ItemID: 3, Qty: 1}) // 0 removes
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 3, -4))                              // negative removes
+	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 9, 0))                               // removing what is not there
+	if n, _ := st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result(); n != 0 {
 		t.Error("an empty cart leaves no key behind")
 	}
 }
@@ -48,21 +49,21 @@ func TestCartsArePerSession(t *testing.T) {
 	wiringtest.SetLine(t, st, b, 2, 3)
 	ca, _ := st.Cart(t.Context(), a)
 	cb, _ := st.Cart(t.Context(), b)
-	wiringtest.WantCart(t, ca, store.CartLine{ItemID: 1, Qty: 2})
-	wiringtest.WantCart(t, cb, store.CartLine{ItemID: 2, Qty: 3})
+	wiringtest.WantCart(t, ca, cart.Line{ItemID: 1, Qty: 2})
+	wiringtest.WantCart(t, cb, cart.Line{ItemID: 2, Qty: 3})
 }
 
 func TestCartIsCappedInLines(t *testing.T) {
 	st := wiringtest.New(t)
 	tok, _ := wiringtest.Shopper(t, st, "alice")
-	for id := int64(1); id <= store.MaxCartLines; id++ {
+	for id := int64(1); id <= cart.MaxLines; id++ {
 		wiringtest.SetLine(t, st, tok, id, 1)
 	}
-	if _, err := st.SetCartLine(t.Context(), tok, store.MaxCartLines+1, 1); !errors.Is(err, store.ErrCartFull) {
-		t.Fatalf("line %d: err %v, want ErrCartFull", store.MaxCartLines+1, err)
+	if _, err := st.SetCartLine(t.Context(), tok, cart.MaxLines+1, 1); !errors.Is(err, cart.ErrFull) {
+		t.Fatalf("line %d: err %v, want ErrCartFull", cart.MaxLines+1, err)
 	}
 	c := wiringtest.SetLine(t, st, tok, 5, 3) // changing a line already there is fine
-	if len(c.Lines) != store.MaxCartLines || c.Qty(5) != 3 {
+	if len(c.Lines) != cart.MaxLines || c.Qty(5) != 3 {
 		t.Errorf("cart has %d lines, item 5 x%d", len(c.Lines), c.Qty(5))
 	}
 }
@@ -77,7 +78,7 @@ func TestGuestCartEndsWithItsSession(t *testing.T) {
 	if err := st.EndSession(ctx, tok.Token); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := st.Redis().Exists(ctx, store.KeysOfSession(tok.Token).Cart).Result(); n != 0 {
+	if n, _ := st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result(); n != 0 {
 		t.Error("the guest cart outlived its session")
 	}
 }
@@ -86,10 +87,10 @@ func TestGuestCartEndsWithItsSession(t *testing.T) {
 // it, the header count of each session shows it, and it outlives sign-out
 // with its idle lifetime renewed on use.
 func TestAccountCartOutlivesSessions(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.AccountCartTTL = time.Hour })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.AccountCartTTL = time.Hour })
 	ctx := t.Context()
 	phone, uid := wiringtest.Shopper(t, st, "alice")
-	laptop := store.CartOwner{UserID: uid, Token: "token-laptop"}
+	laptop := cart.Owner{UserID: uid, Token: "token-laptop"}
 	if err := st.CreateSession(ctx, laptop.Token, uid); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wiringtest.WantCart(t, c, store.CartLine{ItemID: 4, Qty: 2})
+	wiringtest.WantCart(t, c, cart.Line{ItemID: 4, Qty: 2})
 	if s, _ := st.LoadSession(ctx, laptop.Token, uid); s.CartCount != 2 || s.UserID != uid {
 		t.Errorf("laptop session %+v, want count 2", s)
 	}
@@ -115,8 +116,8 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, _ = st.Cart(ctx, store.CartOwner{UserID: uid, Token: "token-next-week"})
-	wiringtest.WantCart(t, c, store.CartLine{ItemID: 4, Qty: 2})
+	c, _ = st.Cart(ctx, cart.Owner{UserID: uid, Token: "token-next-week"})
+	wiringtest.WantCart(t, c, cart.Line{ItemID: 4, Qty: 2})
 }
 
 // At sign-in the guest cart merges into the account's: the guest's
@@ -135,12 +136,12 @@ func TestSignInMergesTheGuestCart(t *testing.T) {
 	if err != nil || dropped != 0 {
 		t.Fatalf("sign in: %d dropped, %v", dropped, err)
 	}
-	c, err := st.Cart(ctx, store.CartOwner{UserID: uid, Token: "new-token"})
+	c, err := st.Cart(ctx, cart.Owner{UserID: uid, Token: "new-token"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wiringtest.WantCart(t, c, store.CartLine{ItemID: 11, Qty: 2}, store.CartLine{ItemID: 12, Qty: 1}, store.CartLine{ItemID: 13, Qty: 1})
-	if n, _ := st.Redis().Exists(ctx, store.KeysOfSession(g.Token).Cart).Result(); n != 0 {
+	wiringtest.WantCart(t, c, cart.Line{ItemID: 11, Qty: 2}, cart.Line{ItemID: 12, Qty: 1}, cart.Line{ItemID: 13, Qty: 1})
+	if n, _ := st.Redis().Exists(ctx, keys.OfSession(g.Token).Cart).Result(); n != 0 {
 		t.Error("the old token still has a cart")
 	}
 	if s, _ := st.LoadSession(ctx, "new-token", uid); s.CartCount != 4 || s.UserID != uid {
@@ -153,7 +154,7 @@ func TestSignInMergeKeepsTheLineCap(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
 	acct, uid := wiringtest.Shopper(t, st, "dan")
-	for id := int64(1); id < store.MaxCartLines; id++ {
+	for id := int64(1); id < cart.MaxLines; id++ {
 		wiringtest.SetLine(t, st, acct, id, 1)
 	}
 	g := wiringtest.GuestCart(t, st, "guest-token")
@@ -165,7 +166,7 @@ func TestSignInMergeKeepsTheLineCap(t *testing.T) {
 		t.Fatalf("sign in: %d dropped (want 1), %v", dropped, err)
 	}
 	c, _ := st.Cart(ctx, acct)
-	if len(c.Lines) != store.MaxCartLines || c.Qty(5) != 7 || c.Qty(1001) != 1 || c.Qty(1002) != 0 {
+	if len(c.Lines) != cart.MaxLines || c.Qty(5) != 7 || c.Qty(1001) != 1 || c.Qty(1002) != 0 {
 		t.Errorf("merged cart: %d lines, 5 x%d, 1001 x%d, 1002 x%d", len(c.Lines), c.Qty(5), c.Qty(1001), c.Qty(1002))
 	}
 }

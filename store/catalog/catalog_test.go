@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store"
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/wiring/wiringtest"
@@ -86,7 +85,7 @@ func TestCreateItemConcurrently(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			it, err := st.CreateItem(ctx, store.NewItem{Name: "Same Name", PriceCents: 100, Stock: 1, Category: "Home"})
+			it, err := st.CreateItem(ctx, catalog.NewItem{Name: "Same Name", PriceCents: 100, Stock: 1, Category: "Home"})
 			if err != nil {
 				t.Error(err)
 				return

@@ -10,8 +10,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
+	"storefront/store/catalog"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -28,16 +29,16 @@ func (c *clock) add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-func cachedRow(t *testing.T, rdb redis.UniversalClient, id string) (store.CachedRow, bool) {
+func cachedRow(t *testing.T, rdb redis.UniversalClient, id string) (catalog.CachedRow, bool) {
 	t.Helper()
 	b, err := rdb.Get(t.Context(), "inv:"+id).Bytes()
 	if err == redis.Nil {
-		return store.CachedRow{}, false
+		return catalog.CachedRow{}, false
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r store.CachedRow
+	var r catalog.CachedRow
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("inv:%s is not JSON: %v", id, err)
 	}
@@ -134,7 +135,7 @@ func TestRowCacheTwoWorkersRefreshOnce(t *testing.T) {
 	st := wiringtest.New(t)
 	ck := &clock{t: time.Unix(1_800_000_000, 0)}
 	st.SetClock(ck.now)
-	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
+	other := wiring.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
 	other.SetClock(ck.now)
 	ctx := t.Context()
@@ -146,7 +147,7 @@ func TestRowCacheTwoWorkersRefreshOnce(t *testing.T) {
 	for round := range 20 {
 		var total atomic.Int64
 		var wg sync.WaitGroup
-		for _, s := range []*store.Store{st, other, st, other} {
+		for _, s := range []*wiring.Services{st, other, st, other} {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -5,7 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/notify"
+	"storefront/store/platform"
 	"storefront/wiring/wiringtest"
 )
 
@@ -24,39 +25,39 @@ func TestNotificationsCountAndClear(t *testing.T) {
 	must(st.NotifyComment(ctx, 1, 3, "carol", 10, "Hello"))
 	must(st.NotifyComment(ctx, 1, 3, "carol", 10, "Hello"))
 	must(st.NotifyFollower(ctx, 1, "dave"))
-	if err := st.Notify(ctx, 1, store.Note{Kind: "spam"}); !errors.Is(err, store.ErrInvalid) {
+	if err := st.Notify(ctx, 1, notify.Note{Kind: "spam"}); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("unknown kind: %v", err)
 	}
 	counts, err := st.UnreadCounts(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if counts[store.NoteVote] != 1 || counts[store.NoteComment] != 2 || counts[store.NoteFollower] != 1 {
+	if counts[notify.NoteVote] != 1 || counts[notify.NoteComment] != 2 || counts[notify.NoteFollower] != 1 {
 		t.Errorf("unread %v", counts)
 	}
 	notes, read, err := st.Notifications(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(notes) != 4 || notes[0].Kind != store.NoteFollower || notes[0].Actor != "dave" || notes[3].Kind != store.NoteVote ||
+	if len(notes) != 4 || notes[0].Kind != notify.NoteFollower || notes[0].Actor != "dave" || notes[3].Kind != notify.NoteVote ||
 		notes[3].ArticleID != 10 || notes[3].Dir != "up" || !notes[3].Unread {
 		t.Errorf("notes %+v", notes)
 	}
-	if read[store.NoteComment] != 2 {
+	if read[notify.NoteComment] != 2 {
 		t.Errorf("counts as read: %v", read)
 	}
 	// Reading shows; it changes nothing.
-	if counts, _ = st.UnreadCounts(ctx, 1); counts[store.NoteComment] != 2 || counts[store.NoteVote] != 1 {
+	if counts, _ = st.UnreadCounts(ctx, 1); counts[notify.NoteComment] != 2 || counts[notify.NoteVote] != 1 {
 		t.Errorf("after showing: %v", counts)
 	}
 	// Marking read clears what was shown; a note that arrived after the
 	// page was shown stays unread.
 	must(st.NotifyFollower(ctx, 1, "zed"))
 	must(st.MarkNotificationsRead(ctx, 1, read))
-	if counts, _ = st.UnreadCounts(ctx, 1); len(counts) != 1 || counts[store.NoteFollower] != 1 {
+	if counts, _ = st.UnreadCounts(ctx, 1); len(counts) != 1 || counts[notify.NoteFollower] != 1 {
 		t.Errorf("after marking read: %v", counts)
 	}
-	must(st.MarkNotificationsRead(ctx, 1, map[string]int64{store.NoteFollower: 1}))
+	must(st.MarkNotificationsRead(ctx, 1, map[string]int64{notify.NoteFollower: 1}))
 	must(st.NotifyFollower(ctx, 1, "erin"))
 	notes, _, _ = st.Notifications(ctx, 1)
 	if len(notes) != 6 || !notes[0].Unread || notes[1].Unread {
@@ -80,8 +81,8 @@ func TestNotificationsCappedUnderLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if counts[store.NoteFollower] != 80 || len(notes) != 50 {
-		t.Errorf("%d counted, %d kept; want 80 and 50", counts[store.NoteFollower], len(notes))
+	if counts[notify.NoteFollower] != 80 || len(notes) != 50 {
+		t.Errorf("%d counted, %d kept; want 80 and 50", counts[notify.NoteFollower], len(notes))
 	}
 }
 
@@ -135,8 +136,8 @@ func TestVoteFlipFlopsCoalesce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(notes) != 3 || counts[store.NoteVote] != 3 {
-		t.Fatalf("%d notes, %d unread; want 3 and 3: %+v", len(notes), counts[store.NoteVote], notes)
+	if len(notes) != 3 || counts[notify.NoteVote] != 3 {
+		t.Fatalf("%d notes, %d unread; want 3 and 3: %+v", len(notes), counts[notify.NoteVote], notes)
 	}
 	if notes[2].Actor != "bob" || notes[2].ArticleID != 10 || notes[2].Dir != "down" || !notes[2].Unread {
 		t.Errorf("bob's note on 10: %+v", notes[2])
@@ -149,7 +150,7 @@ func TestVoteFlipFlopsCoalesce(t *testing.T) {
 		t.Fatal(err)
 	}
 	notes, counts, _ = st.Notifications(ctx, 1)
-	if len(notes) != 3 || counts[store.NoteVote] != 1 || !notes[0].Unread || notes[0].Dir != "up" || notes[0].ArticleID != 10 || notes[1].Unread {
-		t.Errorf("after a flip once read: %d unread, %+v", counts[store.NoteVote], notes)
+	if len(notes) != 3 || counts[notify.NoteVote] != 1 || !notes[0].Unread || notes[0].Dir != "up" || notes[0].ArticleID != 10 || notes[1].Unread {
+		t.Errorf("after a flip once read: %d unread, %+v", counts[notify.NoteVote], notes)
 	}
 }

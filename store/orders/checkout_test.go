@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/cart"
 	"storefront/store/keys"
+	"storefront/store/orders"
+	"storefront/store/platform"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
-func countOrders(t *testing.T, st *store.Store) int {
+func countOrders(t *testing.T, st *wiring.Services) int {
 	t.Helper()
 	var n int
 	if err := st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM orders`).Scan(&n); err != nil {
@@ -19,7 +22,7 @@ func countOrders(t *testing.T, st *store.Store) int {
 	return n
 }
 
-func queueLen(t *testing.T, st *store.Store) int64 {
+func queueLen(t *testing.T, st *wiring.Services) int64 {
 	t.Helper()
 	n, err := st.Redis().XLen(t.Context(), keys.OrderQueue).Result()
 	if err != nil {
@@ -38,13 +41,13 @@ func TestCheckoutPlacesOrder(t *testing.T) {
 	wiringtest.SetLine(t, st, tok, 8, 3)
 	rows, _ := st.CatalogRows(ctx, []int64{7, 8})
 	sub := 2*rows[7].PriceCents + 3*rows[8].PriceCents
-	want := sub + st.Shipping().Cost(store.ShippingStandard, sub)
+	want := sub + st.Shipping().Cost(orders.ShippingStandard, sub)
 
 	o, err := st.Checkout(ctx, wiringtest.Buy(tok, want))
 	if err != nil {
 		t.Fatalf("checkout: %v", err)
 	}
-	if o.ID == 0 || o.Status != store.OrderPending || o.TotalCents != want || o.ItemCount != 5 {
+	if o.ID == 0 || o.Status != orders.OrderPending || o.TotalCents != want || o.ItemCount != 5 {
 		t.Errorf("order %+v", o)
 	}
 	if s := wiringtest.StockOf(t, st, 7); s != 3 {
@@ -83,9 +86,9 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 		reason string
 		avail  int64
 	}{
-		{"more than stock", 2, 3, 8, store.ProblemShort, 2},
-		{"sold out", 0, 1, 8, store.ProblemSoldOut, 0},
-		{"gone from the catalog", 5, 1, 999999, store.ProblemGone, 0},
+		{"more than stock", 2, 3, 8, orders.ProblemShort, 2},
+		{"sold out", 0, 1, 8, orders.ProblemSoldOut, 0},
+		{"gone from the catalog", 5, 1, 999999, orders.ProblemGone, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,7 +103,7 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 			before, _ := st.Cart(ctx, tok)
 
 			_, err := st.Checkout(ctx, wiringtest.Buy(tok, -1))
-			var ce *store.CheckoutError
+			var ce *orders.CheckoutError
 			if !errors.As(err, &ce) || len(ce.Problems) != 1 {
 				t.Fatalf("err %v, want one line problem", err)
 			}
@@ -129,13 +132,13 @@ func TestCheckoutPriceChanged(t *testing.T) {
 	wiringtest.SetLine(t, st, tok, 7, 2)
 	rows, _ := st.CatalogRows(ctx, []int64{7})
 	rates := st.Shipping()
-	seen := 2*rows[7].PriceCents + rates.Cost(store.ShippingStandard, 2*rows[7].PriceCents)
+	seen := 2*rows[7].PriceCents + rates.Cost(orders.ShippingStandard, 2*rows[7].PriceCents)
 	if _, err := st.DB().ExecContext(ctx, `UPDATE items SET price_cents = price_cents + 100 WHERE id = 7`); err != nil {
 		t.Fatal(err)
 	}
 	_, err := st.Checkout(ctx, wiringtest.Buy(tok, seen))
-	now := 2*rows[7].PriceCents + 200 + rates.Cost(store.ShippingStandard, 2*rows[7].PriceCents+200)
-	var ce *store.CheckoutError
+	now := 2*rows[7].PriceCents + 200 + rates.Cost(orders.ShippingStandard, 2*rows[7].PriceCents+200)
+	var ce *orders.CheckoutError
 	if !errors.As(err, &ce) || !ce.PriceChanged || ce.Total != now {
 		t.Fatalf("err %+v, want a price change to %d", err, now)
 	}
@@ -151,7 +154,7 @@ func TestCheckoutEmptyAndBusy(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
 	tok, _ := wiringtest.Shopper(t, st, "alice")
-	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, store.ErrEmptyCart) {
+	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, orders.ErrEmptyCart) {
 		t.Errorf("empty cart: %v", err)
 	}
 	wiringtest.SetLine(t, st, tok, 7, 1)
@@ -159,7 +162,7 @@ func TestCheckoutEmptyAndBusy(t *testing.T) {
 	if err := st.Redis().Set(ctx, keys.CheckoutLock(tok.UserID, tok.Token), "other", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, store.ErrCheckoutBusy) {
+	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, orders.ErrCheckoutBusy) {
 		t.Errorf("second checkout: %v, want ErrCheckoutBusy", err)
 	}
 	if countOrders(t, st) != 0 {
@@ -196,7 +199,7 @@ func TestOrdersAreTheShoppers(t *testing.T) {
 	if list, _, _ := st.Orders(ctx, aid, 2, 2); len(list) != 1 || list[0].ID != ids[0] {
 		t.Errorf("second page %+v", list)
 	}
-	if _, err := st.Order(ctx, bid, ids[0]); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.Order(ctx, bid, ids[0]); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("bob reads alice's order: %v", err)
 	}
 	if list, total, _ := st.Orders(ctx, bid, 10, 0); len(list) != 0 || total != 0 {
@@ -210,24 +213,24 @@ func TestGuestOrdersAndLastAddress(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
 	wiringtest.SetStock(t, st, 7, 5)
-	g := store.CartOwner{Token: "guest-token"}
+	g := cart.Owner{Token: "guest-token"}
 	if err := st.CreateSession(ctx, g.Token, 0); err != nil {
 		t.Fatal(err)
 	}
 	wiringtest.SetLine(t, st, g, 7, 1)
 	req := wiringtest.Buy(g, -1)
-	req.Email, req.Shipping, req.Payment = "guest@example.com", store.ShippingExpress, store.PayCOD
+	req.Email, req.Shipping, req.Payment = "guest@example.com", orders.ShippingExpress, orders.PayCOD
 	o, err := st.Checkout(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := st.GuestOrder(ctx, o.ID)
-	if err != nil || got.UserID != store.GuestUserID || got.Email != "guest@example.com" || got.Address != req.Address ||
-		got.Shipping != store.ShippingExpress || got.Payment != store.PayCOD || got.ShippingCents != store.DefaultShipping.Express ||
+	if err != nil || got.UserID != orders.GuestUserID || got.Email != "guest@example.com" || got.Address != req.Address ||
+		got.Shipping != orders.ShippingExpress || got.Payment != orders.PayCOD || got.ShippingCents != orders.DefaultShipping.Express ||
 		got.TotalCents != got.SubtotalCents+got.ShippingCents || len(got.Lines) != 1 {
 		t.Fatalf("guest order %+v, %v", got, err)
 	}
-	if _, err := st.Order(ctx, store.GuestUserID, o.ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.Order(ctx, orders.GuestUserID, o.ID); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("Order served a guest order: %v", err)
 	}
 
@@ -240,7 +243,7 @@ func TestGuestOrdersAndLastAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.GuestOrder(ctx, mine.ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.GuestOrder(ctx, mine.ID); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("GuestOrder served a shopper's order: %v", err)
 	}
 	if a, ok, err := st.LastAddress(ctx, uid); !ok || err != nil || a != wiringtest.Buy(acct, -1).Address {

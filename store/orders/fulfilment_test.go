@@ -12,9 +12,11 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
 	"storefront/store/keys"
+	"storefront/store/orders"
+	"storefront/store/platform"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -43,7 +45,7 @@ func (c *redisClock) advance(d time.Duration) {
 }
 
 // placeOrder checks out one unit of item for a new shopper.
-func placeOrder(t *testing.T, st *store.Store, name string, item int64) store.Order {
+func placeOrder(t *testing.T, st *wiring.Services, name string, item int64) orders.Order {
 	t.Helper()
 	tok, _ := wiringtest.Shopper(t, st, name)
 	wiringtest.SetStock(t, st, item, 100)
@@ -55,7 +57,7 @@ func placeOrder(t *testing.T, st *store.Store, name string, item int64) store.Or
 	return o
 }
 
-func orderOf(t *testing.T, st *store.Store, o store.Order) store.Order {
+func orderOf(t *testing.T, st *wiring.Services, o orders.Order) orders.Order {
 	t.Helper()
 	got, err := st.Order(t.Context(), o.UserID, o.ID)
 	if err != nil {
@@ -64,7 +66,7 @@ func orderOf(t *testing.T, st *store.Store, o store.Order) store.Order {
 	return got
 }
 
-func poll(t *testing.T, f *store.Fulfilment) store.PollResult {
+func poll(t *testing.T, f *orders.Fulfilment) orders.PollResult {
 	t.Helper()
 	res, err := f.Poll(t.Context())
 	if err != nil {
@@ -73,19 +75,19 @@ func poll(t *testing.T, f *store.Fulfilment) store.PollResult {
 	return res
 }
 
-func fastQueue(o *store.Options) { o.OrderPoll = 10 * time.Millisecond }
+func fastQueue(o *wiring.Options) { o.OrderPoll = 10 * time.Millisecond }
 
 func TestFulfilmentProcessesOrders(t *testing.T) {
 	st := wiringtest.New(t, fastQueue)
 	o := placeOrder(t, st, "alice", 7)
-	if got := orderOf(t, st, o); got.Status != store.OrderPending || !got.ProcessedAt.IsZero() {
+	if got := orderOf(t, st, o); got.Status != orders.OrderPending || !got.ProcessedAt.IsZero() {
 		t.Fatalf("new order %+v", got)
 	}
 	res := poll(t, st.Fulfilment("w1"))
 	if res.Handled != 1 || res.Fulfilled != 1 {
 		t.Errorf("poll %+v", res)
 	}
-	if got := orderOf(t, st, o); got.Status != store.OrderProcessed || got.ProcessedAt.IsZero() {
+	if got := orderOf(t, st, o); got.Status != orders.OrderProcessed || got.ProcessedAt.IsZero() {
 		t.Errorf("order after fulfilment %+v", got)
 	}
 	if n := queueLen(t, st); n != 0 {
@@ -105,10 +107,10 @@ func TestFulfilmentProcessesOrders(t *testing.T) {
 // over and processes it.
 func TestFulfilmentReclaimsFromADeadWorker(t *testing.T) {
 	vis := 3 * time.Second // a real server is waited for
-	if storetest.Backend() == store.ModeMiniredis {
+	if storetest.Backend() == platform.ModeMiniredis {
 		vis = time.Minute // miniredis's clock is moved instead
 	}
-	st := wiringtest.New(t, fastQueue, func(o *store.Options) { o.OrderVisibility = vis })
+	st := wiringtest.New(t, fastQueue, func(o *wiring.Options) { o.OrderVisibility = vis })
 	clock := newRedisClock(t)
 	o := placeOrder(t, st, "alice", 7)
 
@@ -130,7 +132,7 @@ func TestFulfilmentReclaimsFromADeadWorker(t *testing.T) {
 	if res.Reclaimed != 1 || res.Fulfilled != 1 || res.Handled != 1 {
 		t.Errorf("after the timeout: %+v", res)
 	}
-	if got := orderOf(t, st, o); got.Status != store.OrderProcessed {
+	if got := orderOf(t, st, o); got.Status != orders.OrderProcessed {
 		t.Errorf("order %+v", got)
 	}
 	if n, _ := queuePending(t, st); n != 0 {
@@ -165,7 +167,7 @@ func TestFulfilmentIsIdempotent(t *testing.T) {
 		t.Errorf("FulfilOrder again = %v, %v", changed, err)
 	}
 	again := orderOf(t, st, o)
-	if again.Status != store.OrderProcessed || !again.ProcessedAt.Equal(first.ProcessedAt) {
+	if again.Status != orders.OrderProcessed || !again.ProcessedAt.Equal(first.ProcessedAt) {
 		t.Errorf("order changed by a second processing: %+v -> %+v", first, again)
 	}
 	// An entry naming no order is dropped, not retried forever.
@@ -180,7 +182,7 @@ func TestFulfilmentIsIdempotent(t *testing.T) {
 // An order committed but never queued (a crash between the commit and the
 // XADD) is fulfilled by the sweep once it is old enough.
 func TestFulfilmentSweepFindsUnqueuedOrders(t *testing.T) {
-	st := wiringtest.New(t, fastQueue, func(o *store.Options) { o.OrderSweepAge = time.Minute })
+	st := wiringtest.New(t, fastQueue, func(o *wiring.Options) { o.OrderSweepAge = time.Minute })
 	ctx := t.Context()
 	o := placeOrder(t, st, "alice", 7)
 	if err := st.Redis().Del(ctx, keys.OrderQueue).Err(); err != nil { // the push never happened
@@ -195,7 +197,7 @@ func TestFulfilmentSweepFindsUnqueuedOrders(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("sweep = %d, %v; want 1", n, err)
 	}
-	if got := orderOf(t, st, o); got.Status != store.OrderProcessed {
+	if got := orderOf(t, st, o); got.Status != orders.OrderProcessed {
 		t.Errorf("order %+v", got)
 	}
 	if n, _ := w.Sweep(ctx); n != 0 {
@@ -230,14 +232,14 @@ func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
 	ctx := t.Context()
 	tok, _ := wiringtest.Shopper(t, st, "alice")
 	wiringtest.SetStock(t, st, 7, 100)
-	var orders []store.Order
+	var placed []orders.Order
 	for range 20 {
 		wiringtest.SetLine(t, st, tok, 7, 1)
 		o, err := st.Checkout(ctx, wiringtest.Buy(tok, -1))
 		if err != nil {
 			t.Fatal(err)
 		}
-		orders = append(orders, o)
+		placed = append(placed, o)
 	}
 	runCtx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -255,7 +257,7 @@ func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
 	}
 	// The worker records its run after the batch it processed, so wait
 	// for that too before stopping it.
-	for processed := 0; (processed < len(orders) || !recorded()) && time.Now().Before(deadline); {
+	for processed := 0; (processed < len(placed) || !recorded()) && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 		if err := st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE status = 'processed'`).Scan(&processed); err != nil {
 			t.Fatal(err)
@@ -263,8 +265,8 @@ func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
 	}
 	stop()
 	wg.Wait()
-	for _, o := range orders {
-		if got := orderOf(t, st, o); got.Status != store.OrderProcessed {
+	for _, o := range placed {
+		if got := orderOf(t, st, o); got.Status != orders.OrderProcessed {
 			t.Errorf("order %d is %s", o.ID, got.Status)
 		}
 	}
@@ -278,7 +280,7 @@ func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
 
 // enqueue pushes an order id onto the fulfilment queue, as a checkout
 // does (a duplicate delivery, or one the checkout never made).
-func enqueue(t *testing.T, st *store.Store, id int64) error {
+func enqueue(t *testing.T, st *wiring.Services, id int64) error {
 	t.Helper()
 	return st.Redis().XAdd(t.Context(), &redis.XAddArgs{Stream: keys.OrderQueue, Values: []string{"order", strconv.FormatInt(id, 10)}}).Err()
 }
@@ -286,7 +288,7 @@ func enqueue(t *testing.T, st *store.Store, id int64) error {
 // takeOrders reads up to n new queue entries as the consumer named
 // consumer and neither processes nor acknowledges them: a worker that dies
 // right after taking.
-func takeOrders(t *testing.T, st *store.Store, consumer string, n int64) ([]int64, error) {
+func takeOrders(t *testing.T, st *wiring.Services, consumer string, n int64) ([]int64, error) {
 	t.Helper()
 	ctx, rdb := t.Context(), st.Redis()
 	if err := rdb.XGroupCreateMkStream(ctx, keys.OrderQueue, keys.OrderQueueGroup, "0").Err(); err != nil && !strings.Contains(err.Error(), "BUSYGROUP") {
@@ -315,7 +317,7 @@ func takeOrders(t *testing.T, st *store.Store, consumer string, n int64) ([]int6
 }
 
 // queuePending is how many queue entries are taken but not acknowledged.
-func queuePending(t *testing.T, st *store.Store) (int64, error) {
+func queuePending(t *testing.T, st *wiring.Services) (int64, error) {
 	t.Helper()
 	p, err := st.Redis().XPending(t.Context(), keys.OrderQueue, keys.OrderQueueGroup).Result()
 	if err != nil {

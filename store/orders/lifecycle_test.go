@@ -5,12 +5,14 @@ import (
 	"sync"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/cart"
+	"storefront/store/orders"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
 // placeTestOrder checks out lines for a shopper's cart.
-func placeTestOrder(t *testing.T, st *store.Store, owner store.CartOwner, lines []store.CartLine) (store.Order, error) {
+func placeTestOrder(t *testing.T, st *wiring.Services, owner cart.Owner, lines []cart.Line) (orders.Order, error) {
 	t.Helper()
 	for _, l := range lines {
 		wiringtest.SetLine(t, st, owner, l.ItemID, l.Qty)
@@ -26,7 +28,7 @@ func TestMoveOrderConcurrentCancels(t *testing.T) {
 	owner, _ := wiringtest.Shopper(t, st, "twice")
 	wiringtest.SetStock(t, st, 9, 10)
 	wiringtest.SetStock(t, st, 10, 10)
-	o, err := placeTestOrder(t, st, owner, []store.CartLine{{ItemID: 9, Qty: 3}, {ItemID: 10, Qty: 1}})
+	o, err := placeTestOrder(t, st, owner, []cart.Line{{ItemID: 9, Qty: 3}, {ItemID: 10, Qty: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +38,7 @@ func TestMoveOrderConcurrentCancels(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := st.MoveOrder(ctx, o.ID, 0, store.OrderCancelled, store.AdminActor("a"))
+			_, err := st.MoveOrder(ctx, o.ID, 0, orders.OrderCancelled, orders.AdminActor("a"))
 			errs <- err
 		}()
 	}
@@ -44,11 +46,11 @@ func TestMoveOrderConcurrentCancels(t *testing.T) {
 	close(errs)
 	ok := 0
 	for err := range errs {
-		var me *store.MoveError
+		var me *orders.MoveError
 		switch {
 		case err == nil:
 			ok++
-		case errors.As(err, &me) && me.From == store.OrderCancelled:
+		case errors.As(err, &me) && me.From == orders.OrderCancelled:
 		default:
 			t.Fatalf("cancel: %v", err)
 		}
@@ -57,7 +59,7 @@ func TestMoveOrderConcurrentCancels(t *testing.T) {
 		t.Fatalf("%d cancels applied; stock %d and %d", ok, wiringtest.StockOf(t, st, 9), wiringtest.StockOf(t, st, 10))
 	}
 	ev, err := st.OrderEvents(ctx, o.ID)
-	if err != nil || len(ev) != 1 || ev[0].Status != store.OrderCancelled {
+	if err != nil || len(ev) != 1 || ev[0].Status != orders.OrderCancelled {
 		t.Fatalf("events %v %v", ev, err)
 	}
 }
@@ -76,7 +78,7 @@ func TestCanMoveOrder(t *testing.T) {
 		{"paid", "cancelled", true}, {"shipped", "cancelled", false}, {"delivered", "cancelled", false},
 		{"cancelled", "paid", false}, {"cancelled", "cancelled", false}, {"paid", "lost", false},
 	} {
-		if got := store.CanMoveOrder(c.from, c.to); got != c.ok {
+		if got := orders.CanMoveOrder(c.from, c.to); got != c.ok {
 			t.Errorf("%s -> %s: %v, want %v", c.from, c.to, got, c.ok)
 		}
 	}
@@ -91,7 +93,7 @@ func TestCancelRacesShipping(t *testing.T) {
 	owner, uid := wiringtest.Shopper(t, st, "racer")
 	wiringtest.SetStock(t, st, 14, 100)
 	for round := 0; round < 8; round++ {
-		o, err := placeTestOrder(t, st, owner, []store.CartLine{{ItemID: 14, Qty: 2}})
+		o, err := placeTestOrder(t, st, owner, []cart.Line{{ItemID: 14, Qty: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,11 +103,11 @@ func TestCancelRacesShipping(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			_, cancelErr = st.MoveOrder(ctx, o.ID, uid, store.OrderCancelled, store.ActorShopper)
+			_, cancelErr = st.MoveOrder(ctx, o.ID, uid, orders.OrderCancelled, orders.ActorShopper)
 		}()
 		go func() {
 			defer wg.Done()
-			_, shipErr = st.MoveOrder(ctx, o.ID, 0, store.OrderShipped, store.AdminActor("a"))
+			_, shipErr = st.MoveOrder(ctx, o.ID, 0, orders.OrderShipped, orders.AdminActor("a"))
 		}()
 		wg.Wait()
 		got, err := st.OrderAny(ctx, o.ID)
@@ -113,13 +115,13 @@ func TestCancelRacesShipping(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch got.Status {
-		case store.OrderCancelled:
-			var me *store.MoveError
+		case orders.OrderCancelled:
+			var me *orders.MoveError
 			if cancelErr != nil || !errors.As(shipErr, &me) || wiringtest.StockOf(t, st, 14) != before+2 {
 				t.Fatalf("round %d: cancelled, cancel %v, ship %v, stock %d", round, cancelErr, shipErr, wiringtest.StockOf(t, st, 14))
 			}
-		case store.OrderShipped:
-			var me *store.MoveError
+		case orders.OrderShipped:
+			var me *orders.MoveError
 			if shipErr != nil || !errors.As(cancelErr, &me) || wiringtest.StockOf(t, st, 14) != before {
 				t.Fatalf("round %d: shipped, cancel %v, ship %v, stock %d", round, cancelErr, shipErr, wiringtest.StockOf(t, st, 14))
 			}

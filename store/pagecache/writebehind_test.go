@@ -10,8 +10,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/pagecache"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -44,9 +46,9 @@ func (h *pipeHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 	}
 }
 
-func viewItem(t *testing.T, st *store.Store, token string, id int64) store.ItemView {
+func viewItem(t *testing.T, st *wiring.Services, token string, id int64) pagecache.ItemView {
 	t.Helper()
-	v, err := st.ServeItemPage(t.Context(), store.ItemPageRequest{ItemID: id, Token: token, Render: wiringtest.PageRender})
+	v, err := st.ServeItemPage(t.Context(), pagecache.ItemPageRequest{ItemID: id, Token: token, Render: wiringtest.PageRender})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func viewItem(t *testing.T, st *store.Store, token string, id int64) store.ItemV
 // pipeline; every view is counted in both the ranking and the item's own
 // counter, whatever path served it.
 func TestWriteBehindCoalesces(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.WriteBehind = time.Hour })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.WriteBehind = time.Hour })
 	ctx := t.Context()
 	rdb := st.Redis()
 	tokens := []string{"tok-a", "tok-b"}
@@ -72,7 +74,7 @@ func TestWriteBehindCoalesces(t *testing.T) {
 		v := viewItem(t, st, tokens[i%2], 7)
 		results[v.Result]++
 	}
-	if results[store.PageHit] < views-3 {
+	if results[pagecache.PageHit] < views-3 {
 		t.Fatalf("results %v: want hits after the first views", results)
 	}
 	hook := &pipeHook{}
@@ -94,11 +96,11 @@ func TestWriteBehindCoalesces(t *testing.T) {
 		t.Errorf("ranking %v, counter %d, want -%d and %d: every view counts once", score, counter, views, views)
 	}
 	stats, _ := st.PageCacheStats(ctx)
-	if stats[store.PageHit] != int64(results[store.PageHit]) {
-		t.Errorf("hits counted %d, served %d", stats[store.PageHit], results[store.PageHit])
+	if stats[pagecache.PageHit] != int64(results[pagecache.PageHit]) {
+		t.Errorf("hits counted %d, served %d", stats[pagecache.PageHit], results[pagecache.PageHit])
 	}
 	for _, tok := range tokens {
-		if ids, _ := rdb.LRange(ctx, store.KeysOfSession(tok).Viewed, 0, -1).Result(); len(ids) != 1 || ids[0] != "7" {
+		if ids, _ := rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Result(); len(ids) != 1 || ids[0] != "7" {
 			t.Errorf("%s viewed %v", tok, ids)
 		}
 	}
@@ -107,7 +109,7 @@ func TestWriteBehindCoalesces(t *testing.T) {
 // Close flushes what is buffered (shutdown); a session gone meanwhile is
 // not revived and its viewed list not left behind.
 func TestWriteBehindFlushesOnClose(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.WriteBehind = time.Hour })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.WriteBehind = time.Hour })
 	ctx := t.Context()
 	rdb := st.Redis()
 	for _, tok := range []string{"live", "ending"} {
@@ -117,7 +119,7 @@ func TestWriteBehindFlushesOnClose(t *testing.T) {
 	}
 	viewItem(t, st, "live", 9)
 	viewItem(t, st, "live", 9)
-	if v := viewItem(t, st, "live", 9); v.Result != store.PageHit {
+	if v := viewItem(t, st, "live", 9); v.Result != pagecache.PageHit {
 		t.Fatalf("result %s", v.Result)
 	}
 	viewItem(t, st, "ending", 9)
@@ -130,10 +132,10 @@ func TestWriteBehindFlushesOnClose(t *testing.T) {
 	if after != before-2 {
 		t.Errorf("ranking %v -> %v: the two buffered hits were not flushed on Close", before, after)
 	}
-	if n, _ := rdb.Exists(ctx, store.KeysOfSession("ending").Viewed).Result(); n != 0 {
+	if n, _ := rdb.Exists(ctx, keys.OfSession("ending").Viewed).Result(); n != 0 {
 		t.Error("a session that ended before the flush left its viewed list")
 	}
-	if _, err := rdb.ZScore(ctx, "recent:", store.KeysOfSession("ending").ID).Result(); err != redis.Nil {
+	if _, err := rdb.ZScore(ctx, "recent:", keys.OfSession("ending").ID).Result(); err != redis.Nil {
 		t.Error("the flush revived an ended session")
 	}
 }
@@ -142,23 +144,23 @@ func TestWriteBehindFlushesOnClose(t *testing.T) {
 // other's in-process copy, which then serves the new page.
 func TestInProcessCopyHearsPurges(t *testing.T) {
 	st := wiringtest.New(t)
-	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
+	other := wiring.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
 	ctx := t.Context()
 	st.Redis().ZIncrBy(ctx, "viewed:", -1, "12") // ranked, so cached
 	gen := 0
-	rendering := func(_ context.Context, d store.PageData) ([]byte, error) {
+	rendering := func(_ context.Context, d pagecache.PageData) ([]byte, error) {
 		return wiringtest.PageHTML(d.Item.Name + " v" + strconv.Itoa(gen)), nil
 	}
-	serve := func(s *store.Store) store.ItemView {
-		v, err := s.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 12, Render: rendering})
+	serve := func(s *wiring.Services) pagecache.ItemView {
+		v, err := s.ServeItemPage(ctx, pagecache.ItemPageRequest{ItemID: 12, Render: rendering})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return v
 	}
-	for _, s := range []*store.Store{st, other} {
-		storetest.Eventually(t, func() bool { return serve(s).Result == store.PageHit && s.HeldPage(12) != nil },
+	for _, s := range []*wiring.Services{st, other} {
+		storetest.Eventually(t, func() bool { return serve(s).Result == pagecache.PageHit && s.HeldPage(12) != nil },
 			"the page is never held in process")
 	}
 	for round, purge := range []func() error{
@@ -173,7 +175,7 @@ func TestInProcessCopyHearsPurges(t *testing.T) {
 		storetest.Eventually(t, func() bool { return other.HeldPage(12) != old }, "the other instance never heard the purge")
 		v := serve(other)
 		html, _ := v.Page.HTML(nil)
-		if v.Result == store.PageHit && !contains(html, " v"+strconv.Itoa(gen)) {
+		if v.Result == pagecache.PageHit && !contains(html, " v"+strconv.Itoa(gen)) {
 			t.Errorf("round %d: the other instance served the old page after the purge", round)
 		}
 	}

@@ -3,9 +3,10 @@ package reviews_test
 import (
 	"testing"
 
-	"storefront/store"
 	"storefront/store/keys"
+	"storefront/store/pagecache"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -15,19 +16,19 @@ import (
 // heard; and an unchanged review is answered from memory.
 func TestMyReviewFollowsEditsOnAnotherInstance(t *testing.T) {
 	st := wiringtest.New(t)
-	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
+	other := wiring.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
 	ctx := t.Context()
 	u, err := st.CreateUser(ctx, "reviewer", "a good password")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []*store.Store{st, other} {
+	for _, s := range []*wiring.Services{st, other} {
 		// Purges are heard once the channel is subscribed: a page is held.
 		st.Redis().ZIncrBy(ctx, keys.ViewRanking, -1, "12")
 		storetest.Eventually(t, func() bool {
-			v, err := s.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 12, Render: wiringtest.PageRender})
-			return err == nil && v.Result == store.PageHit && s.HeldPage(12) != nil
+			v, err := s.ServeItemPage(ctx, pagecache.ItemPageRequest{ItemID: 12, Render: wiringtest.PageRender})
+			return err == nil && v.Result == pagecache.PageHit && s.HeldPage(12) != nil
 		}, "the page is never held in process")
 	}
 	if _, found, err := st.MyReview(ctx, 12, u.ID); err != nil || found {

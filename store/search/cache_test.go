@@ -7,23 +7,25 @@ import (
 	"sync"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/catalog"
+	"storefront/store/search"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
 // searchInstances is two stores (two app instances) on one database and
 // one Redis, migrated and seeded, a third one that caches no search
 // results, and the database handle.
-func searchInstances(t *testing.T) (a, b, uncached *store.Store, db *sql.DB) {
+func searchInstances(t *testing.T) (a, b, uncached *wiring.Services, db *sql.DB) {
 	t.Helper()
 	db = storetest.DB(t)
 	rdb := storetest.Redis(t)
-	a = store.New(rdb, db, wiringtest.Options(), storetest.Logger(t))
-	b = store.New(rdb, db, wiringtest.Options(), storetest.Logger(t))
+	a = wiring.New(rdb, db, wiringtest.Options(), storetest.Logger(t))
+	b = wiring.New(rdb, db, wiringtest.Options(), storetest.Logger(t))
 	opt := wiringtest.Options()
 	opt.SearchCacheBytes = -1
-	uncached = store.New(rdb, db, opt, storetest.Logger(t))
+	uncached = wiring.New(rdb, db, opt, storetest.Logger(t))
 	t.Cleanup(uncached.Close)
 	t.Cleanup(a.Close)
 	t.Cleanup(b.Close)
@@ -39,9 +41,9 @@ func searchInstances(t *testing.T) (a, b, uncached *store.Store, db *sql.DB) {
 // eventuallySearch polls st until the search's result satisfies ok. A
 // cached result must give way at once, so the poll is only a guard
 // against a slow machine, never a wait the test relies on.
-func eventuallySearch(t *testing.T, st *store.Store, q store.SearchQuery, ok func(store.SearchResult) bool, msg string) {
+func eventuallySearch(t *testing.T, st *wiring.Services, q search.SearchQuery, ok func(search.SearchResult) bool, msg string) {
 	t.Helper()
-	storetest.Eventually(t, func() bool { return ok(search(t, st, q)) }, msg)
+	storetest.Eventually(t, func() bool { return ok(find(t, st, q)) }, msg)
 }
 
 // TestSearchCacheFollowsCatalogChanges: results cached on one instance
@@ -51,15 +53,15 @@ func eventuallySearch(t *testing.T, st *store.Store, q store.SearchQuery, ok fun
 func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 	a, b, _, db := searchInstances(t)
 	ctx := t.Context()
-	byPrice := store.SearchQuery{Category: "Books", Sort: store.SortPriceAsc, PerPage: 5}
-	inStock := store.SearchQuery{Category: "Books", InStock: true}
-	warm := func() (store.SearchResult, store.SearchResult) {
+	byPrice := search.SearchQuery{Category: "Books", Sort: search.SortPriceAsc, PerPage: 5}
+	inStock := search.SearchQuery{Category: "Books", InStock: true}
+	warm := func() (search.SearchResult, search.SearchResult) {
 		for range 2 { // the second answer comes from the cache
-			search(t, b, byPrice)
-			search(t, b, inStock)
-			search(t, b, store.SearchQuery{Q: "zephyrine"})
+			find(t, b, byPrice)
+			find(t, b, inStock)
+			find(t, b, search.SearchQuery{Q: "zephyrine"})
 		}
-		return search(t, b, byPrice), search(t, b, inStock)
+		return find(t, b, byPrice), find(t, b, inStock)
 	}
 	cheapest, stocked := warm()
 	if len(cheapest.Items) == 0 || stocked.Total == 0 {
@@ -68,11 +70,11 @@ func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 
 	// A rename on instance a is found on instance b.
 	target := cheapest.Items[len(cheapest.Items)-1]
-	edit := store.ItemEdit{Name: "Zephyrine Atlas", PriceCents: target.PriceCents, Stock: target.Stock, Category: "Books", Description: target.Description}
+	edit := catalog.ItemEdit{Name: "Zephyrine Atlas", PriceCents: target.PriceCents, Stock: target.Stock, Category: "Books", Description: target.Description}
 	if _, err := a.UpdateItem(ctx, target.ID, edit); err != nil {
 		t.Fatal(err)
 	}
-	eventuallySearch(t, b, store.SearchQuery{Q: "zephyrine"}, func(r store.SearchResult) bool {
+	eventuallySearch(t, b, search.SearchQuery{Q: "zephyrine"}, func(r search.SearchResult) bool {
 		return r.Total == 1 && r.Items[0].ID == target.ID && r.Items[0].Name == "Zephyrine Atlas"
 	}, "the renamed item is not found on the other instance")
 
@@ -82,7 +84,7 @@ func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 	if _, err := a.UpdateItem(ctx, target.ID, edit); err != nil {
 		t.Fatal(err)
 	}
-	eventuallySearch(t, b, byPrice, func(r store.SearchResult) bool {
+	eventuallySearch(t, b, byPrice, func(r search.SearchResult) bool {
 		return len(r.Items) > 0 && r.Items[0].ID == target.ID && r.Items[0].PriceCents == 1
 	}, "the price sort on the other instance does not follow the price cut")
 
@@ -96,7 +98,7 @@ func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 	if target.Stock > 0 {
 		wantInStock--
 	}
-	eventuallySearch(t, b, inStock, func(r store.SearchResult) bool {
+	eventuallySearch(t, b, inStock, func(r search.SearchResult) bool {
 		return r.Total == wantInStock && r.InStock == wantInStock && !slices.Contains(ids(r.Items), target.ID)
 	}, "the in-stock filter on the other instance still counts the sold-out item")
 
@@ -105,37 +107,37 @@ func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 	if _, err := a.SetItemArchived(ctx, target.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	eventuallySearch(t, b, store.SearchQuery{Q: "zephyrine"}, func(r store.SearchResult) bool {
+	eventuallySearch(t, b, search.SearchQuery{Q: "zephyrine"}, func(r search.SearchResult) bool {
 		return r.Total == 0 && len(r.Categories) == 0
 	}, "the archived item is still found on the other instance")
 	warm()
 	if _, err := a.SetItemArchived(ctx, target.ID, false); err != nil {
 		t.Fatal(err)
 	}
-	eventuallySearch(t, b, store.SearchQuery{Q: "zephyrine"}, func(r store.SearchResult) bool { return r.Total == 1 },
+	eventuallySearch(t, b, search.SearchQuery{Q: "zephyrine"}, func(r search.SearchResult) bool { return r.Total == 1 },
 		"the restored item is not found on the other instance")
 
 	// A new item is found at once.
 	warm()
-	created, err := a.CreateItem(ctx, store.NewItem{Name: "Zephyrine Primer", PriceCents: 2, Stock: 4, Category: "Books", Description: "New."})
+	created, err := a.CreateItem(ctx, catalog.NewItem{Name: "Zephyrine Primer", PriceCents: 2, Stock: 4, Category: "Books", Description: "New."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	eventuallySearch(t, b, store.SearchQuery{Q: "zephyrine"}, func(r store.SearchResult) bool {
+	eventuallySearch(t, b, search.SearchQuery{Q: "zephyrine"}, func(r search.SearchResult) bool {
 		return r.Total == 2 && slices.Contains(ids(r.Items), created.ID)
 	}, "the new item is not found on the other instance")
 
 	// A stock change written straight to the database (as a checkout's
 	// or a cancellation's transaction does) is seen too, before any purge:
 	// the database keeps the version.
-	q := store.SearchQuery{Q: "zephyrine", InStock: true}
-	if r := search(t, b, q); r.Total != 1 || r.Items[0].ID != created.ID { // the other one sold out above
+	q := search.SearchQuery{Q: "zephyrine", InStock: true}
+	if r := find(t, b, q); r.Total != 1 || r.Items[0].ID != created.ID { // the other one sold out above
 		t.Fatalf("in stock before: %d %v", r.Total, ids(r.Items))
 	}
 	if _, err := db.ExecContext(ctx, `UPDATE items SET stock = 0 WHERE id = $1`, created.ID); err != nil {
 		t.Fatal(err)
 	}
-	eventuallySearch(t, b, q, func(r store.SearchResult) bool {
+	eventuallySearch(t, b, q, func(r search.SearchResult) bool {
 		return r.Total == 0 && r.InStock == 0
 	}, "a stock change in the database is not seen by the in-stock filter on the other instance")
 }
@@ -146,13 +148,13 @@ func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 func TestSearchCacheSeesWritesBehindTheStore(t *testing.T) {
 	st, db := searchStore(t)
 	ctx := t.Context()
-	q := store.SearchQuery{Category: "Kitchen", InStock: true}
-	before := search(t, st, q)
-	search(t, st, q) // cached now
+	q := search.SearchQuery{Category: "Kitchen", InStock: true}
+	before := find(t, st, q)
+	find(t, st, q) // cached now
 	if _, err := db.ExecContext(ctx, `UPDATE items SET stock = 0 WHERE id = $1`, before.Items[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	after := search(t, st, q)
+	after := find(t, st, q)
 	if after.Total != before.Total-1 || slices.Contains(ids(after.Items), before.Items[0].ID) {
 		t.Errorf("after selling out item %d behind the store: total %d (was %d), page %v",
 			before.Items[0].ID, after.Total, before.Total, ids(after.Items))
@@ -165,14 +167,14 @@ func TestSearchCacheSeesWritesBehindTheStore(t *testing.T) {
 func TestSearchConcurrent(t *testing.T) {
 	a, b, uncached, _ := searchInstances(t)
 	ctx := t.Context()
-	queries := []store.SearchQuery{
-		{Q: "slate"}, {Q: "slaet"}, {Category: "Kitchen", Sort: store.SortPriceDesc},
-		{Q: "slate", InStock: true, Sort: store.SortNewest}, {Sort: store.SortPopular}, {Page: 3},
+	queries := []search.SearchQuery{
+		{Q: "slate"}, {Q: "slaet"}, {Category: "Kitchen", Sort: search.SortPriceDesc},
+		{Q: "slate", InStock: true, Sort: search.SortNewest}, {Sort: search.SortPopular}, {Page: 3},
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for w := range 4 {
-		st := []*store.Store{a, b}[w%2]
+		st := []*wiring.Services{a, b}[w%2]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -199,7 +201,7 @@ func TestSearchConcurrent(t *testing.T) {
 				errs <- err
 				return
 			}
-			_, err = a.UpdateItem(ctx, id, store.ItemEdit{Name: fmt.Sprintf("Slate Thing %d", i), PriceCents: it.PriceCents + 1,
+			_, err = a.UpdateItem(ctx, id, catalog.ItemEdit{Name: fmt.Sprintf("Slate Thing %d", i), PriceCents: it.PriceCents + 1,
 				Stock: int64(i % 3), Category: it.Category, Description: it.Description})
 			if err != nil {
 				errs <- err
@@ -214,9 +216,9 @@ func TestSearchConcurrent(t *testing.T) {
 	}
 	for _, q := range queries {
 		q.Page, q.PerPage = max(q.Page, 1), 10
-		want := search(t, uncached, q)
-		for i, st := range []*store.Store{a, b} {
-			got := search(t, st, q)
+		want := find(t, uncached, q)
+		for i, st := range []*wiring.Services{a, b} {
+			got := find(t, st, q)
 			if got.Total != want.Total || !slices.Equal(ids(got.Items), ids(want.Items)) || got.InStock != want.InStock ||
 				!slices.Equal(got.Categories, want.Categories) || got.DidYouMean != want.DidYouMean {
 				t.Errorf("%+v: instance %d: %d %v, uncached: %d %v", q, i, got.Total, ids(got.Items), want.Total, ids(want.Items))
@@ -238,8 +240,8 @@ func TestSearchCacheSurvivesSalesThatLeaveStock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := store.SearchQuery{Category: it.Category, InStock: true, Sort: store.SortNewest, PerPage: 2000}
-	search(t, b, q)
+	q := search.SearchQuery{Category: it.Category, InStock: true, Sort: search.SortNewest, PerPage: 2000}
+	find(t, b, q)
 	before, err := b.CacheVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +254,7 @@ func TestSearchCacheSurvivesSalesThatLeaveStock(t *testing.T) {
 	if after, _ := b.CacheVersion(ctx); after != before {
 		t.Errorf("a sale that left stock moved the search version from %s to %s", before, after)
 	}
-	r := search(t, b, q)
+	r := find(t, b, q)
 	if i := slices.Index(ids(r.Items), 7); i < 0 || r.Items[i].Stock != 2 {
 		t.Fatalf("item 7 after selling one of 3: %v", r.Items)
 	}
@@ -261,6 +263,6 @@ func TestSearchCacheSurvivesSalesThatLeaveStock(t *testing.T) {
 	if _, err := a.Checkout(ctx, wiringtest.Buy(owner, -1)); err != nil {
 		t.Fatal(err)
 	}
-	eventuallySearch(t, b, q, func(r store.SearchResult) bool { return !slices.Contains(ids(r.Items), 7) },
+	eventuallySearch(t, b, q, func(r search.SearchResult) bool { return !slices.Contains(ids(r.Items), 7) },
 		"the item sold out on one instance is still in the other's in-stock results")
 }

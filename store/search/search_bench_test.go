@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store"
+	"storefront/store/search"
+	"storefront/store/seed"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -27,7 +29,7 @@ const benchCatalogSize = 100_000
 func BenchmarkSearch100k(b *testing.B) {
 	db := storetest.DB(b)
 	rdb := storetest.Redis(b)
-	st := store.New(rdb, db, wiringtest.Options(), storetest.Logger(b))
+	st := wiring.New(rdb, db, wiringtest.Options(), storetest.Logger(b))
 	ctx := context.Background()
 	if err := st.Migrate(ctx); err != nil {
 		b.Fatal(err)
@@ -36,10 +38,10 @@ func BenchmarkSearch100k(b *testing.B) {
 		b.Fatal(err)
 	}
 	start := time.Now()
-	if err := insertBenchItems(ctx, db, store.DemoItemCount+1, benchCatalogSize); err != nil {
+	if err := insertBenchItems(ctx, db, seed.DemoItemCount+1, benchCatalogSize); err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("%s: inserted %d items (index kept by the database) in %s", storetest.DBKind(), benchCatalogSize-store.DemoItemCount, time.Since(start).Round(time.Millisecond))
+	b.Logf("%s: inserted %d items (index kept by the database) in %s", storetest.DBKind(), benchCatalogSize-seed.DemoItemCount, time.Since(start).Round(time.Millisecond))
 	// Planner statistics and PostgreSQL's visibility map as a running
 	// shop has them (autovacuum takes them soon after a bulk insert):
 	// without them the planner guesses a handful of matches everywhere.
@@ -57,28 +59,28 @@ func BenchmarkSearch100k(b *testing.B) {
 	}
 	cases := []struct {
 		name string
-		q    store.SearchQuery
+		q    search.SearchQuery
 	}{
-		{"word", store.SearchQuery{Q: "lantern"}},
-		{"two_words", store.SearchQuery{Q: "walnut lantern"}},
-		{"word_filters", store.SearchQuery{Q: "lantern", Category: "Home", MinCents: 1000, HasMin: true, MaxCents: 9000, HasMax: true, InStock: true}},
-		{"word_price_desc", store.SearchQuery{Q: "lantern", Sort: store.SortPriceDesc}},
-		{"word_popular", store.SearchQuery{Q: "lantern", Sort: store.SortPopular}},
-		{"typo", store.SearchQuery{Q: "lanterm"}},
-		{"browse_all", store.SearchQuery{}},
-		{"browse_category_price_asc", store.SearchQuery{Category: "Kitchen", Sort: store.SortPriceAsc}},
-		{"browse_newest_page_100", store.SearchQuery{Sort: store.SortNewest, Page: 100}},
-		{"browse_popular", store.SearchQuery{Sort: store.SortPopular}},
+		{"word", search.SearchQuery{Q: "lantern"}},
+		{"two_words", search.SearchQuery{Q: "walnut lantern"}},
+		{"word_filters", search.SearchQuery{Q: "lantern", Category: "Home", MinCents: 1000, HasMin: true, MaxCents: 9000, HasMax: true, InStock: true}},
+		{"word_price_desc", search.SearchQuery{Q: "lantern", Sort: search.SortPriceDesc}},
+		{"word_popular", search.SearchQuery{Q: "lantern", Sort: search.SortPopular}},
+		{"typo", search.SearchQuery{Q: "lanterm"}},
+		{"browse_all", search.SearchQuery{}},
+		{"browse_category_price_asc", search.SearchQuery{Category: "Kitchen", Sort: search.SortPriceAsc}},
+		{"browse_newest_page_100", search.SearchQuery{Sort: search.SortNewest, Page: 100}},
+		{"browse_popular", search.SearchQuery{Sort: search.SortPopular}},
 	}
 	// cold computes every search (no result cache); warm asks again for a
 	// result already cached, as shoppers repeating a query do until the
 	// catalog changes.
 	opt := wiringtest.Options()
 	opt.SearchCacheBytes = -1
-	uncached := store.New(rdb, db, opt, storetest.Logger(b))
+	uncached := wiring.New(rdb, db, opt, storetest.Logger(b))
 	for _, run := range []struct {
 		name  string
-		st    *store.Store
+		st    *wiring.Services
 		prime bool
 	}{{"cold", uncached, false}, {"warm", st, true}} {
 		for _, c := range cases {

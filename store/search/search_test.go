@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store"
+	"storefront/store/catalog"
+	"storefront/store/search"
+	"storefront/store/seed"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -20,10 +23,10 @@ import (
 // backend (storetest runs the tests once per configured backend).
 var ranOnce sync.Map
 
-func searchStore(t *testing.T) (*store.Store, *sql.DB) {
+func searchStore(t *testing.T) (*wiring.Services, *sql.DB) {
 	t.Helper()
 	db := storetest.DB(t)
-	st := store.New(storetest.Redis(t), db, wiringtest.Options(), storetest.Logger(t))
+	st := wiring.New(storetest.Redis(t), db, wiringtest.Options(), storetest.Logger(t))
 	if err := st.Migrate(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +36,7 @@ func searchStore(t *testing.T) (*store.Store, *sql.DB) {
 	return st, db
 }
 
-func search(t *testing.T, st *store.Store, q store.SearchQuery) store.SearchResult {
+func find(t *testing.T, st *wiring.Services, q search.SearchQuery) search.SearchResult {
 	t.Helper()
 	if q.Page == 0 {
 		q.Page = 1
@@ -48,7 +51,7 @@ func search(t *testing.T, st *store.Store, q store.SearchQuery) store.SearchResu
 	return res
 }
 
-func ids(items []store.Item) []int64 {
+func ids(items []catalog.Item) []int64 {
 	out := make([]int64, len(items))
 	for i, it := range items {
 		out[i] = it.ID
@@ -60,13 +63,13 @@ func TestSearchRanksNamesAboveDescriptions(t *testing.T) {
 	st, _ := searchStore(t)
 	ctx := t.Context()
 	// Item 7 mentions the word only in its description, item 9 in its name.
-	if _, err := st.UpdateItem(ctx, 7, store.ItemEdit{Name: "Plain Thing", PriceCents: 100, Stock: 1, Description: "Comes with a zephyrine strap."}); err != nil {
+	if _, err := st.UpdateItem(ctx, 7, catalog.ItemEdit{Name: "Plain Thing", PriceCents: 100, Stock: 1, Description: "Comes with a zephyrine strap."}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.UpdateItem(ctx, 9, store.ItemEdit{Name: "Zephyrine Lantern", PriceCents: 100, Stock: 1, Description: "A lamp."}); err != nil {
+	if _, err := st.UpdateItem(ctx, 9, catalog.ItemEdit{Name: "Zephyrine Lantern", PriceCents: 100, Stock: 1, Description: "A lamp."}); err != nil {
 		t.Fatal(err)
 	}
-	res := search(t, st, store.SearchQuery{Q: "zephyrine"})
+	res := find(t, st, search.SearchQuery{Q: "zephyrine"})
 	if got := ids(res.Items); !slices.Equal(got, []int64{9, 7}) || res.Total != 2 {
 		t.Fatalf("zephyrine: %v (total %d), want [9 7]", got, res.Total)
 	}
@@ -75,13 +78,13 @@ func TestSearchRanksNamesAboveDescriptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.UpdateItem(ctx, 1, store.ItemEdit{Name: "Quokka Mug", PriceCents: old.PriceCents, Stock: old.Stock, Description: "A mug."}); err != nil {
+	if _, err := st.UpdateItem(ctx, 1, catalog.ItemEdit{Name: "Quokka Mug", PriceCents: old.PriceCents, Stock: old.Stock, Description: "A mug."}); err != nil {
 		t.Fatal(err)
 	}
-	if res := search(t, st, store.SearchQuery{Q: "quokka"}); !slices.Equal(ids(res.Items), []int64{1}) {
+	if res := find(t, st, search.SearchQuery{Q: "quokka"}); !slices.Equal(ids(res.Items), []int64{1}) {
 		t.Errorf("quokka after the edit: %v", ids(res.Items))
 	}
-	if res := search(t, st, store.SearchQuery{Q: old.Name}); slices.Contains(ids(res.Items), 1) {
+	if res := find(t, st, search.SearchQuery{Q: old.Name}); slices.Contains(ids(res.Items), 1) {
 		t.Errorf("the old name %q still finds item 1", old.Name)
 	}
 }
@@ -96,7 +99,7 @@ func TestSearchIndexFollowsTransactions(t *testing.T) {
 		VALUES (5001, 'wombat-kettle', 'Wombat Kettle', 'Boils water.', 'Kitchen', 2599, 3, 0)`); err != nil {
 		t.Fatal(err)
 	}
-	if res := search(t, st, store.SearchQuery{Q: "wombat"}); !slices.Equal(ids(res.Items), []int64{5001}) {
+	if res := find(t, st, search.SearchQuery{Q: "wombat"}); !slices.Equal(ids(res.Items), []int64{5001}) {
 		t.Fatalf("inserted row: %v", ids(res.Items))
 	}
 	tx, err := db.BeginTx(ctx, nil)
@@ -109,16 +112,16 @@ func TestSearchIndexFollowsTransactions(t *testing.T) {
 	if err := tx.Rollback(); err != nil {
 		t.Fatal(err)
 	}
-	if res := search(t, st, store.SearchQuery{Q: "platypus"}); res.Total != 0 {
+	if res := find(t, st, search.SearchQuery{Q: "platypus"}); res.Total != 0 {
 		t.Errorf("a rolled-back edit is searchable: %v", ids(res.Items))
 	}
-	if res := search(t, st, store.SearchQuery{Q: "wombat"}); res.Total != 1 {
+	if res := find(t, st, search.SearchQuery{Q: "wombat"}); res.Total != 1 {
 		t.Errorf("a rolled-back edit removed the row from the index: %d", res.Total)
 	}
 	if _, err := db.ExecContext(ctx, `DELETE FROM items WHERE id = 5001`); err != nil {
 		t.Fatal(err)
 	}
-	if res := search(t, st, store.SearchQuery{Q: "wombat"}); res.Total != 0 {
+	if res := find(t, st, search.SearchQuery{Q: "wombat"}); res.Total != 0 {
 		t.Errorf("a deleted row is still found: %v", ids(res.Items))
 	}
 }
@@ -126,7 +129,7 @@ func TestSearchIndexFollowsTransactions(t *testing.T) {
 func TestSearchToleratesOneTypo(t *testing.T) {
 	st, _ := searchStore(t)
 	for _, typo := range []string{"skilet", "skillte", "skiillet", "skullet"} {
-		res := search(t, st, store.SearchQuery{Q: typo})
+		res := find(t, st, search.SearchQuery{Q: typo})
 		if res.DidYouMean != "skillet" || res.Total == 0 {
 			t.Errorf("%q: suggestion %q, %d matches; want skillet", typo, res.DidYouMean, res.Total)
 		}
@@ -138,24 +141,24 @@ func TestSearchToleratesOneTypo(t *testing.T) {
 	}
 	// Two typos, or a short word, are not guessed at.
 	for _, q := range []string{"skiltte", "tnet", "qqqqqqq"} {
-		if res := search(t, st, store.SearchQuery{Q: q}); res.Total != 0 || res.DidYouMean != "" {
+		if res := find(t, st, search.SearchQuery{Q: q}); res.Total != 0 || res.DidYouMean != "" {
 			t.Errorf("%q: %d matches, suggestion %q", q, res.Total, res.DidYouMean)
 		}
 	}
 	// A correct word with a typo'd one: only the typo is corrected.
 	var adjective string
-	for _, it := range store.DemoItems(time.Now()) {
+	for _, it := range seed.DemoItems(time.Now()) {
 		if strings.HasSuffix(it.Name, "Skillet") {
 			adjective = strings.ToLower(strings.Fields(it.Name)[0])
 			break
 		}
 	}
-	res := search(t, st, store.SearchQuery{Q: adjective + " skilet"})
+	res := find(t, st, search.SearchQuery{Q: adjective + " skilet"})
 	if res.DidYouMean != adjective+" skillet" || res.Total == 0 {
 		t.Errorf("%s skilet: %q, %d", adjective, res.DidYouMean, res.Total)
 	}
 	// Known words that match nothing together are not "corrected".
-	if res := search(t, st, store.SearchQuery{Q: "skillet tent"}); res.Total != 0 || res.DidYouMean != "" {
+	if res := find(t, st, search.SearchQuery{Q: "skillet tent"}); res.Total != 0 || res.DidYouMean != "" {
 		t.Errorf("skillet tent: %d, %q", res.Total, res.DidYouMean)
 	}
 }
@@ -164,8 +167,8 @@ func TestSearchToleratesOneTypo(t *testing.T) {
 // demo catalog computed in Go.
 func TestSearchFiltersAndFacets(t *testing.T) {
 	st, _ := searchStore(t)
-	demo := store.DemoItems(time.Now())
-	matches := func(it store.Item, word, cat string, lo, hi int64, inStock bool) bool {
+	demo := seed.DemoItems(time.Now())
+	matches := func(it catalog.Item, word, cat string, lo, hi int64, inStock bool) bool {
 		text := strings.ToLower(it.Name + " " + it.Category + " " + it.Description)
 		if word != "" && !slices.ContainsFunc(strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '.' }),
 			func(w string) bool { return strings.HasPrefix(w, word) }) {
@@ -182,7 +185,7 @@ func TestSearchFiltersAndFacets(t *testing.T) {
 		}
 		return n
 	}
-	cases := []store.SearchQuery{
+	cases := []search.SearchQuery{
 		{Category: "Kitchen"},
 		{Category: "Kitchen", MinCents: 2000, HasMin: true, MaxCents: 8000, HasMax: true, InStock: true},
 		{Q: "slate", InStock: true},
@@ -197,7 +200,7 @@ func TestSearchFiltersAndFacets(t *testing.T) {
 		if q.HasMax {
 			hi = q.MaxCents
 		}
-		res := search(t, st, q)
+		res := find(t, st, q)
 		if want := count(q.Q, q.Category, lo, hi, q.InStock); res.Total != want || want == 0 {
 			t.Errorf("%+v: total %d, want %d (> 0)", q, res.Total, want)
 		}
@@ -228,14 +231,14 @@ func TestSearchSortsAndPages(t *testing.T) {
 			}
 		}
 	}
-	for _, sort := range store.CatalogSorts {
-		for _, q := range []store.SearchQuery{{Category: "Books"}, {Q: "slate"}, {Q: "slate", InStock: true}} {
+	for _, sort := range search.CatalogSorts {
+		for _, q := range []search.SearchQuery{{Category: "Books"}, {Q: "slate"}, {Q: "slate", InStock: true}} {
 			q.Sort = sort
-			var all []store.Item
-			first := search(t, st, q)
+			var all []catalog.Item
+			first := find(t, st, q)
 			for page := 1; ; page++ {
 				q.Page, q.PerPage = page, 7
-				res := search(t, st, q)
+				res := find(t, st, q)
 				if len(res.Items) == 0 {
 					break
 				}
@@ -255,15 +258,15 @@ func TestSearchSortsAndPages(t *testing.T) {
 				}
 				prev := all[i-1]
 				switch sort {
-				case store.SortPriceAsc:
+				case search.SortPriceAsc:
 					if prev.PriceCents > it.PriceCents {
 						t.Errorf("price_asc: %d before %d", prev.PriceCents, it.PriceCents)
 					}
-				case store.SortPriceDesc:
+				case search.SortPriceDesc:
 					if prev.PriceCents < it.PriceCents {
 						t.Errorf("price_desc: %d before %d", prev.PriceCents, it.PriceCents)
 					}
-				case store.SortNewest:
+				case search.SortNewest:
 					if prev.ID < it.ID {
 						t.Errorf("newest: %d before %d", prev.ID, it.ID)
 					}
@@ -271,11 +274,11 @@ func TestSearchSortsAndPages(t *testing.T) {
 			}
 		}
 	}
-	res := search(t, st, store.SearchQuery{Sort: store.SortPopular, PerPage: 5})
+	res := find(t, st, search.SearchQuery{Sort: search.SortPopular, PerPage: 5})
 	if got := ids(res.Items); !slices.Equal(got[:3], []int64{30, 20, 10}) || got[3] != 1 {
 		t.Errorf("popular: %v, want 30 20 10 then catalog order", got)
 	}
-	res = search(t, st, store.SearchQuery{Sort: store.SortPopular, Category: "Kitchen", PerPage: 3})
+	res = find(t, st, search.SearchQuery{Sort: search.SortPopular, Category: "Kitchen", PerPage: 3})
 	if got := ids(res.Items); !slices.Equal(got, []int64{1, 11, 21}) {
 		t.Errorf("popular kitchen (nothing viewed there): %v", got)
 	}
@@ -296,22 +299,22 @@ func TestSearchCategoryExists(t *testing.T) {
 func TestSearchLeavesArchivedItemsOut(t *testing.T) {
 	st, _ := searchStore(t)
 	ctx := t.Context()
-	if _, err := st.UpdateItem(ctx, 15, store.ItemEdit{Name: "Xylophone Deluxe", PriceCents: 100, Stock: 3, Description: "Loud."}); err != nil {
+	if _, err := st.UpdateItem(ctx, 15, catalog.ItemEdit{Name: "Xylophone Deluxe", PriceCents: 100, Stock: 3, Description: "Loud."}); err != nil {
 		t.Fatal(err)
 	}
-	if res := search(t, st, store.SearchQuery{Q: "xylophone"}); res.Total != 1 {
+	if res := find(t, st, search.SearchQuery{Q: "xylophone"}); res.Total != 1 {
 		t.Fatalf("before archiving: %d", res.Total)
 	}
 	if _, err := st.SetItemArchived(ctx, 15, true); err != nil {
 		t.Fatal(err)
 	}
-	if res := search(t, st, store.SearchQuery{Q: "xylophone"}); res.Total != 0 || len(res.Categories) != 0 {
+	if res := find(t, st, search.SearchQuery{Q: "xylophone"}); res.Total != 0 || len(res.Categories) != 0 {
 		t.Errorf("archived item found: %d %v", res.Total, res.Categories)
 	}
 	if _, err := st.SetItemArchived(ctx, 15, false); err != nil {
 		t.Fatal(err)
 	}
-	if res := search(t, st, store.SearchQuery{Q: "xylophone"}); res.Total != 1 {
+	if res := find(t, st, search.SearchQuery{Q: "xylophone"}); res.Total != 1 {
 		t.Errorf("restored item not found: %d", res.Total)
 	}
 }

@@ -7,17 +7,18 @@ import (
 	"os"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/seed"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
 // TestDemoPicturesSeeded: with SeedImages on, every demo item has one
 // generated picture, stored at 320 and 640, the same bytes on every run.
 func TestDemoPicturesSeeded(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.SeedImages = true })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.SeedImages = true })
 	ctx := t.Context()
-	ids := make([]int64, store.DemoItemCount)
+	ids := make([]int64, seed.DemoItemCount)
 	for i := range ids {
 		ids[i] = int64(i + 1)
 	}
@@ -25,8 +26,8 @@ func TestDemoPicturesSeeded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(main) != store.DemoItemCount {
-		t.Fatalf("%d items have pictures, want %d", len(main), store.DemoItemCount)
+	if len(main) != seed.DemoItemCount {
+		t.Fatalf("%d items have pictures, want %d", len(main), seed.DemoItemCount)
 	}
 	hashes := map[string]bool{}
 	for _, img := range main {
@@ -70,9 +71,9 @@ func TestSeedFromSeveralInstancesAtOnce(t *testing.T) {
 	opt.SeedImages = true
 	const instances = 4
 	rdb := storetest.Redis(t)
-	stores := make([]*store.Store, instances)
+	stores := make([]*wiring.Services, instances)
 	for i := range stores {
-		stores[i] = store.New(rdb, db, opt, storetest.Logger(t))
+		stores[i] = wiring.New(rdb, db, opt, storetest.Logger(t))
 		t.Cleanup(stores[i].Close)
 	}
 	if err := stores[0].Migrate(ctx); err != nil {
@@ -94,7 +95,7 @@ func TestSeedFromSeveralInstancesAtOnce(t *testing.T) {
 	if err := db.QueryRowContext(ctx, `SELECT COUNT(*), (SELECT COUNT(*) FROM item_images) FROM items`).Scan(&items, &pictures); err != nil {
 		t.Fatal(err)
 	}
-	if items != store.DemoItemCount || pictures != store.DemoItemCount {
-		t.Errorf("%d items with %d pictures, want %d of each", items, pictures, store.DemoItemCount)
+	if items != seed.DemoItemCount || pictures != seed.DemoItemCount {
+		t.Errorf("%d items with %d pictures, want %d of each", items, pictures, seed.DemoItemCount)
 	}
 }

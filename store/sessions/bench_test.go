@@ -12,9 +12,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
 	"storefront/store/keys"
+	"storefront/store/platform"
 	"storefront/store/storetest"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -23,7 +24,7 @@ import (
 //	REDIS_URL=redis://127.0.0.1:6379/1 go test ./store -run '^$' -bench 'Cleanup|SessionMemory' -benchtime 3x
 
 func needRealRedis(b *testing.B) {
-	if storetest.Backend() == store.ModeMiniredis {
+	if storetest.Backend() == platform.ModeMiniredis {
 		b.Skip("needs a real Redis: set REDIS_URL or REDIS_CLUSTER_ADDRS")
 	}
 }
@@ -69,7 +70,7 @@ func fillSessions(b *testing.B, rdb redis.UniversalClient, n int, start float64)
 func BenchmarkCleanup(b *testing.B) {
 	needRealRedis(b)
 	const limit, over = 1000, 200_000
-	st := wiringtest.New(b, func(o *store.Options) { o.SessionLimit = limit })
+	st := wiringtest.New(b, func(o *wiring.Options) { o.SessionLimit = limit })
 	ctx, rdb := context.Background(), st.Redis()
 	var evicted int64
 	var took, cpu time.Duration
@@ -160,7 +161,7 @@ func flushAll(b *testing.B, rdb redis.UniversalClient) {
 // node only (INFO is per node); run it on a server of its own.
 func BenchmarkSessionMemory(b *testing.B) {
 	needRealRedis(b)
-	if storetest.Backend() != store.ModeSingle {
+	if storetest.Backend() != platform.ModeSingle {
 		b.Skip("INFO memory needs a single node")
 	}
 	const n = 50_000

@@ -9,7 +9,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
+	"storefront/store/pagecache"
+	"storefront/store/ratelimit"
+	"storefront/store/sessions"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -47,17 +50,17 @@ func TestSessionCapRemembersRefusal(t *testing.T) {
 	now := time.Now()
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	st := wiringtest.New(t, func(o *store.Options) {
-		o.SessionRate = store.Rate{{N: 2, Per: time.Minute}}
+	st := wiringtest.New(t, func(o *wiring.Options) {
+		o.SessionRate = ratelimit.Rate{{N: 2, Per: time.Minute}}
 	})
 	st.SetClock(clock)
 	hook := &scriptHook{}
 	st.Redis().AddHook(hook)
-	ctx := store.WithClientAddr(t.Context(), "203.0.113.9")
+	ctx := sessions.WithClientAddr(t.Context(), "203.0.113.9")
 	n := 0
-	view := func() store.ItemView {
+	view := func() pagecache.ItemView {
 		n++
-		v, err := st.ServeItemPage(ctx, store.ItemPageRequest{ItemID: 3, Render: wiringtest.PageRender,
+		v, err := st.ServeItemPage(ctx, pagecache.ItemPageRequest{ItemID: 3, Render: wiringtest.PageRender,
 			NewToken: func() string { return "capped-token-" + string(rune('a'+n)) }})
 		if err != nil {
 			t.Fatal(err)

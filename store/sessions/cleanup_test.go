@@ -10,10 +10,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
 	"storefront/store/keys"
 	"storefront/store/storetest"
 	"storefront/store/workers"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -30,28 +30,28 @@ func tickingClock() func() time.Time {
 	}
 }
 
-func limitStore(t *testing.T, limit int64) *store.Store {
+func limitStore(t *testing.T, limit int64) *wiring.Services {
 	t.Helper()
-	st := wiringtest.New(t, func(o *store.Options) { o.SessionLimit = limit })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.SessionLimit = limit })
 	st.SetClock(tickingClock())
 	return st
 }
 
 // guest starts a guest session that viewed an item and has a cart line.
-func guest(t *testing.T, st *store.Store, token string) {
+func guest(t *testing.T, st *wiring.Services, token string) {
 	t.Helper()
 	ctx := t.Context()
 	if err := st.NewSessionView(ctx, token, 7); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Redis().HSet(ctx, store.KeysOfSession(token).Cart, "7", 1).Err(); err != nil {
+	if err := st.Redis().HSet(ctx, keys.OfSession(token).Cart, "7", 1).Err(); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // signedInSession starts a signed-in session for user id with a viewed
 // item and a line in the account's cart (which is not the session's).
-func signedInSession(t *testing.T, st *store.Store, token string, id int64) {
+func signedInSession(t *testing.T, st *wiring.Services, token string, id int64) {
 	t.Helper()
 	ctx := t.Context()
 	if _, err := st.SignIn(ctx, "", token, id); err != nil {
@@ -69,20 +69,20 @@ func signedInSession(t *testing.T, st *store.Store, token string, id int64) {
 // absent (false); a mix fails the test.
 func alive(t *testing.T, rdb redis.UniversalClient, token string, signedIn bool) bool {
 	t.Helper()
-	ctx, keys := t.Context(), store.KeysOfSession(token)
-	score, err := rdb.ZScore(ctx, "recent:", keys.ID).Result()
+	ctx, sk := t.Context(), keys.OfSession(token)
+	score, err := rdb.ZScore(ctx, "recent:", sk.ID).Result()
 	parts := map[string]bool{
 		"recent:":      err == nil,
-		"viewed:<sid>": rdb.Exists(ctx, keys.Viewed).Val() == 1,
-		"cart:<sid>":   rdb.Exists(ctx, keys.Cart).Val() == 1,
-		"login:":       rdb.HExists(ctx, "login:", keys.ID).Val(),
+		"viewed:<sid>": rdb.Exists(ctx, sk.Viewed).Val() == 1,
+		"cart:<sid>":   rdb.Exists(ctx, sk.Cart).Val() == 1,
+		"login:":       rdb.HExists(ctx, "login:", sk.ID).Val(),
 	}
 	want := parts["recent:"]
 	if signedIn {
 		delete(parts, "cart:<sid>") // a signed-in cart is the account's
 	} else {
 		parts["login:"] = want // a guest has no login: entry: checked below
-		if rdb.HExists(ctx, "login:", keys.ID).Val() {
+		if rdb.HExists(ctx, "login:", sk.ID).Val() {
 			t.Errorf("guest session %s has a login: entry", token)
 		}
 	}
@@ -91,7 +91,7 @@ func alive(t *testing.T, rdb redis.UniversalClient, token string, signedIn bool)
 			t.Errorf("session %s: %s present=%v but recent: present=%v", token, k, v, want)
 		}
 	}
-	if want && (score >= store.SignedInScore) != signedIn {
+	if want && (score >= keys.SignedInScore) != signedIn {
 		t.Errorf("session %s: recent: score %v, signed in %v: guests must sort first", token, score, signedIn)
 	}
 	return want
@@ -103,16 +103,16 @@ func sessionKeyCount(t *testing.T, rdb redis.UniversalClient) int64 {
 	t.Helper()
 	var n int64
 	for _, pattern := range []string{"viewed:{*}", "cart:{*}"} {
-		keys, err := scanAll(t.Context(), rdb, pattern)
+		found, err := scanAll(t.Context(), rdb, pattern)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n += int64(len(keys))
+		n += int64(len(found))
 	}
 	return n
 }
 
-// scanAll lists the keys matching pattern (on every master of a Cluster).
+// scanAll lists the found matching pattern (on every master of a Cluster).
 func scanAll(ctx context.Context, rdb redis.UniversalClient, pattern string) ([]string, error) {
 	scan := func(ctx context.Context, c redis.Cmdable) ([]string, error) {
 		var out []string
@@ -129,9 +129,9 @@ func scanAll(ctx context.Context, rdb redis.UniversalClient, pattern string) ([]
 	var mu sync.Mutex
 	var all []string
 	err := c.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
-		keys, err := scan(ctx, m)
+		found, err := scan(ctx, m)
 		mu.Lock()
-		all = append(all, keys...)
+		all = append(all, found...)
 		mu.Unlock()
 		return err
 	})
@@ -246,7 +246,7 @@ func TestCleanupSparesRecentlySeenAndIgnoresOrphans(t *testing.T) {
 	// Leftovers of a session already gone from recent: (another cleaner or
 	// a sign-out removed its entry and died before its keys) are not a
 	// session: they never count towards the limit.
-	rdb.RPush(ctx, store.KeysOfSession("orphan").Viewed, "1")
+	rdb.RPush(ctx, keys.OfSession("orphan").Viewed, "1")
 	guest(t, st, "touched")
 	guest(t, st, "old")
 	guest(t, st, "new")
@@ -278,7 +278,7 @@ func TestCleanupConcurrentPassesEvictExactlyTheExcess(t *testing.T) {
 		}
 	}
 	// A second store on the same Redis is another instance.
-	other := store.New(rdb, st.DB(), st.Options(), storetest.Logger(t))
+	other := wiring.New(rdb, st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
 	var wg sync.WaitGroup
 	counts := make([]int64, 4)
@@ -319,14 +319,14 @@ func TestCleanupConcurrentPassesEvictExactlyTheExcess(t *testing.T) {
 func TestCleanupWorkersShareTheWork(t *testing.T) {
 	const limit, total = 50, 700
 	st := limitStore(t, limit)
-	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
+	other := wiring.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
 	for i := range total {
 		guest(t, st, fmt.Sprint("g", i))
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	var wg sync.WaitGroup
-	for _, s := range []*store.Store{st, other} {
+	for _, s := range []*wiring.Services{st, other} {
 		wg.Go(func() { cleanupWorker(s).Run(ctx) })
 	}
 	waitFor(t, func() bool { return sessionCount(t, st.Redis()) <= limit })
@@ -366,7 +366,7 @@ func TestCleanupWorkerStopsWhenCancelled(t *testing.T) {
 }
 
 // metric reads one gauge or counter of the store's collectors.
-func metric(t *testing.T, st *store.Store, name string) float64 {
+func metric(t *testing.T, st *wiring.Services, name string) float64 {
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(st.Collectors()...)
@@ -402,7 +402,7 @@ func waitFor(t *testing.T, cond func() bool) {
 }
 
 // cleanupWorker is the shop's session cleanup worker alone.
-func cleanupWorker(st *store.Store) workers.Worker {
+func cleanupWorker(st *wiring.Services) workers.Worker {
 	for _, w := range st.Sessions.Workers() {
 		if w.Name() == keys.LeaseCleanup {
 			return w

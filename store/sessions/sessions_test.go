@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/platform"
+	"storefront/store/sessions"
 	"storefront/wiring/wiringtest"
 )
 
@@ -53,8 +55,8 @@ func TestUnknownTokenCreatesNothing(t *testing.T) {
 	if err != nil || state.Known || len(ids) != 0 {
 		t.Fatalf("SessionWithRecent: %+v %v, %v", state, ids, err)
 	}
-	keys := store.KeysOfSession("never-issued")
-	for _, k := range []string{"recent:", "login:", keys.Viewed, keys.Cart} {
+	sk := keys.OfSession("never-issued")
+	for _, k := range []string{"recent:", "login:", sk.Viewed, sk.Cart} {
 		if n := rdb.Exists(ctx, k).Val(); n != 0 {
 			t.Errorf("%s was created", k)
 		}
@@ -119,13 +121,13 @@ func TestPasswords(t *testing.T) {
 		t.Errorf("sign in with a 128-character password: %+v, %v", got, err)
 	}
 	// Passwords that share their first 72 bytes are still different.
-	if _, err := st.Authenticate(ctx, "long_pass", strings.Repeat("é", 127)+"e"); !errors.Is(err, store.ErrBadCredentials) {
+	if _, err := st.Authenticate(ctx, "long_pass", strings.Repeat("é", 127)+"e"); !errors.Is(err, sessions.ErrBadCredentials) {
 		t.Errorf("a different long password: %v", err)
 	}
-	if _, err := st.CreateUser(ctx, "LONG_PASS", "whatever123"); !errors.Is(err, store.ErrConflict) {
+	if _, err := st.CreateUser(ctx, "LONG_PASS", "whatever123"); !errors.Is(err, platform.ErrConflict) {
 		t.Errorf("a name differing only in case: %v, want ErrConflict", err)
 	}
-	if _, err := st.Authenticate(ctx, "nobody", long); !errors.Is(err, store.ErrBadCredentials) {
+	if _, err := st.Authenticate(ctx, "nobody", long); !errors.Is(err, sessions.ErrBadCredentials) {
 		t.Errorf("unknown user: %v", err)
 	}
 }
@@ -148,7 +150,7 @@ func TestSessionTouchKeepsItsPlaceInRecent(t *testing.T) {
 	guest(t, st, "g")
 	signedInSession(t, st, "s", 4)
 	score := func(tok string) float64 {
-		return rdb.ZScore(ctx, "recent:", store.KeysOfSession(tok).ID).Val()
+		return rdb.ZScore(ctx, "recent:", keys.OfSession(tok).ID).Val()
 	}
 	s0 := score("s")
 	// A signed-in session seen without its user cookie is touched as a
@@ -157,7 +159,7 @@ func TestSessionTouchKeepsItsPlaceInRecent(t *testing.T) {
 	if err := st.UpdateToken(ctx, "s", true, 3); err != nil {
 		t.Fatal(err)
 	}
-	if s := score("s"); s != s0 || s < store.SignedInScore {
+	if s := score("s"); s != s0 || s < keys.SignedInScore {
 		t.Errorf("signed-in score %v -> %v after a guest touch", s0, s)
 	}
 	if !alive(t, rdb, "s", true) || !alive(t, rdb, "g", false) {
@@ -185,13 +187,13 @@ func TestRedisNeverHoldsTheCookieToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	tokens = append(tokens, "rotated-token-0123456789")
-	keys, err := scanAll(ctx, rdb, "*")
+	found, err := scanAll(ctx, rdb, "*")
 	if err != nil {
 		t.Fatal(err)
 	}
 	members := append(rdb.ZRange(ctx, "recent:", 0, -1).Val(), rdb.HKeys(ctx, "login:").Val()...)
 	for _, tok := range tokens {
-		for _, s := range append(keys, members...) {
+		for _, s := range append(found, members...) {
 			if strings.Contains(s, tok) {
 				t.Errorf("Redis names a session by its cookie token: %q", s)
 			}

@@ -33,26 +33,34 @@ type Service struct {
 
 // Options are social's tuning knobs: 0 takes the default.
 type Options struct {
-	FeedSize     int64         // entries kept per feed (500)
-	FeedTTL      time.Duration // a feed nobody reads for this long expires (a week)
-	FanOutInline int           // followers a post reaches before the request returns (1000)
-	FanOutChunk  int           // followers one background fan-out step reaches (1000)
+	FeedSize     int64         // entries kept per feed
+	FeedTTL      time.Duration // a feed nobody reads for this long expires
+	FanOutInline int           // followers a post reaches before the request returns
+	FanOutChunk  int           // followers one background fan-out step reaches
 }
+
+// Defaults of Options.
+const (
+	DefaultFeedSize     = 500
+	DefaultFeedTTL      = 7 * 24 * time.Hour
+	DefaultFanOutInline = 1000
+	DefaultFanOutChunk  = 1000
+)
 
 // New returns social; it notifies through notify and names voters
 // through the accounts of users.
 func New(b platform.Base, opt Options, host *workers.Host, nt *notify.Service, users *sessions.Service) *Service {
 	if opt.FeedSize <= 0 {
-		opt.FeedSize = 500
+		opt.FeedSize = DefaultFeedSize
 	}
 	if opt.FeedTTL <= 0 {
-		opt.FeedTTL = 7 * 24 * time.Hour
+		opt.FeedTTL = DefaultFeedTTL
 	}
 	if opt.FanOutInline <= 0 {
-		opt.FanOutInline = 1000
+		opt.FanOutInline = DefaultFanOutInline
 	}
 	if opt.FanOutChunk <= 0 {
-		opt.FanOutChunk = 1000
+		opt.FanOutChunk = DefaultFanOutChunk
 	}
 	return &Service{rdb: b.Redis, log: b.Log, clock: b.Clock, reader: b.Reader, opt: opt, host: host, notify: nt, users: users}
 }

@@ -3,7 +3,7 @@ package social_test
 import (
 	"testing"
 
-	"storefront/store"
+	"storefront/store/social"
 	"storefront/wiring/wiringtest"
 )
 
@@ -19,7 +19,7 @@ func BenchmarkSetLikeToggle(b *testing.B) {
 		u := int64(0)
 		for pb.Next() {
 			u++
-			if _, err := st.SetLike(ctx, 1+u%50, 1+u%1000, store.LikeToggle); err != nil {
+			if _, err := st.SetLike(ctx, 1+u%50, 1+u%1000, social.LikeToggle); err != nil {
 				b.Error(err)
 				return
 			}
@@ -30,7 +30,7 @@ func BenchmarkSetLikeToggle(b *testing.B) {
 func BenchmarkLikeState(b *testing.B) {
 	st := wiringtest.New(b)
 	ctx := b.Context()
-	if _, err := st.SetLike(ctx, 1, 1, store.LikeOn); err != nil {
+	if _, err := st.SetLike(ctx, 1, 1, social.LikeOn); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
@@ -84,7 +84,7 @@ func BenchmarkFeedPage(b *testing.B) {
 		b.Fatal(err)
 	}
 	for id := int64(1); id <= 100; id++ {
-		if err := st.RecordPost(ctx, store.FeedEntry{ArticleID: id, AuthorID: 2, AuthorName: "two", Title: "t", Link: "https://e.x/", PostedAt: float64(id)}); err != nil {
+		if err := st.RecordPost(ctx, social.FeedEntry{ArticleID: id, AuthorID: 2, AuthorName: "two", Title: "t", Link: "https://e.x/", PostedAt: float64(id)}); err != nil {
 			b.Fatal(err)
 		}
 	}

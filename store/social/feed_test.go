@@ -7,14 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store"
+	"storefront/store/social"
+	"storefront/store/workers"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
 // post records article id by author at a time that grows with id.
-func feedPost(t *testing.T, st *store.Store, author, id int64) {
+func feedPost(t *testing.T, st *wiring.Services, author, id int64) {
 	t.Helper()
-	err := st.RecordPost(t.Context(), store.FeedEntry{
+	err := st.RecordPost(t.Context(), social.FeedEntry{
 		ArticleID: id, AuthorID: author, AuthorName: fmt.Sprintf("user%d", author),
 		Title: fmt.Sprintf("Article %d", id), Link: "https://example.com/" + fmt.Sprint(id),
 		PostedAt: float64(1_700_000_000 + id),
@@ -24,7 +26,7 @@ func feedPost(t *testing.T, st *store.Store, author, id int64) {
 	}
 }
 
-func feedIDs(t *testing.T, st *store.Store, user int64, page, per int) ([]int64, int64) {
+func feedIDs(t *testing.T, st *wiring.Services, user int64, page, per int) ([]int64, int64) {
 	t.Helper()
 	ids, total, err := st.Feed(t.Context(), user, page, per)
 	if err != nil {
@@ -33,7 +35,7 @@ func feedIDs(t *testing.T, st *store.Store, user int64, page, per int) ([]int64,
 	return ids, total
 }
 
-func mustFollow(t *testing.T, st *store.Store, a, b int64, on bool) {
+func mustFollow(t *testing.T, st *wiring.Services, a, b int64, on bool) {
 	t.Helper()
 	if _, err := st.Follow(t.Context(), a, b, on); err != nil {
 		t.Fatal(err)
@@ -101,7 +103,7 @@ func TestFeedFollowUnfollow(t *testing.T) {
 }
 
 func TestFeedCappedAndRebuilt(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.FeedSize = 5; o.FeedTTL = time.Hour })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.FeedSize = 5; o.FeedTTL = time.Hour })
 	ctx := t.Context()
 	mustFollow(t, st, 1, 2, true)
 	mustFollow(t, st, 1, 3, true)
@@ -133,7 +135,7 @@ func TestFeedCappedAndRebuilt(t *testing.T) {
 }
 
 func TestFanOutQueueForManyFollowers(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.FanOutInline = 4; o.FanOutChunk = 3 })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.FanOutInline = 4; o.FanOutChunk = 3 })
 	ctx := t.Context()
 	// A frozen clock gives every follow the same time: the queue's cursor
 	// must cope with ties.
@@ -176,13 +178,13 @@ func TestFanOutQueueForManyFollowers(t *testing.T) {
 }
 
 func TestFanOutWorkerDrainsQueue(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.FanOutInline = 1; o.FanOutChunk = 2 })
+	st := wiringtest.New(t, func(o *wiring.Options) { o.FanOutInline = 1; o.FanOutChunk = 2 })
 	for f := int64(10); f < 15; f++ {
 		mustFollow(t, st, f, 1, true)
 		feedIDs(t, st, f, 1, 1)
 	}
 	feedPost(t, st, 1, 5)
-	var w store.Worker
+	var w workers.Worker
 	for _, x := range st.Workers() {
 		if x.Name() == "fanout" {
 			w = x

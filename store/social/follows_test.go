@@ -7,7 +7,9 @@ import (
 	"sync"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/platform"
+	"storefront/store/social"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
@@ -17,7 +19,7 @@ func userKey(id int64, suffix string) string {
 
 // checkFollowConsistent asserts that both sides of every follow agree and
 // that the counters equal the sets, for the given users.
-func checkFollowConsistent(t *testing.T, st *store.Store, users ...int64) {
+func checkFollowConsistent(t *testing.T, st *wiring.Services, users ...int64) {
 	t.Helper()
 	ctx := t.Context()
 	rdb := st.Redis()
@@ -48,7 +50,7 @@ func checkFollowConsistent(t *testing.T, st *store.Store, users ...int64) {
 func TestFollowAndUnfollow(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
-	follow := func(a, b int64, on bool) store.FollowResult {
+	follow := func(a, b int64, on bool) social.FollowResult {
 		t.Helper()
 		r, err := st.Follow(ctx, a, b, on)
 		if err != nil {
@@ -84,7 +86,7 @@ func TestFollowAndUnfollow(t *testing.T) {
 	if r := follow(1, 2, false); r.Changed {
 		t.Errorf("second unfollow changed something: %+v", r)
 	}
-	if _, err := st.Follow(ctx, 4, 4, true); !errors.Is(err, store.ErrInvalid) {
+	if _, err := st.Follow(ctx, 4, 4, true); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("self-follow: %v, want ErrInvalid", err)
 	}
 	if n := st.Redis().Exists(ctx, userKey(4, "following"), userKey(4, "followers"), userKey(4, "counts")).Val(); n != 0 {

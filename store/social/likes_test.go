@@ -7,14 +7,16 @@ import (
 	"sync"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/platform"
+	"storefront/store/social"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
 // checkLikes asserts that every view of one item's likes agrees: the set,
 // the item's counter, the leaderboard, and (for the users given) the
 // users' likes counters.
-func checkLikes(t *testing.T, st *store.Store, itemID int64, want int64, users ...int64) {
+func checkLikes(t *testing.T, st *wiring.Services, itemID int64, want int64, users ...int64) {
 	t.Helper()
 	ctx := t.Context()
 	rdb := st.Redis()
@@ -49,12 +51,12 @@ func TestLikeModes(t *testing.T) {
 		liked bool
 		count int64
 	}{
-		{store.LikeOn, true, 1},
-		{store.LikeOn, true, 1}, // one like per user
-		{store.LikeOff, false, 0},
-		{store.LikeOff, false, 0},
-		{store.LikeToggle, true, 1},
-		{store.LikeToggle, false, 0},
+		{social.LikeOn, true, 1},
+		{social.LikeOn, true, 1}, // one like per user
+		{social.LikeOff, false, 0},
+		{social.LikeOff, false, 0},
+		{social.LikeToggle, true, 1},
+		{social.LikeToggle, false, 0},
 	}
 	for i, s := range steps {
 		r, err := st.SetLike(ctx, 3, 7, s.mode)
@@ -65,7 +67,7 @@ func TestLikeModes(t *testing.T) {
 			t.Errorf("step %d (%q): got %+v, want liked=%v count=%d", i, s.mode, r, s.liked, s.count)
 		}
 	}
-	if _, err := st.SetLike(ctx, 3, 7, "love"); !errors.Is(err, store.ErrInvalid) {
+	if _, err := st.SetLike(ctx, 3, 7, "love"); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("bad mode: %v, want ErrInvalid", err)
 	}
 	checkLikes(t, st, 3, 0, 7)
@@ -78,7 +80,7 @@ func TestLikeToggleConcurrentOneUser(t *testing.T) {
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
-			if _, err := st.SetLike(ctx, 9, 1, store.LikeToggle); err != nil {
+			if _, err := st.SetLike(ctx, 9, 1, social.LikeToggle); err != nil {
 				t.Error(err)
 			}
 		})
@@ -90,9 +92,9 @@ func TestLikeToggleConcurrentOneUser(t *testing.T) {
 	// Random likes and unlikes end either way, but never counted twice.
 	for range n {
 		wg.Go(func() {
-			mode := store.LikeOn
+			mode := social.LikeOn
 			if rand.IntN(2) == 0 {
-				mode = store.LikeOff
+				mode = social.LikeOff
 			}
 			if _, err := st.SetLike(ctx, 9, 1, mode); err != nil {
 				t.Error(err)
@@ -116,7 +118,7 @@ func TestLikesFromManyUsers(t *testing.T) {
 	for i := range n {
 		users[i] = int64(100 + i)
 		wg.Go(func() {
-			if _, err := st.SetLike(ctx, 4, users[i], store.LikeOn); err != nil {
+			if _, err := st.SetLike(ctx, 4, users[i], social.LikeOn); err != nil {
 				t.Error(err)
 			}
 		})
@@ -144,18 +146,18 @@ func TestLikeBoards(t *testing.T) {
 		}
 	}
 	for u := int64(1); u <= 3; u++ {
-		like(20, u, store.LikeOn)
+		like(20, u, social.LikeOn)
 	}
-	like(10, 1, store.LikeOn)
-	like(30, 1, store.LikeOn)
-	like(30, 2, store.LikeOn)
-	like(40, 1, store.LikeOn)
-	like(40, 1, store.LikeOff) // no likes left: off the leaderboard
+	like(10, 1, social.LikeOn)
+	like(30, 1, social.LikeOn)
+	like(30, 2, social.LikeOn)
+	like(40, 1, social.LikeOn)
+	like(40, 1, social.LikeOff) // no likes left: off the leaderboard
 	most, recent, err := st.LikeBoards(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []store.ItemLikes{{ItemID: 20, Likes: 3}, {ItemID: 30, Likes: 2}, {ItemID: 10, Likes: 1}}
+	want := []social.ItemLikes{{ItemID: 20, Likes: 3}, {ItemID: 30, Likes: 2}, {ItemID: 10, Likes: 1}}
 	if len(most) != len(want) {
 		t.Fatalf("most liked %+v, want %+v", most, want)
 	}

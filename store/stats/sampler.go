@@ -23,8 +23,10 @@ import (
 // StatsInterval into a capped sorted set that every instance reads, so
 // that the charts are the same whichever instance draws them.
 const (
-	defaultStatsInterval = 10 * time.Second
-	defaultScanInterval  = time.Minute
+	// DefaultInterval and DefaultScanInterval are the sampling and the
+	// keyspace scan intervals when Options leave them 0.
+	DefaultInterval     = 10 * time.Second
+	DefaultScanInterval = time.Minute
 	// minStatsLease is the shortest stats lease: the holder renews it every
 	// interval, and a short interval must not let a slow tick hand the
 	// lease over (samples would come from two instances).

@@ -46,10 +46,10 @@ type Options struct {
 // the catalog.
 func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service) *Service {
 	if opt.StatsInterval <= 0 {
-		opt.StatsInterval = defaultStatsInterval
+		opt.StatsInterval = DefaultInterval
 	}
 	if opt.KeyspaceScanInterval <= 0 {
-		opt.KeyspaceScanInterval = defaultScanInterval
+		opt.KeyspaceScanInterval = DefaultScanInterval
 	}
 	return &Service{rdb: b.Redis, db: b.DB, dbKind: b.DBKind, log: b.Log, clock: b.Clock, instance: b.Instance,
 		opt: opt, host: host, catalog: cat}

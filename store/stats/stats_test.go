@@ -10,18 +10,20 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
+	"storefront/store/pagecache"
 	"storefront/store/storetest"
+	"storefront/store/workers"
+	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
 
 // twin is a second instance over the same Redis and database.
-func twin(t *testing.T, st *store.Store, edit ...func(*store.Options)) *store.Store {
+func twin(t *testing.T, st *wiring.Services, edit ...func(*wiring.Options)) *wiring.Services {
 	opt := st.Options()
 	for _, f := range edit {
 		f(&opt)
 	}
-	other := store.New(st.Redis(), st.DB(), opt, storetest.Logger(t))
+	other := wiring.New(st.Redis(), st.DB(), opt, storetest.Logger(t))
 	t.Cleanup(other.Close)
 	return other
 }
@@ -39,7 +41,7 @@ func TestSampleStatsHistory(t *testing.T) {
 		rdb.HIncrBy(ctx, "stats:pagecache", "hit", 3)
 		rdb.HIncrBy(ctx, "stats:pagecache", "miss", 1)
 		rdb.ZAdd(ctx, "recent:", redis.Z{Score: float64(at.Unix()), Member: fmt.Sprint("tok", i)})
-		s := []*store.Store{st, other}[i%2]
+		s := []*wiring.Services{st, other}[i%2]
 		s.SetClock(func() time.Time { return at })
 		smp, err := s.SampleStats(ctx)
 		if err != nil {
@@ -52,7 +54,7 @@ func TestSampleStatsHistory(t *testing.T) {
 	// The history keeps a little over an hour, and both instances read the
 	// same one.
 	now := start.Add(120 * time.Minute)
-	for _, s := range []*store.Store{st, other} {
+	for _, s := range []*wiring.Services{st, other} {
 		h, err := s.StatsHistory(ctx, now.Add(-time.Hour))
 		if err != nil {
 			t.Fatal(err)
@@ -70,8 +72,8 @@ func TestSampleStatsHistory(t *testing.T) {
 }
 
 func TestStatsWorkerOnceAcrossInstances(t *testing.T) {
-	st := wiringtest.New(t, func(o *store.Options) { o.StatsInterval = 20 * time.Millisecond })
-	others := []*store.Store{st, twin(t, st), twin(t, st)}
+	st := wiringtest.New(t, func(o *wiring.Options) { o.StatsInterval = 20 * time.Millisecond })
+	others := []*wiring.Services{st, twin(t, st), twin(t, st)}
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, s := range others {
@@ -110,7 +112,7 @@ func TestStatsWorkerOnceAcrossInstances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := map[string]store.WorkerStatus{}
+	names := map[string]workers.Status{}
 	for _, w := range all {
 		names[w.Name] = w
 	}
@@ -192,7 +194,7 @@ func TestDashboard(t *testing.T) {
 	if p.Hits != 5 || p.Misses != 3 || p.Stale != 1 || p.Bypass != 2 || p.Renders != 4 || p.Lookups() != 9 {
 		t.Errorf("page cache %+v", p)
 	}
-	if len(p.TopHits) != 2 || p.TopHits[0] != (store.ItemHits{ItemID: 7, Hits: 4}) || p.TopHits[1].ItemID != 3 {
+	if len(p.TopHits) != 2 || p.TopHits[0] != (pagecache.ItemHits{ItemID: 7, Hits: 4}) || p.TopHits[1].ItemID != 3 {
 		t.Errorf("most-hit %+v", p.TopHits)
 	}
 	if s := d.Sessions; s.Total != 5 || s.SignedIn != 2 || s.Guests != 3 || s.Evicted != 12 || s.Cleanup.Instance != "box-1" {

@@ -11,13 +11,16 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"storefront/store"
+	"storefront/store/cart"
+	"storefront/store/orders"
+	"storefront/store/pagecache"
 	"storefront/store/storetest"
+	"storefront/wiring"
 )
 
 // Options are small, fast defaults for tests.
-func Options() store.Options {
-	return store.Options{
+func Options() wiring.Options {
+	return wiring.Options{
 		RedisMode:        storetest.Backend(),
 		SessionLimit:     10_000_000,
 		ViewedPerSession: 25,
@@ -34,13 +37,13 @@ func Options() store.Options {
 
 // New returns a migrated, seeded shop on a clean Redis and database.
 // edit, if given, adjusts the options first.
-func New(t testing.TB, edit ...func(*store.Options)) *store.Store {
+func New(t testing.TB, edit ...func(*wiring.Options)) *wiring.Services {
 	t.Helper()
 	opt := Options()
 	for _, f := range edit {
 		f(&opt)
 	}
-	st := store.New(storetest.Redis(t), storetest.DB(t), opt, storetest.Logger(t))
+	st := wiring.New(storetest.Redis(t), storetest.DB(t), opt, storetest.Logger(t))
 	t.Cleanup(st.Close)
 	ctx := context.Background()
 	if err := st.Migrate(ctx); err != nil {
@@ -54,7 +57,7 @@ func New(t testing.TB, edit ...func(*store.Options)) *store.Store {
 
 // Shopper creates an account and a signed-in session for it, and returns
 // the account's cart.
-func Shopper(t testing.TB, st *store.Store, name string) (store.CartOwner, int64) {
+func Shopper(t testing.TB, st *wiring.Services, name string) (cart.Owner, int64) {
 	t.Helper()
 	ctx := t.Context()
 	u, err := st.CreateUser(ctx, name, "password for "+name)
@@ -65,19 +68,19 @@ func Shopper(t testing.TB, st *store.Store, name string) (store.CartOwner, int64
 	if err := st.CreateSession(ctx, token, u.ID); err != nil {
 		t.Fatalf("create session: %v", err)
 	}
-	return store.CartOwner{UserID: u.ID, Token: token}, u.ID
+	return cart.Owner{UserID: u.ID, Token: token}, u.ID
 }
 
 // Buy is a checkout request for owner's cart at the expected total
 // (negative: unchecked) with a valid address and methods.
-func Buy(owner store.CartOwner, total int64) store.CheckoutRequest {
-	return store.CheckoutRequest{Cart: owner, ExpectTotal: total, Shipping: store.ShippingStandard, Payment: store.PayInvoice,
-		Address: store.Address{Name: "Ada Lovelace", Line1: "1 Main St", City: "London", Postcode: "N1 1AA", Country: "GB"}}
+func Buy(owner cart.Owner, total int64) orders.CheckoutRequest {
+	return orders.CheckoutRequest{Cart: owner, ExpectTotal: total, Shipping: orders.ShippingStandard, Payment: orders.PayInvoice,
+		Address: orders.Address{Name: "Ada Lovelace", Line1: "1 Main St", City: "London", Postcode: "N1 1AA", Country: "GB"}}
 }
 
 // SetStock sets an item's stock behind the shop's back, as another
 // writer of the database would.
-func SetStock(t testing.TB, st *store.Store, id, stock int64) {
+func SetStock(t testing.TB, st *wiring.Services, id, stock int64) {
 	t.Helper()
 	if _, err := st.DB().ExecContext(t.Context(), `UPDATE items SET stock = $1 WHERE id = $2`, stock, id); err != nil {
 		t.Fatal(err)
@@ -85,7 +88,7 @@ func SetStock(t testing.TB, st *store.Store, id, stock int64) {
 }
 
 // StockOf reads an item's stock from the database.
-func StockOf(t testing.TB, st *store.Store, id int64) int64 {
+func StockOf(t testing.TB, st *wiring.Services, id int64) int64 {
 	t.Helper()
 	var n int64
 	if err := st.DB().QueryRowContext(t.Context(), `SELECT stock FROM items WHERE id = $1`, id).Scan(&n); err != nil {
@@ -95,7 +98,7 @@ func StockOf(t testing.TB, st *store.Store, id int64) int64 {
 }
 
 // SetLine sets a cart line and returns the cart.
-func SetLine(t testing.TB, st *store.Store, owner store.CartOwner, item, qty int64) store.Cart {
+func SetLine(t testing.TB, st *wiring.Services, owner cart.Owner, item, qty int64) cart.Cart {
 	t.Helper()
 	c, err := st.SetCartLine(t.Context(), owner, item, qty)
 	if err != nil {
@@ -105,17 +108,17 @@ func SetLine(t testing.TB, st *store.Store, owner store.CartOwner, item, qty int
 }
 
 // GuestCart creates a guest session and returns its cart.
-func GuestCart(t testing.TB, st *store.Store, token string) store.CartOwner {
+func GuestCart(t testing.TB, st *wiring.Services, token string) cart.Owner {
 	t.Helper()
 	if err := st.CreateSession(t.Context(), token, 0); err != nil {
 		t.Fatal(err)
 	}
-	return store.CartOwner{Token: token}
+	return cart.Owner{Token: token}
 }
 
 // Ticking sets the shop's clock to one that moves a second each time it
 // is read, so that events one after another have distinct, ordered times.
-func Ticking(st *store.Store) {
+func Ticking(st *wiring.Services) {
 	var n atomic.Int64
 	start := time.Now()
 	st.SetClock(func() time.Time { return start.Add(time.Duration(n.Add(1)) * time.Second) })
@@ -123,7 +126,7 @@ func Ticking(st *store.Store) {
 
 // WantCart fails the test unless the cart holds exactly the lines want,
 // in order, with their total count.
-func WantCart(t testing.TB, got store.Cart, want ...store.CartLine) {
+func WantCart(t testing.TB, got cart.Cart, want ...cart.Line) {
 	t.Helper()
 	var count int64
 	for _, l := range want {
@@ -147,6 +150,6 @@ func PageHTML(name string) []byte {
 
 // PageRender renders PageHTML of the item's name: a page cache render
 // function for tests that do not look at the markup.
-func PageRender(_ context.Context, d store.PageData) ([]byte, error) {
+func PageRender(_ context.Context, d pagecache.PageData) ([]byte, error) {
 	return PageHTML(d.Item.Name), nil
 }

@@ -1,4 +1,4 @@
-package store_test
+package platform_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
+	"storefront/store/platform"
 )
 
 func TestIsUnavailable(t *testing.T) {
@@ -24,10 +24,10 @@ func TestIsUnavailable(t *testing.T) {
 		want bool
 	}{
 		{"nil", nil, false},
-		{"not found", store.ErrNotFound, false},
-		{"invalid", fmt.Errorf("cart: %w", store.ErrInvalid), false},
+		{"not found", platform.ErrNotFound, false},
+		{"invalid", fmt.Errorf("cart: %w", platform.ErrInvalid), false},
 		{"a bug", errors.New("template: no such field"), false},
-		{"unavailable", wrap(store.ErrUnavailable), true},
+		{"unavailable", wrap(platform.ErrUnavailable), true},
 		{"deadline", wrap(context.DeadlineExceeded), true},
 		{"dial refused", wrap(&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}), true},
 		{"reset", wrap(syscall.ECONNRESET), true},
@@ -49,7 +49,7 @@ func TestIsUnavailable(t *testing.T) {
 		{"sqlite busy", wrap(errors.New("database is locked (5) (SQLITE_BUSY)")), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := store.IsUnavailable(tc.err); got != tc.want {
+			if got := platform.IsUnavailable(tc.err); got != tc.want {
 				t.Errorf("IsUnavailable(%v) = %v, want %v", tc.err, got, tc.want)
 			}
 		})
