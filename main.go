@@ -1,9 +1,12 @@
 // Command storefront serves a server-rendered web shop with a community
-// article board on Redis, following Redis in Action chapters 1 and 2.
+// article board, on Redis and SQL.
 //
 // main.go is the composition root: it loads the configuration once, builds
-// Redis, the database, the cookie codec, the store and the handlers, starts
-// the background workers and shuts everything down in order.
+// Redis, the database, the cookie codec, the data layer (wiring.New: every
+// domain service of store/ and the hooks between them) and the handlers,
+// starts the background workers and shuts everything down in order: HTTP,
+// then the workers, then the page renders and buffered writes, then Redis
+// and the database.
 package main
 
 import (

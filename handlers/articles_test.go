@@ -79,7 +79,7 @@ func scoreOf(t *testing.T, st *wiring.Services, id int64) float64 {
 	return v
 }
 
-// TestArticleVotingOverHTTP runs the book's scenario through the router:
+// TestArticleVotingOverHTTP runs a voting scenario through the router:
 // the poster's vote counts, repeats change nothing, a switch moves 864,
 // none takes a vote back; JSON answers and pages agree with Redis.
 func TestArticleVotingOverHTTP(t *testing.T) {

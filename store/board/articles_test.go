@@ -49,10 +49,10 @@ func vote(t *testing.T, st *wiring.Services, id int64, u sessions.User, dir stri
 	return a, changed
 }
 
-// TestBookVoting runs the book's scenario and its exercise (down votes,
-// switching, taking back), checking the score against the formula and the
-// stored state after each step.
-func TestBookVoting(t *testing.T) {
+// TestVotingScenario votes up, down, switches and takes votes back,
+// checking the score against the formula and the stored state after each
+// step.
+func TestVotingScenario(t *testing.T) {
 	st := wiringtest.New(t)
 	us := users(t, st, "reader", 3)
 	poster, other, third := us[0], us[1], us[2]

@@ -57,8 +57,8 @@ func (c Cart) ItemIDs() []int64 {
 // Owner says whose cart is meant. A signed-in shopper's cart belongs
 // to the account (UserID > 0): one hash shared by every device the shopper
 // uses, kept across sign-out and session eviction and expiring after
-// ACCOUNT_CART_TTL without use. A guest's cart is the book's per-session
-// `cart:<token>`, which ends with the session.
+// ACCOUNT_CART_TTL without use. A guest's cart is the session's own
+// `cart:{<session id>}`, which ends with the session.
 type Owner struct {
 	UserID int64
 	Token  string
@@ -103,8 +103,8 @@ func (s *Service) cartTTL(o Owner) time.Duration {
 	return s.accountTTL
 }
 
-// setCartLine is the book's add_to_cart (HSET, or HDEL for qty <= 0) made
-// atomic with the line cap, returning the whole cart so that the caller
+// setCartLine sets one line (HSET, or HDEL for qty <= 0), atomically with
+// the line cap, returning the whole cart so that the caller
 // can answer with the new count and total in the same round trip. An
 // account's cart gets its idle lifetime renewed (ARGV[4] ms, 0 = none).
 // One key, so it runs on Cluster. Reply: {1, field, value, ...} or {0}

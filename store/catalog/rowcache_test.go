@@ -110,7 +110,8 @@ func TestRowCacheDropsBadRows(t *testing.T) {
 	rdb.ZAdd(ctx, "delay:", redis.Z{Score: -1, Member: "9"}, redis.Z{Score: 5, Member: "999999"})
 	rdb.Set(ctx, "inv:8", "{}", 0)
 	rdb.Set(ctx, "inv:9", "{}", 0)
-	// 8 has no delay (the book's loop crashed here), 9 a negative one,
+	// 8 has no delay (a refresh loop that assumes one would crash), 9 a
+	// negative one,
 	// 999999 is no item and "junk" no id: all are dropped.
 	if _, err := st.CacheRows(ctx); err != nil {
 		t.Fatal(err)

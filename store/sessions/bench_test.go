@@ -208,8 +208,8 @@ func usedMemory(b *testing.B, rdb redis.UniversalClient) int64 {
 	return 0
 }
 
-// BenchmarkUpdateToken is the item-view session write (the book's
-// update_token) on its own: one pipelined round trip.
+// BenchmarkUpdateToken is the item-view session write (touch, viewed
+// list, view counts) on its own: one pipelined round trip.
 func BenchmarkUpdateToken(b *testing.B) {
 	st := wiringtest.New(b)
 	ctx := context.Background()

@@ -94,10 +94,10 @@ func (s *Service) Followers(ctx context.Context, userID, n int64) ([]int64, erro
 // commonChunk is how many members CommonFollows checks per round trip.
 const commonChunk = 1000
 
-// CommonFollows returns up to limit ids that both a and b follow (seed
-// 004: 共同关注), in ascending id order.
+// CommonFollows returns up to limit ids that both a and b follow, in
+// ascending id order.
 //
-// The seed does this with ZINTERSTORE, but the two users' sets live in
+// ZINTERSTORE would do it in one command, but the two users' sets live in
 // different Cluster slots, where a multi-key command is refused. So the
 // intersection is computed here: walk the smaller set in chunks and ask
 // the larger one for those members' scores (ZMSCORE). The cost is in the

@@ -142,7 +142,7 @@ func TestCommonFollows(t *testing.T) {
 			}
 		}
 	}
-	// The seed's example: both follow 100001 only.
+	// Both follow 100001 only.
 	follow(1, 11, 12, 13)
 	follow(2, 11, 15, 14)
 	got, err := st.CommonFollows(ctx, 1, 2, 50)
