@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/store/catalog"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/sessions"
 	"storefront/views"
@@ -91,7 +92,7 @@ func (h *Handler) AdminRescale(c echo.Context) error {
 	if err := h.store.Rescale(c.Request().Context()); err != nil {
 		return err
 	}
-	h.audit(c, "rescale views", "viewed:")
+	h.audit(c, "rescale views", keys.ViewRanking)
 	return h.adminDone(c, "View counts rescaled.", "/admin")
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"storefront/store/board"
+	"storefront/store/keys"
 )
 
 // TestEditArticleGroups: the poster (or an admin) moves an article between
@@ -70,10 +71,10 @@ func TestEditArticleGroups(t *testing.T) {
 	}
 	wg.Wait()
 	ctx := t.Context()
-	hash, _ := a.store.Redis().HGet(ctx, "{a}article:"+itoa(id), "groups").Result()
+	hash, _ := a.store.Redis().HGet(ctx, keys.ArticleSeq+itoa(id), "groups").Result()
 	var inSets []string
 	for _, g := range board.ArticleGroups {
-		if ok, _ := a.store.Redis().SIsMember(ctx, "{a}group:"+g, itoa(id)).Result(); ok {
+		if ok, _ := a.store.Redis().SIsMember(ctx, keys.Group(g), itoa(id)).Result(); ok {
 			inSets = append(inSets, g)
 		}
 	}

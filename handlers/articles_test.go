@@ -14,6 +14,7 @@ import (
 	"storefront/handlers"
 	"storefront/handlers/apptest"
 	"storefront/store/board"
+	"storefront/store/keys"
 	"storefront/store/storetest"
 	"storefront/wiring"
 )
@@ -72,7 +73,7 @@ func articleAttrs(t *testing.T, body string) map[string]string {
 
 func scoreOf(t *testing.T, st *wiring.Services, id int64) float64 {
 	t.Helper()
-	v, err := st.Redis().ZScore(t.Context(), "{a}score:", strconv.FormatInt(id, 10)).Result()
+	v, err := st.Redis().ZScore(t.Context(), keys.ArticleScores, strconv.FormatInt(id, 10)).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +295,7 @@ func TestConcurrentVotesOverHTTP(t *testing.T) {
 	if got := scoreOf(t, a.store, id) - before; got != 100*432 {
 		t.Fatalf("100 readers moved the score by %v, want %d", got, 100*432)
 	}
-	if up := a.store.Redis().SCard(t.Context(), "{a}voted:"+idStr(id)).Val(); up != 101 {
+	if up := a.store.Redis().SCard(t.Context(), keys.UpVoters(id)).Val(); up != 101 {
 		t.Errorf("%d up voters, want 101", up)
 	}
 }
@@ -335,7 +336,7 @@ func TestPostArticleInput(t *testing.T) {
 			t.Errorf("%s: input echoed unescaped", tc.name)
 		}
 	}
-	if n := a.store.Redis().Exists(t.Context(), "{a}article:").Val(); n != 0 {
+	if n := a.store.Redis().Exists(t.Context(), keys.ArticleSeq).Val(); n != 0 {
 		t.Fatal("a refused post stored something")
 	}
 	// A script in a title is shown as text, here and in listings.
@@ -347,7 +348,7 @@ func TestPostArticleInput(t *testing.T) {
 		}
 		mustContain(t, body, `rel="noopener noreferrer nofollow"`, `data-testid="article-link">example.com <span aria-hidden="true">↗</span><span class="visually-hidden">, external link</span>`, `href="/users/alice"`)
 	}
-	if g := a.store.Redis().SMembers(t.Context(), "{a}group:go").Val(); len(g) != 1 {
+	if g := a.store.Redis().SMembers(t.Context(), keys.Group("go")).Val(); len(g) != 1 {
 		t.Errorf("group:go holds %v", g)
 	}
 	// Guests are sent to sign in and nothing is stored.
@@ -357,7 +358,7 @@ func TestPostArticleInput(t *testing.T) {
 			t.Errorf("guest: %d %s", res.Status, res.Header.Get("Location"))
 		}
 	}
-	if got := a.store.Redis().Get(t.Context(), "{a}article:").Val(); got != idStr(id) {
+	if got := a.store.Redis().Get(t.Context(), keys.ArticleSeq).Val(); got != idStr(id) {
 		t.Errorf("article counter %s", got)
 	}
 	if res := c.Get("/articles/new"); res.Status != 200 || !strings.Contains(res.Body, `name="groups" value="offtopic"`) {
@@ -492,7 +493,7 @@ func TestComments(t *testing.T) {
 	if res.Header.Get("Cache-Control") != "private, no-store" {
 		t.Errorf("Cache-Control %q", res.Header.Get("Cache-Control"))
 	}
-	if n := a.store.Redis().LLen(t.Context(), "{a}comments:"+idStr(id)).Val(); n != 2 {
+	if n := a.store.Redis().LLen(t.Context(), keys.Comments(id)).Val(); n != 2 {
 		t.Fatalf("%d comments stored, want 2", n)
 	}
 	page := c.Get("/articles/" + idStr(id))

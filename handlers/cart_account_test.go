@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"storefront/store/keys"
 	"storefront/wiring"
 )
 
@@ -20,7 +21,7 @@ func TestAccountCartSurvivesSignOut(t *testing.T) {
 	c.Register("keeper")
 	c.setQty("7", "2")
 	key := c.cartKey()
-	if !strings.HasPrefix(key, "{user:") {
+	if !keys.IsCart(key) || key == keys.OfSession(c.Cookie("sid")).Cart {
 		t.Fatalf("a signed-in cart lives at %q", key)
 	}
 	if ttl := a.rdb().PTTL(t.Context(), key).Val(); ttl <= 4*time.Hour || ttl > 5*time.Hour {

@@ -45,8 +45,9 @@ func (a *app) priceOf(id int64) int64 {
 func (c *client) cartKey() string {
 	c.a.t.Helper()
 	sk := keys.OfSession(c.Cookie("sid"))
-	if id, err := c.a.store.Redis().HGet(c.a.t.Context(), "login:", sk.ID).Result(); err == nil && c.Cookie("sid") != "" {
-		return "{user:" + id + "}:cart"
+	if id, err := c.a.store.Redis().HGet(c.a.t.Context(), keys.Login, sk.ID).Result(); err == nil && c.Cookie("sid") != "" {
+		uid, _ := strconv.ParseInt(id, 10, 64)
+		return keys.AccountCart(uid)
 	}
 	return sk.Cart
 }
@@ -343,7 +344,7 @@ func TestCartReadsThroughRowCache(t *testing.T) {
 	it.PriceCents = 4242
 	row, _ := json.Marshal(map[string]any{"id": it.ID, "slug": it.Slug, "name": it.Name, "description": it.Description,
 		"category": it.Category, "price_cents": it.PriceCents, "stock": it.Stock, "updated_at": it.UpdatedAt, "cached_at": 1})
-	if err := a.store.Redis().Set(t.Context(), "inv:2", row, time.Minute).Err(); err != nil {
+	if err := a.store.Redis().Set(t.Context(), keys.RowCache(2), row, time.Minute).Err(); err != nil {
 		t.Fatal(err)
 	}
 	mustContain(t, c.Get("/cart").Body, "$42.42")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"storefront/handlers/apptest"
+	"storefront/store/keys"
 	"storefront/store/orders"
 	"storefront/views"
 	"storefront/wiring"
@@ -179,7 +180,7 @@ func TestGuestCheckoutAndSignedLink(t *testing.T) {
 		user != orders.GuestUserID || email != "ada@example.com" || country != "GB" || payment != "cod" {
 		t.Errorf("order row: user %d email %q country %q payment %q (%v)", user, email, country, payment, err)
 	}
-	if n, _ := a.store.Redis().XLen(t.Context(), "orders:queue").Result(); n != 1 {
+	if n, _ := a.store.Redis().XLen(t.Context(), keys.OrderQueue).Result(); n != 1 {
 		t.Errorf("queue holds %d orders, want 1", n)
 	}
 

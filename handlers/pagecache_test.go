@@ -233,7 +233,7 @@ func cacheKeys(t *testing.T, rdb redis.UniversalClient) []string {
 	var mu sync.Mutex
 	var out []string
 	scan := func(ctx context.Context, c redis.UniversalClient) error {
-		found, err := c.Keys(ctx, "cache:*").Result()
+		found, err := c.Keys(ctx, keys.PagePattern).Result()
 		mu.Lock()
 		out = append(out, found...)
 		mu.Unlock()
@@ -253,7 +253,7 @@ func cacheKeys(t *testing.T, rdb redis.UniversalClient) []string {
 
 func TestConcurrentMissesRenderOnce(t *testing.T) {
 	a := cacheApp(t, 10, time.Minute)
-	a.store.Redis().ZIncrBy(t.Context(), "viewed:", -3, "41") // popular, never rendered
+	a.store.Redis().ZIncrBy(t.Context(), keys.ViewRanking, -3, "41") // popular, never rendered
 	const n = 100
 	var wg sync.WaitGroup
 	results := make([]apptest.Response, n)
@@ -279,7 +279,7 @@ func TestConcurrentMissesRenderOnce(t *testing.T) {
 	if err := a.store.FlushWrites(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	score, _ := a.store.Redis().ZScore(t.Context(), "viewed:", "41").Result()
+	score, _ := a.store.Redis().ZScore(t.Context(), keys.ViewRanking, "41").Result()
 	if score != -3-n {
 		t.Errorf("viewed: score %v, want %d: every view counts", score, -3-n)
 	}
@@ -296,7 +296,7 @@ func TestConcurrentMissesAcrossInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &app{t: t, store: st2, h: h2, srv: httptestServer(t, h2)}
-	a.store.Redis().ZIncrBy(t.Context(), "viewed:", -3, "42")
+	a.store.Redis().ZIncrBy(t.Context(), keys.ViewRanking, -3, "42")
 	var wg sync.WaitGroup
 	var bad atomic.Int32
 	for i := range 60 {
@@ -492,9 +492,9 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	if err := a.store.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := rdb.ZScore(ctx, "viewed:", "81").Result()
-	counter, _ := rdb.HGet(ctx, "{item:81}:counts", "views").Int64()
-	seen, _ := rdb.ZScore(ctx, "recent:", keys.OfSession(c.Cookie("sid")).ID).Result()
+	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "81").Result()
+	counter, _ := rdb.HGet(ctx, keys.ItemCounts(81), "views").Int64()
+	seen, _ := rdb.ZScore(ctx, keys.Recent, keys.OfSession(c.Cookie("sid")).ID).Result()
 
 	hook := &countHook{}
 	rdb.AddHook(hook)
@@ -518,9 +518,9 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	if err := a.store.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := rdb.ZScore(ctx, "viewed:", "81").Result()
-	counted, _ := rdb.HGet(ctx, "{item:81}:counts", "views").Int64()
-	now, _ := rdb.ZScore(ctx, "recent:", keys.OfSession(c.Cookie("sid")).ID).Result()
+	after, _ := rdb.ZScore(ctx, keys.ViewRanking, "81").Result()
+	counted, _ := rdb.HGet(ctx, keys.ItemCounts(81), "views").Int64()
+	now, _ := rdb.ZScore(ctx, keys.Recent, keys.OfSession(c.Cookie("sid")).ID).Result()
 	first, _ := rdb.LRange(ctx, keys.OfSession(c.Cookie("sid")).Viewed, 0, 0).Result()
 	if after != before-1 || counted != counter+1 || now <= seen || len(first) != 1 || first[0] != "81" {
 		t.Errorf("the hit's view was not recorded: ranking %v->%v, counter %d->%d, seen %v->%v, first %v",
@@ -538,7 +538,7 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	if fresh.Cookie("sid") == "" {
 		t.Error("no session cookie for a new visitor")
 	}
-	if sc, err := rdb.ZScore(ctx, "recent:", keys.OfSession(fresh.Cookie("sid")).ID).Result(); err != nil || sc >= keys.SignedInScore {
+	if sc, err := rdb.ZScore(ctx, keys.Recent, keys.OfSession(fresh.Cookie("sid")).ID).Result(); err != nil || sc >= keys.SignedInScore {
 		t.Errorf("the new guest session was not made before the answer: %v, %v", sc, err)
 	}
 
@@ -611,7 +611,7 @@ func TestUnknownTokenLeavesNoState(t *testing.T) {
 		if n, _ := rdb.Exists(ctx, keys.OfSession(old).Viewed).Result(); n != 0 {
 			t.Errorf("%s: the unknown token left viewed:%s behind", p, old)
 		}
-		if _, err := rdb.ZScore(ctx, "recent:", keys.OfSession(old).ID).Result(); err != redis.Nil {
+		if _, err := rdb.ZScore(ctx, keys.Recent, keys.OfSession(old).ID).Result(); err != redis.Nil {
 			t.Errorf("%s: the unknown token is in recent:", p)
 		}
 	}
@@ -633,7 +633,7 @@ func TestMissingItemsAreNotCounted(t *testing.T) {
 	if c.Cookie("sid") != "" {
 		t.Error("a 404 made a session")
 	}
-	if n, _ := rdb.ZCard(ctx, "viewed:").Result(); n != 0 {
+	if n, _ := rdb.ZCard(ctx, keys.ViewRanking).Result(); n != 0 {
 		t.Errorf("views of missing items were counted: %d members", n)
 	}
 	c.Get("/items/3") // a real session now
@@ -694,14 +694,14 @@ func TestRescaleStopsCaching(t *testing.T) {
 	rdb := a.store.Redis()
 	admin := a.client()
 	admin.Post("/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}})
-	rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -10, Member: "101"}, redis.Z{Score: -8, Member: "102"})
+	rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: -10, Member: "101"}, redis.Z{Score: -8, Member: "102"})
 	c := a.client()
 	xcache(t, c.Get("/items/102"), "MISS") // rank 1 of PAGE_CACHE_TOP 2
 	xcache(t, c.Get("/items/102"), "HIT")
 	if res := admin.Post("/admin/rescale", nil); res.Status != 303 {
 		t.Fatalf("rescale: %d", res.Status)
 	}
-	zs, _ := rdb.ZRangeWithScores(ctx, "viewed:", 0, -1).Result()
+	zs, _ := rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Result()
 	if len(zs) != 1 || zs[0].Member != "101" || zs[0].Score != -5 {
 		t.Fatalf("after rescale: %v, want only 101 at -5", zs)
 	}
@@ -710,8 +710,8 @@ func TestRescaleStopsCaching(t *testing.T) {
 	}
 	// Every request below views 102 again: keep 101 and 103 far ahead so
 	// that however many polls a slow machine needs, 102 stays third.
-	rdb.ZIncrBy(ctx, "viewed:", -1000, "101")
-	rdb.ZIncrBy(ctx, "viewed:", -1000, "103")
+	rdb.ZIncrBy(ctx, keys.ViewRanking, -1000, "101")
+	rdb.ZIncrBy(ctx, keys.ViewRanking, -1000, "103")
 	// The in-process copy learns the item's new rank with the next flush
 	// of the hits' writes, and drops it.
 	storetest.Eventually(t, func() bool {
@@ -719,7 +719,7 @@ func TestRescaleStopsCaching(t *testing.T) {
 		return c.Get("/items/102").Header.Get("X-Cache") == "BYPASS"
 	}, "102 is still served from the cache after dropping out of the top")
 	xcache(t, c.Get("/items/102"), "BYPASS") // dropped: back at the bottom, not cached
-	if n, _ := rdb.Exists(ctx, "cache:"+pageHash(t, "/items/102")).Result(); n != 1 {
+	if n, _ := rdb.Exists(ctx, keys.Page(pageHash(t, "/items/102"))).Result(); n != 1 {
 		t.Error("the stored page should still be there, just not served")
 	}
 	xcache(t, c.Get("/items/101"), "MISS") // the most viewed stays cacheable
@@ -811,10 +811,10 @@ func TestEveryViewCounts(t *testing.T) {
 	if err := a.store.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := a.rdb().HGet(ctx, "{item:131}:counts", "views").Int64(); n != views {
+	if n, _ := a.rdb().HGet(ctx, keys.ItemCounts(131), "views").Int64(); n != views {
 		t.Errorf("item counter %d after %d views (%v)", n, views, results)
 	}
-	if s, _ := a.rdb().ZScore(ctx, "viewed:", "131").Result(); s != -views {
+	if s, _ := a.rdb().ZScore(ctx, keys.ViewRanking, "131").Result(); s != -views {
 		t.Errorf("ranking %v after %d views", s, views)
 	}
 	if got := textOf(c.Get("/items/131?_=1").Body, "view-count"); got != strconv.Itoa(views)+" views" {
@@ -827,7 +827,7 @@ func TestEveryViewCounts(t *testing.T) {
 func TestUnreadParametersShareOnePage(t *testing.T) {
 	a := cacheApp(t, 10, time.Minute)
 	c := a.client()
-	a.store.Redis().ZIncrBy(t.Context(), "viewed:", -5, "111")
+	a.store.Redis().ZIncrBy(t.Context(), keys.ViewRanking, -5, "111")
 	xcache(t, c.Get("/items/111?v=1"), "MISS")
 	before := a.renders(t)
 	for i := 2; i <= 20; i++ {

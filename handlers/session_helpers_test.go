@@ -96,13 +96,13 @@ func (a *app) viewedList(token string) []string {
 // sessions is the number of live sessions (ZCARD recent:).
 func (a *app) sessions() int64 {
 	a.t.Helper()
-	return a.rdb().ZCard(a.t.Context(), "recent:").Val()
+	return a.rdb().ZCard(a.t.Context(), keys.Recent).Val()
 }
 
 // known reports whether the token is a live session.
 func (a *app) known(token string) bool {
 	a.t.Helper()
-	return a.rdb().ZScore(a.t.Context(), "recent:", keys.OfSession(token).ID).Err() == nil
+	return a.rdb().ZScore(a.t.Context(), keys.Recent, keys.OfSession(token).ID).Err() == nil
 }
 
 // testHashKey is the hash key in testKeys.

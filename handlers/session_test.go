@@ -114,7 +114,7 @@ func TestNonItemPagesLeaveViewsAlone(t *testing.T) {
 	ctx, rdb := t.Context(), a.rdb()
 	tok := c.Cookie("sid")
 	before := rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Val()
-	popular := rdb.ZRangeWithScores(ctx, "viewed:", 0, -1).Val()
+	popular := rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Val()
 	for _, p := range []string{"/", "/items", "/items?page=2", "/items?q=lamp", "/items?category=Books", "/login", "/register",
 		"/items/999999", "/items/0", "/items/abc", "/nowhere", "/healthz", "/metrics"} {
 		c.Get(p)
@@ -122,10 +122,10 @@ func TestNonItemPagesLeaveViewsAlone(t *testing.T) {
 	if after := rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Val(); !slices.Equal(after, before) {
 		t.Errorf("viewed:<token> changed: %v -> %v", before, after)
 	}
-	if after := rdb.ZRangeWithScores(ctx, "viewed:", 0, -1).Val(); !slices.Equal(after, popular) {
+	if after := rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Val(); !slices.Equal(after, popular) {
 		t.Errorf("viewed: changed: %v -> %v", popular, after)
 	}
-	if s := rdb.ZScore(ctx, "viewed:", "5").Val(); s != -2 {
+	if s := rdb.ZScore(ctx, keys.ViewRanking, "5").Val(); s != -2 {
 		t.Errorf("item 5 viewed %v times, want 2", -s)
 	}
 }
@@ -224,7 +224,7 @@ func TestSignInRotatesTokenAndKeepsSession(t *testing.T) {
 		t.Error("the old token still has server state")
 	}
 	u, _ := a.store.UserByName(t.Context(), "carol")
-	if id := a.rdb().HGet(t.Context(), "login:", keys.OfSession(tok).ID).Val(); id != fmt.Sprint(u.ID) {
+	if id := a.rdb().HGet(t.Context(), keys.Login, keys.OfSession(tok).ID).Val(); id != fmt.Sprint(u.ID) {
 		t.Errorf("login: maps the new token to %q, want %d", id, u.ID)
 	}
 	// Replaying the old token gives an anonymous visitor.
@@ -255,7 +255,7 @@ func TestSignOutEndsSession(t *testing.T) {
 			t.Errorf("%s cookie not cleared: %q", name, ck)
 		}
 	}
-	if a.known(tok) || a.rdb().Exists(t.Context(), keys.OfSession(tok).Cart, keys.OfSession(tok).Viewed).Val() != 0 || a.rdb().HExists(t.Context(), "login:", keys.OfSession(tok).ID).Val() {
+	if a.known(tok) || a.rdb().Exists(t.Context(), keys.OfSession(tok).Cart, keys.OfSession(tok).Viewed).Val() != 0 || a.rdb().HExists(t.Context(), keys.Login, keys.OfSession(tok).ID).Val() {
 		t.Fatal("the session survived sign-out")
 	}
 	res = c.home()
@@ -296,7 +296,7 @@ func TestConcurrentViewsInOneSession(t *testing.T) {
 		t.Errorf("%d sessions, want 1", a.sessions())
 	}
 	var total float64
-	for _, z := range a.rdb().ZRangeWithScores(t.Context(), "viewed:", 0, -1).Val() {
+	for _, z := range a.rdb().ZRangeWithScores(t.Context(), keys.ViewRanking, 0, -1).Val() {
 		total -= z.Score
 	}
 	if total != 41 {

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/cart"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/seed"
 	"storefront/store/storetest"
@@ -73,7 +74,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 			// The part in the few keys every session shares (one Cluster
 			// slot each), as opposed to its own viewed:{<sid>} and cart:{<sid>}.
 			var shared int64
-			for _, k := range []string{"recent:", "login:"} {
+			for _, k := range []string{keys.Recent, keys.Login} {
 				n, err := rdb.MemoryUsage(ctx, k, 0).Result()
 				if err == nil {
 					shared += n

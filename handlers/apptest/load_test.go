@@ -19,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers/apptest"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/seed"
 	"storefront/store/storetest"
@@ -164,7 +165,7 @@ func redisFigures(t *testing.T, rdb redis.UniversalClient) redisStats {
 		return st
 	}
 	ctx := context.Background()
-	st.sessions, _ = rdb.ZCard(ctx, "recent:").Result()
+	st.sessions, _ = rdb.ZCard(ctx, keys.Recent).Result()
 	var mu sync.Mutex
 	add := func(ctx context.Context, c *redis.Client) error {
 		info, err := c.Info(ctx, "memory", "stats", "cpu", "commandstats").Result()

@@ -103,7 +103,7 @@ func TestHitWritesAndSIGKILL(t *testing.T) {
 		eventually(t, "item 88 is cached", func() bool {
 			return s.At(base).MustGet("/items/88", http.StatusOK).Header.Get("X-Cache") == "HIT"
 		})
-		before, _ := sh.rdb.ZScore(ctx, "viewed:", "88").Result()
+		before, _ := sh.rdb.ZScore(ctx, keys.ViewRanking, "88").Result()
 		const hits = 10
 		for range hits {
 			if x := s.At(base).MustGet("/items/88", http.StatusOK).Header.Get("X-Cache"); x != "HIT" {
@@ -114,16 +114,16 @@ func TestHitWritesAndSIGKILL(t *testing.T) {
 		_ = p.Signal(sig)
 		_ = p.Wait()
 		for _, tok := range []string{token, guestToken} {
-			if _, err := sh.rdb.ZScore(ctx, "recent:", keys.OfSession(tok).ID).Result(); err != nil {
+			if _, err := sh.rdb.ZScore(ctx, keys.Recent, keys.OfSession(tok).ID).Result(); err != nil {
 				t.Errorf("%v: a session is gone: %v", sig, err)
 			}
 		}
 		// A signed-in shopper's cart is the account's.
-		uid, _ := sh.rdb.HGet(ctx, "login:", keys.OfSession(token).ID).Result()
-		if q, _ := sh.rdb.HGet(ctx, "{user:"+uid+"}:cart", "5").Result(); q != "3" {
+		uid, _ := sh.rdb.HGet(ctx, keys.Login, keys.OfSession(token).ID).Result()
+		if q, _ := sh.rdb.HGet(ctx, keys.AccountCart(parseID(uid)), "5").Result(); q != "3" {
 			t.Errorf("%v: cart line %q, want 3", sig, q)
 		}
-		after, _ := sh.rdb.ZScore(ctx, "viewed:", "88").Result()
+		after, _ := sh.rdb.ZScore(ctx, keys.ViewRanking, "88").Result()
 		lost := hits + 1 - int(before-after) // and the hit that ended the wait
 		switch {
 		case sig == syscall.SIGKILL && (lost < 0 || lost > hits+1):
@@ -192,13 +192,13 @@ func TestCachedHitZeroRoundTrips(t *testing.T) {
 		return apptest.TextOf(view().Body, "cart-count") == "3"
 	})
 	// The hits' views are written behind, in one pipeline.
-	before, _ := rdb.ZScore(ctx, "viewed:", "61").Result()
+	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "61").Result()
 	trips.n = 0
 	if err := st.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	flushTrips := trips.n
-	after, _ := rdb.ZScore(ctx, "viewed:", "61").Result()
+	after, _ := rdb.ZScore(ctx, keys.ViewRanking, "61").Result()
 	if after != before-float64(hits) || flushTrips != 1 {
 		t.Errorf("flush: ranking %v -> %v (want %d views less) in %d round trips, want 1", before, after, hits, flushTrips)
 	}
@@ -242,4 +242,10 @@ func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *wiring.Services, *h
 	t.Cleanup(srv.Close)
 
 	return rdb, cached, st, srv
+}
+
+// parseID reads an id as Redis stores it (0 for anything else).
+func parseID(s string) int64 {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
 }

@@ -82,13 +82,13 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 	if err := st.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	seen, err := rdb.ZScore(ctx, "recent:", sk.ID).Result()
+	seen, err := rdb.ZScore(ctx, keys.Recent, sk.ID).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	watch := &keyTouches{watch: func(k string) bool {
-		return k == "recent:" || k == "login:" || k == sk.Cart || strings.HasSuffix(k, ":cart") || strings.HasSuffix(k, ":unread")
+		return k == keys.Recent || k == keys.Login || k == sk.Cart || strings.HasSuffix(k, ":cart") || strings.HasSuffix(k, ":unread")
 	}}
 	rdb.AddHook(watch)
 	for range 10 {
@@ -105,7 +105,7 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 	if got := watch.take(); len(got) == 0 {
 		t.Error("the flush did not touch the session")
 	}
-	if after, _ := rdb.ZScore(ctx, "recent:", sk.ID).Result(); after <= seen {
+	if after, _ := rdb.ZScore(ctx, keys.Recent, sk.ID).Result(); after <= seen {
 		t.Errorf("recent: score %v -> %v: the page reads' touch was not written", seen, after)
 	}
 
@@ -122,7 +122,7 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 
 	// The session ends on the server (another instance signed it out):
 	// Redis invalidates the cached read and the next page is anonymous.
-	if err := rdb.HDel(ctx, "login:", sk.ID).Err(); err != nil {
+	if err := rdb.HDel(ctx, keys.Login, sk.ID).Err(); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, "the ended session is seen on a page read", func() bool {

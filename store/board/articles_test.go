@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"storefront/store/board"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/sessions"
 	"storefront/store/storetest"
@@ -103,19 +104,19 @@ func TestVotingScenario(t *testing.T) {
 		if one, _, err := st.ArticleWithComments(t.Context(), a.ID, s.who.ID); err != nil || one.MyVote != s.mine {
 			t.Fatalf("%s: article page my vote %q, %v; want %s", s.name, one.MyVote, err, s.mine)
 		}
-		z, err := st.Redis().ZScore(t.Context(), "{a}score:", fmt.Sprint(a.ID)).Result()
+		z, err := st.Redis().ZScore(t.Context(), keys.ArticleScores, fmt.Sprint(a.ID)).Result()
 		if err != nil || z != got.Score {
 			t.Fatalf("%s: score: is %v (%v), want %v", s.name, z, err, got.Score)
 		}
 	}
 	// The sets hold each voter once, in one direction.
 	rdb := st.Redis()
-	up, _ := rdb.SMembers(t.Context(), fmt.Sprintf("{a}voted:%d", a.ID)).Result()
-	down, _ := rdb.SMembers(t.Context(), fmt.Sprintf("{a}downvoted:%d", a.ID)).Result()
+	up, _ := rdb.SMembers(t.Context(), keys.UpVoters(a.ID)).Result()
+	down, _ := rdb.SMembers(t.Context(), keys.DownVoters(a.ID)).Result()
 	if !slices.Equal(up, []string{fmt.Sprint(poster.ID)}) || len(down) != 0 {
 		t.Fatalf("voted %v downvoted %v", up, down)
 	}
-	if ttl := rdb.PTTL(t.Context(), fmt.Sprintf("{a}voted:%d", a.ID)).Val(); ttl <= 168*time.Hour {
+	if ttl := rdb.PTTL(t.Context(), keys.UpVoters(a.ID)).Val(); ttl <= 168*time.Hour {
 		t.Errorf("voter set lives %v, want past the vote window", ttl)
 	}
 }
@@ -252,7 +253,7 @@ func TestGroupListings(t *testing.T) {
 	if got := list("redis", board.SortTop); !slices.Equal(got, []int64{g2.ID}) {
 		t.Fatalf("redis: %v", got)
 	}
-	if ttl := st.Redis().PTTL(t.Context(), "{a}score:go").Val(); ttl <= 0 || ttl > time.Second {
+	if ttl := st.Redis().PTTL(t.Context(), keys.GroupListing("go", false)).Val(); ttl <= 0 || ttl > time.Second {
 		t.Errorf("cached listing TTL %v", ttl)
 	}
 	g3 := post(t, st, us[0], "go3", "go")

@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/catalog"
+	"storefront/store/keys"
 	"storefront/store/storetest"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
@@ -31,7 +33,8 @@ func (c *clock) add(d time.Duration) {
 
 func cachedRow(t *testing.T, rdb redis.UniversalClient, id string) (catalog.CachedRow, bool) {
 	t.Helper()
-	b, err := rdb.Get(t.Context(), "inv:"+id).Bytes()
+	n, _ := strconv.ParseInt(id, 10, 64)
+	b, err := rdb.Get(t.Context(), keys.RowCache(n)).Bytes()
 	if err == redis.Nil {
 		return catalog.CachedRow{}, false
 	}
@@ -61,7 +64,7 @@ func TestRowCacheScheduleRefreshUnschedule(t *testing.T) {
 	if !ok || r1.ID != 7 || r1.Name == "" || r1.PriceCents == 0 || r1.CachedAt != 1_800_000_000 {
 		t.Fatalf("inv:7 = %+v", r1)
 	}
-	raw, _ := rdb.Get(ctx, "inv:7").Result()
+	raw, _ := rdb.Get(ctx, keys.RowCache(7)).Result()
 	var cols map[string]any
 	_ = json.Unmarshal([]byte(raw), &cols)
 	for _, k := range []string{"id", "slug", "name", "description", "category", "price_cents", "stock", "updated_at", "cached_at"} {
@@ -93,7 +96,7 @@ func TestRowCacheScheduleRefreshUnschedule(t *testing.T) {
 	if _, ok := cachedRow(t, rdb, "7"); ok {
 		t.Error("unscheduling must delete inv:7")
 	}
-	for _, k := range []string{"schedule:", "delay:"} {
+	for _, k := range []string{keys.RowSchedule, keys.RowDelay} {
 		if _, err := rdb.ZScore(ctx, k, "7").Result(); err != redis.Nil {
 			t.Errorf("7 still in %s", k)
 		}
@@ -105,11 +108,11 @@ func TestRowCacheDropsBadRows(t *testing.T) {
 	ctx := t.Context()
 	rdb := st.Redis()
 	now := float64(time.Now().Unix())
-	rdb.ZAdd(ctx, "schedule:", redis.Z{Score: now, Member: "8"}, redis.Z{Score: now, Member: "9"},
+	rdb.ZAdd(ctx, keys.RowSchedule, redis.Z{Score: now, Member: "8"}, redis.Z{Score: now, Member: "9"},
 		redis.Z{Score: now, Member: "999999"}, redis.Z{Score: now, Member: "junk"})
-	rdb.ZAdd(ctx, "delay:", redis.Z{Score: -1, Member: "9"}, redis.Z{Score: 5, Member: "999999"})
-	rdb.Set(ctx, "inv:8", "{}", 0)
-	rdb.Set(ctx, "inv:9", "{}", 0)
+	rdb.ZAdd(ctx, keys.RowDelay, redis.Z{Score: -1, Member: "9"}, redis.Z{Score: 5, Member: "999999"})
+	rdb.Set(ctx, keys.RowCache(8), "{}", 0)
+	rdb.Set(ctx, keys.RowCache(9), "{}", 0)
 	// 8 has no delay (a refresh loop that assumes one would crash), 9 a
 	// negative one,
 	// 999999 is no item and "junk" no id: all are dropped.
@@ -119,10 +122,10 @@ func TestRowCacheDropsBadRows(t *testing.T) {
 	if n, _ := st.CacheRows(ctx); n != 0 {
 		t.Fatalf("refreshed %d rows", n)
 	}
-	if n, _ := rdb.ZCard(ctx, "schedule:").Result(); n != 0 {
+	if n, _ := rdb.ZCard(ctx, keys.RowSchedule).Result(); n != 0 {
 		t.Errorf("%d rows still scheduled", n)
 	}
-	if n, _ := rdb.ZCard(ctx, "delay:").Result(); n != 0 {
+	if n, _ := rdb.ZCard(ctx, keys.RowDelay).Result(); n != 0 {
 		t.Errorf("%d delays left", n)
 	}
 	for _, id := range []string{"8", "9", "999999"} {
@@ -201,7 +204,7 @@ func TestRowsFromCacheReadPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The cache is what the shop reads while the row is scheduled.
-	st.Redis().Set(ctx, "inv:7", `{"id":7,"name":"From the cache","price_cents":111,"stock":2,"cached_at":1}`, 0)
+	st.Redis().Set(ctx, keys.RowCache(7), `{"id":7,"name":"From the cache","price_cents":111,"stock":2,"cached_at":1}`, 0)
 	body, cached, err := st.ItemRow(ctx, 7)
 	if err != nil || !cached || string(body) == "" {
 		t.Fatalf("item row %v %v", cached, err)
@@ -242,7 +245,7 @@ func TestPurgeDropsCachedRow(t *testing.T) {
 	if r, ok := cachedRow(t, rdb, "7"); !ok || r.CachedAt != 1_800_000_060 {
 		t.Errorf("refreshed row %+v", r)
 	}
-	if _, err := rdb.ZScore(ctx, "schedule:", "8").Result(); err != redis.Nil {
+	if _, err := rdb.ZScore(ctx, keys.RowSchedule, "8").Result(); err != redis.Nil {
 		t.Error("purging an unscheduled row scheduled it")
 	}
 }

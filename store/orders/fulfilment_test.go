@@ -252,7 +252,7 @@ func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
 	}
 	deadline := time.Now().Add(2 * time.Minute)
 	recorded := func() bool {
-		v, _ := st.Redis().HGet(ctx, "worker:fulfilment", "result").Result()
+		v, _ := st.Redis().HGet(ctx, keys.Worker(keys.WorkerFulfilment), "result").Result()
 		return v != ""
 	}
 	// The worker records its run after the batch it processed, so wait

@@ -90,8 +90,8 @@ func TestWriteBehindCoalesces(t *testing.T) {
 	if n := len(hook.pipes[0]); n != 2*5+4+1 {
 		t.Errorf("flush pipeline of %d commands %v, want 15 (coalesced)", n, hook.pipes[0])
 	}
-	score, _ := rdb.ZScore(ctx, "viewed:", "7").Result()
-	counter, _ := rdb.HGet(ctx, "{item:7}:counts", "views").Int64()
+	score, _ := rdb.ZScore(ctx, keys.ViewRanking, "7").Result()
+	counter, _ := rdb.HGet(ctx, keys.ItemCounts(7), "views").Int64()
 	if score != -views || counter != views {
 		t.Errorf("ranking %v, counter %d, want -%d and %d: every view counts once", score, counter, views, views)
 	}
@@ -123,19 +123,19 @@ func TestWriteBehindFlushesOnClose(t *testing.T) {
 		t.Fatalf("result %s", v.Result)
 	}
 	viewItem(t, st, "ending", 9)
-	before, _ := rdb.ZScore(ctx, "viewed:", "9").Result()
+	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "9").Result()
 	if err := st.EndSession(ctx, "ending"); err != nil { // signed out before the flush
 		t.Fatal(err)
 	}
 	st.Close()
-	after, _ := rdb.ZScore(ctx, "viewed:", "9").Result()
+	after, _ := rdb.ZScore(ctx, keys.ViewRanking, "9").Result()
 	if after != before-2 {
 		t.Errorf("ranking %v -> %v: the two buffered hits were not flushed on Close", before, after)
 	}
 	if n, _ := rdb.Exists(ctx, keys.OfSession("ending").Viewed).Result(); n != 0 {
 		t.Error("a session that ended before the flush left its viewed list")
 	}
-	if _, err := rdb.ZScore(ctx, "recent:", keys.OfSession("ending").ID).Result(); err != redis.Nil {
+	if _, err := rdb.ZScore(ctx, keys.Recent, keys.OfSession("ending").ID).Result(); err != redis.Nil {
 		t.Error("the flush revived an ended session")
 	}
 }
@@ -147,7 +147,7 @@ func TestInProcessCopyHearsPurges(t *testing.T) {
 	other := wiring.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
 	ctx := t.Context()
-	st.Redis().ZIncrBy(ctx, "viewed:", -1, "12") // ranked, so cached
+	st.Redis().ZIncrBy(ctx, keys.ViewRanking, -1, "12") // ranked, so cached
 	gen := 0
 	rendering := func(_ context.Context, d pagecache.PageData) ([]byte, error) {
 		return wiringtest.PageHTML(d.Item.Name + " v" + strconv.Itoa(gen)), nil

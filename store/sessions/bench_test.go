@@ -88,7 +88,7 @@ func BenchmarkCleanup(b *testing.B) {
 		}
 		evicted += n
 		b.StopTimer()
-		if left := rdb.ZCard(ctx, "recent:").Val(); left != limit {
+		if left := rdb.ZCard(ctx, keys.Recent).Val(); left != limit {
 			b.Fatalf("%d sessions left, want %d", left, limit)
 		}
 		flushAll(b, rdb) // the next round starts from nothing
@@ -175,16 +175,16 @@ func BenchmarkSessionMemory(b *testing.B) {
 		after := usedMemory(b, rdb)
 		perSession = float64(after-before) / n
 
-		var keys int64
-		for _, k := range []string{"recent:", "login:"} {
-			keys += rdb.MemoryUsage(ctx, k, 0).Val()
+		var shared int64 // the bytes of `recent:` and `login:`
+		for _, k := range []string{keys.Recent, keys.Login} {
+			shared += rdb.MemoryUsage(ctx, k, 0).Val()
 		}
-		sids := rdb.ZRange(ctx, "recent:", 0, 999).Val()
+		sids := rdb.ZRange(ctx, keys.Recent, 0, 999).Val()
 		var sample int64
 		for _, sid := range sids {
-			sample += rdb.MemoryUsage(ctx, "viewed:{"+sid+"}", 0).Val() + rdb.MemoryUsage(ctx, "cart:{"+sid+"}", 0).Val()
+			sample += rdb.MemoryUsage(ctx, keys.SessionViewedOf(sid), 0).Val() + rdb.MemoryUsage(ctx, keys.GuestCartOf(sid), 0).Val()
 		}
-		perSessionKeys = float64(keys)/n + float64(sample)/float64(len(sids))
+		perSessionKeys = float64(shared)/n + float64(sample)/float64(len(sids))
 	}
 	flushAll(b, rdb)
 	b.ReportMetric(perSession, "bytes/session")

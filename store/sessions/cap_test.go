@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/store/keys"
 	"storefront/store/pagecache"
 	"storefront/store/ratelimit"
 	"storefront/store/sessions"
@@ -84,7 +85,7 @@ func TestSessionCapRemembersRefusal(t *testing.T) {
 	if got := hook.count(); got != asked {
 		t.Errorf("%d rate-limit scripts for 20 refused visits; want none (the refusal is remembered)", got-asked)
 	}
-	if n, _ := st.Redis().ZCard(t.Context(), "recent:").Result(); n != 2 {
+	if n, _ := st.Redis().ZCard(t.Context(), keys.Recent).Result(); n != 2 {
 		t.Errorf("recent: holds %d sessions; want the cap's 2", n)
 	}
 	mu.Lock()

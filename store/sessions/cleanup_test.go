@@ -60,7 +60,7 @@ func signedInSession(t *testing.T, st *wiring.Services, token string, id int64) 
 	if err := st.UpdateToken(ctx, token, false, 9); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Redis().HSet(ctx, fmt.Sprintf("{user:%d}:cart", id), "9", 2).Err(); err != nil {
+	if err := st.Redis().HSet(ctx, keys.AccountCart(id), "9", 2).Err(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -70,19 +70,19 @@ func signedInSession(t *testing.T, st *wiring.Services, token string, id int64) 
 func alive(t *testing.T, rdb redis.UniversalClient, token string, signedIn bool) bool {
 	t.Helper()
 	ctx, sk := t.Context(), keys.OfSession(token)
-	score, err := rdb.ZScore(ctx, "recent:", sk.ID).Result()
+	score, err := rdb.ZScore(ctx, keys.Recent, sk.ID).Result()
 	parts := map[string]bool{
-		"recent:":      err == nil,
+		keys.Recent:    err == nil,
 		"viewed:<sid>": rdb.Exists(ctx, sk.Viewed).Val() == 1,
 		"cart:<sid>":   rdb.Exists(ctx, sk.Cart).Val() == 1,
-		"login:":       rdb.HExists(ctx, "login:", sk.ID).Val(),
+		keys.Login:     rdb.HExists(ctx, keys.Login, sk.ID).Val(),
 	}
-	want := parts["recent:"]
+	want := parts[keys.Recent]
 	if signedIn {
 		delete(parts, "cart:<sid>") // a signed-in cart is the account's
 	} else {
-		parts["login:"] = want // a guest has no login: entry: checked below
-		if rdb.HExists(ctx, "login:", sk.ID).Val() {
+		parts[keys.Login] = want // a guest has no login: entry: checked below
+		if rdb.HExists(ctx, keys.Login, sk.ID).Val() {
 			t.Errorf("guest session %s has a login: entry", token)
 		}
 	}
@@ -102,7 +102,7 @@ func alive(t *testing.T, rdb redis.UniversalClient, token string, signedIn bool)
 func sessionKeyCount(t *testing.T, rdb redis.UniversalClient) int64 {
 	t.Helper()
 	var n int64
-	for _, pattern := range []string{"viewed:{*}", "cart:{*}"} {
+	for _, pattern := range []string{keys.SessionViewedPrefix + "*", keys.GuestCartPrefix + "*"} {
 		found, err := scanAll(t.Context(), rdb, pattern)
 		if err != nil {
 			t.Fatal(err)
@@ -140,7 +140,7 @@ func scanAll(ctx context.Context, rdb redis.UniversalClient, pattern string) ([]
 
 func sessionCount(t *testing.T, rdb redis.UniversalClient) int64 {
 	t.Helper()
-	n, err := rdb.ZCard(t.Context(), "recent:").Result()
+	n, err := rdb.ZCard(t.Context(), keys.Recent).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestCleanupConcurrentPassesEvictExactlyTheExcess(t *testing.T) {
 			t.Errorf("session t%d alive=%v, want %v", i, got, want)
 		}
 	}
-	if n := rdb.HLen(ctx, "login:").Val(); n != limit {
+	if n := rdb.HLen(ctx, keys.Login).Val(); n != limit {
 		t.Errorf("%d login: entries left, want %d", n, limit)
 	}
 	if n := sessionKeyCount(t, rdb); n != limit {

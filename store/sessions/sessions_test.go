@@ -36,10 +36,10 @@ func TestUpdateTokenKeepsNewestViews(t *testing.T) {
 	}
 	// viewed: counts every view: item 20 twice, item 1 once although it
 	// dropped out of the session's list.
-	if s := rdb.ZScore(ctx, "viewed:", "20").Val(); s != -2 {
+	if s := rdb.ZScore(ctx, keys.ViewRanking, "20").Val(); s != -2 {
 		t.Errorf("viewed: score of 20 = %v, want -2", s)
 	}
-	if s := rdb.ZScore(ctx, "viewed:", "1").Val(); s != -1 {
+	if s := rdb.ZScore(ctx, keys.ViewRanking, "1").Val(); s != -1 {
 		t.Errorf("viewed: score of 1 = %v, want -1", s)
 	}
 }
@@ -56,7 +56,7 @@ func TestUnknownTokenCreatesNothing(t *testing.T) {
 		t.Fatalf("SessionWithRecent: %+v %v, %v", state, ids, err)
 	}
 	sk := keys.OfSession("never-issued")
-	for _, k := range []string{"recent:", "login:", sk.Viewed, sk.Cart} {
+	for _, k := range []string{keys.Recent, keys.Login, sk.Viewed, sk.Cart} {
 		if n := rdb.Exists(ctx, k).Val(); n != 0 {
 			t.Errorf("%s was created", k)
 		}
@@ -150,7 +150,7 @@ func TestSessionTouchKeepsItsPlaceInRecent(t *testing.T) {
 	guest(t, st, "g")
 	signedInSession(t, st, "s", 4)
 	score := func(tok string) float64 {
-		return rdb.ZScore(ctx, "recent:", keys.OfSession(tok).ID).Val()
+		return rdb.ZScore(ctx, keys.Recent, keys.OfSession(tok).ID).Val()
 	}
 	s0 := score("s")
 	// A signed-in session seen without its user cookie is touched as a
@@ -191,7 +191,7 @@ func TestRedisNeverHoldsTheCookieToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	members := append(rdb.ZRange(ctx, "recent:", 0, -1).Val(), rdb.HKeys(ctx, "login:").Val()...)
+	members := append(rdb.ZRange(ctx, keys.Recent, 0, -1).Val(), rdb.HKeys(ctx, keys.Login).Val()...)
 	for _, tok := range tokens {
 		for _, s := range append(found, members...) {
 			if strings.Contains(s, tok) {

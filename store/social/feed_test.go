@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"storefront/store/keys"
 	"storefront/store/social"
 	"storefront/store/workers"
 	"storefront/wiring"
@@ -115,14 +116,14 @@ func TestFeedCappedAndRebuilt(t *testing.T) {
 	if total != 5 || !slices.Equal(ids, []int64{8, 7, 6, 5, 4}) {
 		t.Errorf("capped feed %v (%d), want [8 7 6 5 4]", ids, total)
 	}
-	if ttl := st.Redis().TTL(ctx, userKey(1, "feed")).Val(); ttl <= 0 || ttl > time.Hour {
+	if ttl := st.Redis().TTL(ctx, keys.Feed(1)).Val(); ttl <= 0 || ttl > time.Hour {
 		t.Errorf("feed TTL %v, want up to an hour", ttl)
 	}
 	// An idle feed expires; posts meanwhile are not written to it, and
 	// the next read rebuilds it from the people followed.
-	st.Redis().Del(ctx, userKey(1, "feed"))
+	st.Redis().Del(ctx, keys.Feed(1))
 	feedPost(t, st, 2, 10)
-	if n := st.Redis().Exists(ctx, userKey(1, "feed")).Val(); n != 0 {
+	if n := st.Redis().Exists(ctx, keys.Feed(1)).Val(); n != 0 {
 		t.Error("fan-out recreated an expired feed")
 	}
 	if ids, _ := feedIDs(t, st, 1, 1, 10); !slices.Equal(ids, []int64{10, 8, 7, 6, 5}) {

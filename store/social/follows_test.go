@@ -7,15 +7,12 @@ import (
 	"sync"
 	"testing"
 
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/social"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
-
-func userKey(id int64, suffix string) string {
-	return "{user:" + strconv.FormatInt(id, 10) + "}:" + suffix
-}
 
 // checkFollowConsistent asserts that both sides of every follow agree and
 // that the counters equal the sets, for the given users.
@@ -28,19 +25,19 @@ func checkFollowConsistent(t *testing.T, st *wiring.Services, users ...int64) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := rdb.ZCard(ctx, userKey(u, "following")).Val(); n != c.Following {
+		if n := rdb.ZCard(ctx, keys.Following(u)).Val(); n != c.Following {
 			t.Errorf("user %d: following counter %d, set %d", u, c.Following, n)
 		}
-		if n := rdb.ZCard(ctx, userKey(u, "followers")).Val(); n != c.Followers {
+		if n := rdb.ZCard(ctx, keys.Followers(u)).Val(); n != c.Followers {
 			t.Errorf("user %d: followers counter %d, set %d", u, c.Followers, n)
 		}
-		for _, v := range rdb.ZRange(ctx, userKey(u, "following"), 0, -1).Val() {
-			if rdb.ZScore(ctx, "{user:"+v+"}:followers", strconv.FormatInt(u, 10)).Err() != nil {
+		for _, v := range rdb.ZRange(ctx, keys.Following(u), 0, -1).Val() {
+			if rdb.ZScore(ctx, keys.Followers(mustID(t, v)), strconv.FormatInt(u, 10)).Err() != nil {
 				t.Errorf("%d follows %s, but is not among their followers", u, v)
 			}
 		}
-		for _, v := range rdb.ZRange(ctx, userKey(u, "followers"), 0, -1).Val() {
-			if rdb.ZScore(ctx, "{user:"+v+"}:following", strconv.FormatInt(u, 10)).Err() != nil {
+		for _, v := range rdb.ZRange(ctx, keys.Followers(u), 0, -1).Val() {
+			if rdb.ZScore(ctx, keys.Following(mustID(t, v)), strconv.FormatInt(u, 10)).Err() != nil {
 				t.Errorf("%s is among %d's followers but does not follow them", v, u)
 			}
 		}
@@ -89,7 +86,7 @@ func TestFollowAndUnfollow(t *testing.T) {
 	if _, err := st.Follow(ctx, 4, 4, true); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("self-follow: %v, want ErrInvalid", err)
 	}
-	if n := st.Redis().Exists(ctx, userKey(4, "following"), userKey(4, "followers"), userKey(4, "counts")).Val(); n != 0 {
+	if n := st.Redis().Exists(ctx, keys.Following(4), keys.Followers(4), keys.UserCounts(4)).Val(); n != 0 {
 		t.Errorf("a refused self-follow left %d keys", n)
 	}
 	checkFollowConsistent(t, st, 1, 2, 3, 4)
@@ -172,4 +169,13 @@ func TestCommonFollows(t *testing.T) {
 	if got, _ := st.CommonFollows(ctx, 1, 2, 5); len(got) != 5 {
 		t.Errorf("limit 5 gave %d", len(got))
 	}
+}
+
+func mustID(t *testing.T, s string) int64 {
+	t.Helper()
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/social"
 	"storefront/wiring"
@@ -20,15 +21,14 @@ func checkLikes(t *testing.T, st *wiring.Services, itemID int64, want int64, use
 	t.Helper()
 	ctx := t.Context()
 	rdb := st.Redis()
-	tag := "{item:" + strconv.FormatInt(itemID, 10) + "}"
-	if n := rdb.SCard(ctx, tag+":likes").Val(); n != want {
+	if n := rdb.SCard(ctx, keys.ItemLikes(itemID)).Val(); n != want {
 		t.Errorf("SCARD likes = %d, want %d", n, want)
 	}
 	count, _, err := st.LikeState(ctx, itemID, 0)
 	if err != nil || count != want {
 		t.Errorf("like count = %d (%v), want %d", count, err, want)
 	}
-	if score := rdb.ZScore(ctx, "most-liked:", strconv.FormatInt(itemID, 10)).Val(); int64(score) != want {
+	if score := rdb.ZScore(ctx, keys.MostLiked, strconv.FormatInt(itemID, 10)).Val(); int64(score) != want {
 		t.Errorf("most-liked score = %v, want %d", score, want)
 	}
 	for _, u := range users {
@@ -36,7 +36,7 @@ func checkLikes(t *testing.T, st *wiring.Services, itemID int64, want int64, use
 		if err != nil {
 			t.Fatal(err)
 		}
-		liked := rdb.SIsMember(ctx, tag+":likes", u).Val()
+		liked := rdb.SIsMember(ctx, keys.ItemLikes(itemID), u).Val()
 		if (c.Likes == 1) != liked || c.Likes < 0 || c.Likes > 1 {
 			t.Errorf("user %d: likes counter %d, in set %v", u, c.Likes, liked)
 		}

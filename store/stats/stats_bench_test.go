@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"storefront/store/keys"
 	"storefront/wiring/wiringtest"
 )
 
@@ -17,11 +18,11 @@ func BenchmarkScanKeyspace(b *testing.B) {
 	for i := range 100_000 {
 		switch {
 		case i < 2000:
-			pipe.Set(ctx, fmt.Sprintf("cache:%064x", i), "page", 0)
+			pipe.Set(ctx, keys.Page(fmt.Sprintf("%064x", i)), "page", 0)
 		case i < 7000:
-			pipe.HSet(ctx, fmt.Sprintf("cart:tok%d", i), "1", 1)
+			pipe.HSet(ctx, keys.GuestCart(fmt.Sprintf("tok%d", i)), "1", 1)
 		default:
-			pipe.Set(ctx, fmt.Sprintf("viewed:tok%d", i), "x", 0)
+			pipe.Set(ctx, keys.SessionViewed(fmt.Sprintf("tok%d", i)), "x", 0)
 		}
 		if i%1000 == 999 {
 			if _, err := pipe.Exec(ctx); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/store/keys"
 	"storefront/store/pagecache"
 	"storefront/store/storetest"
 	"storefront/store/workers"
@@ -38,9 +39,9 @@ func TestSampleStatsHistory(t *testing.T) {
 	// lease hand-overs), with the counters moving.
 	for i := 0; i <= 120; i++ {
 		at := start.Add(time.Duration(i) * time.Minute)
-		rdb.HIncrBy(ctx, "stats:pagecache", "hit", 3)
-		rdb.HIncrBy(ctx, "stats:pagecache", "miss", 1)
-		rdb.ZAdd(ctx, "recent:", redis.Z{Score: float64(at.Unix()), Member: fmt.Sprint("tok", i)})
+		rdb.HIncrBy(ctx, keys.PageStats, "hit", 3)
+		rdb.HIncrBy(ctx, keys.PageStats, "miss", 1)
+		rdb.ZAdd(ctx, keys.Recent, redis.Z{Score: float64(at.Unix()), Member: fmt.Sprint("tok", i)})
 		s := []*wiring.Services{st, other}[i%2]
 		s.SetClock(func() time.Time { return at })
 		smp, err := s.SampleStats(ctx)
@@ -66,7 +67,7 @@ func TestSampleStatsHistory(t *testing.T) {
 			t.Errorf("last sample %+v", h[60])
 		}
 	}
-	if n := rdb.ZCard(ctx, "stats:samples").Val(); n > 66 {
+	if n := rdb.ZCard(ctx, keys.StatsSamples).Val(); n > 66 {
 		t.Errorf("%d samples kept; the history is capped at about 65 minutes", n)
 	}
 }
@@ -86,7 +87,7 @@ func TestStatsWorkerOnceAcrossInstances(t *testing.T) {
 	}
 	deadline := time.Now().Add(2 * time.Minute) // a bound, not a timing assertion
 	rdb := st.Redis()
-	for (rdb.ZCard(t.Context(), "stats:samples").Val() < 10 || !rdb.HExists(t.Context(), "stats:keyspace", "at").Val()) &&
+	for (rdb.ZCard(t.Context(), keys.StatsSamples).Val() < 10 || !rdb.HExists(t.Context(), keys.KeyspaceScan, "at").Val()) &&
 		time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -135,16 +136,16 @@ func TestScanKeyspace(t *testing.T) {
 	rdb := st.Redis()
 	pipe := rdb.Pipeline()
 	for i := range 150 {
-		pipe.Set(ctx, fmt.Sprintf("cache:%064x", i), strings.Repeat("x", 100+i), 0)
+		pipe.Set(ctx, keys.Page(fmt.Sprintf("%064x", i)), strings.Repeat("x", 100+i), 0)
 	}
 	for i := range 30 {
-		pipe.HSet(ctx, fmt.Sprintf("cart:tok%d", i), "1", 2)
+		pipe.HSet(ctx, keys.GuestCart(fmt.Sprintf("tok%d", i)), "1", 2)
 	}
 	for i := range 10 { // signed-in accounts' carts
-		pipe.HSet(ctx, fmt.Sprintf("{user:%d}:cart", i), "1", 2)
+		pipe.HSet(ctx, keys.AccountCart(int64(i)), "1", 2)
 	}
 	// Names the scan pattern also matches, and page locks: not counted.
-	for _, k := range []string{"cacti", "carts", "cathedral", "cache", "{cache:ab}:lock", "category:1", "{user:1}:checkout-lock", "{user:1}:cartography"} {
+	for _, k := range []string{"cacti", "carts", "cathedral", "cache", keys.PageLock("ab"), "category:1", keys.CheckoutLock(1, ""), "{user:1}:cartography"} {
 		pipe.Set(ctx, k, "v", 0)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
@@ -169,10 +170,10 @@ func TestDashboard(t *testing.T) {
 	ctx := t.Context()
 	rdb := st.Redis()
 	now := time.Now()
-	rdb.HSet(ctx, "stats:pagecache", "hit", 5, "miss", 3, "stale", 1, "bypass", 2, "renders", 4)
-	rdb.ZAdd(ctx, "stats:pagehits", redis.Z{Score: 4, Member: "7"}, redis.Z{Score: 1, Member: "3"}, redis.Z{Score: 0, Member: "999999"})
+	rdb.HSet(ctx, keys.PageStats, "hit", 5, "miss", 3, "stale", 1, "bypass", 2, "renders", 4)
+	rdb.ZAdd(ctx, keys.PageHits, redis.Z{Score: 4, Member: "7"}, redis.Z{Score: 1, Member: "3"}, redis.Z{Score: 0, Member: "999999"})
 	for i := range 30 {
-		rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -float64(100 - i), Member: fmt.Sprint(i + 1)})
+		rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: -float64(100 - i), Member: fmt.Sprint(i + 1)})
 	}
 	for i := range 5 {
 		tok := fmt.Sprint("tok", i)
@@ -180,11 +181,11 @@ func TestDashboard(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rdb.ZAdd(ctx, "schedule:", redis.Z{Score: float64(now.Unix() + 60), Member: "9"}, redis.Z{Score: float64(now.Unix()), Member: "4"})
-	rdb.ZAdd(ctx, "delay:", redis.Z{Score: 30, Member: "9"}, redis.Z{Score: 5, Member: "4"})
-	rdb.Set(ctx, "inv:4", fmt.Sprintf(`{"id":4,"cached_at":%d.5}`, now.Unix()-2), 0)
-	rdb.HSet(ctx, "worker:cleanup", "instance", "box-1", "last_run", now.UnixMilli(), "result", "evicted 3 sessions", "error", "", "total:evicted", 12)
-	rdb.Set(ctx, "lease:cleanup", "box-1", time.Minute)
+	rdb.ZAdd(ctx, keys.RowSchedule, redis.Z{Score: float64(now.Unix() + 60), Member: "9"}, redis.Z{Score: float64(now.Unix()), Member: "4"})
+	rdb.ZAdd(ctx, keys.RowDelay, redis.Z{Score: 30, Member: "9"}, redis.Z{Score: 5, Member: "4"})
+	rdb.Set(ctx, keys.RowCache(4), fmt.Sprintf(`{"id":4,"cached_at":%d.5}`, now.Unix()-2), 0)
+	rdb.HSet(ctx, keys.Worker(keys.LeaseCleanup), "instance", "box-1", "last_run", now.UnixMilli(), "result", "evicted 3 sessions", "error", "", "total:evicted", 12)
+	rdb.Set(ctx, keys.Lease(keys.LeaseCleanup), "box-1", time.Minute)
 
 	d, err := twin(t, st).Dashboard(ctx)
 	if err != nil {
