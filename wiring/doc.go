@@ -21,5 +21,10 @@
 // the shop (workers, collectors, clock, shutdown).
 //
 // Tests: the whole suite runs on it; wiring_test.go checks that the hooks
-// are registered.
+// are registered, importgraph_test.go that the packages of store/ import
+// only what their layer allows (the layering as a table: platform and
+// keys at the bottom, then workers and the rate limiter, then the domains
+// from those that need no other domain up to the page cache, the
+// statistics and the seeding; never the HTTP layer, the views or this
+// package).
 package wiring

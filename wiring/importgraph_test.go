@@ -1,6 +1,4 @@
-// Package store_test holds only the test of the data layer's layering:
-// store/ has no package of its own, one per domain beside it.
-package store_test
+package wiring_test
 
 import (
 	"errors"
@@ -56,7 +54,7 @@ var forbidden = []string{"github.com/labstack/echo", "github.com/a-h/templ", "st
 
 // TestImportGraph fails when a package of store/ imports one it should not.
 func TestImportGraph(t *testing.T) {
-	graph, err := storeImports("..")
+	graph, err := storeImports("..") // the module's root, from wiring/
 	if err != nil {
 		t.Fatal(err)
 	}
