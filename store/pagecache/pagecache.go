@@ -471,11 +471,6 @@ func (s *Service) validPage(cmd *redis.StringCmd, itemID int64, gen PageGen) *pa
 }
 
 func parseGen(vals []any) PageGen {
-	var g [2]int64
-	for i := range min(len(vals), 2) {
-		if str, ok := vals[i].(string); ok {
-			g[i], _ = strconv.ParseInt(str, 10, 64)
-		}
-	}
+	g := platform.Ints(vals, 2)
 	return PageGen{Item: g[0], All: g[1]}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // addPageHit queues the count of a page of itemID served from the cache
@@ -37,12 +38,7 @@ func AddCounts(ctx context.Context, pipe redis.Pipeliner) CountsRead {
 
 // Counts are the totals once the pipeline ran (0 for counters never set).
 func (r CountsRead) Counts() Counts {
-	var n [5]int64
-	for i, v := range r.cmd.Val() {
-		if str, ok := v.(string); ok && i < len(n) {
-			n[i], _ = strconv.ParseInt(str, 10, 64)
-		}
-	}
+	n := platform.Ints(r.cmd.Val(), 5)
 	return Counts{Hits: n[0], Misses: n[1], Stale: n[2], Bypass: n[3], Renders: n[4]}
 }
 

@@ -37,3 +37,15 @@ func UnixTime(t int64) time.Time {
 	}
 	return time.Unix(t, 0)
 }
+
+// Ints reads an HMGET reply as n numbers: 0 for a missing field or one
+// that is not a number, and for places past the reply's end.
+func Ints(vals []any, n int) []int64 {
+	out := make([]int64, n)
+	for i, v := range vals {
+		if str, ok := v.(string); ok && i < n {
+			out[i], _ = strconv.ParseInt(str, 10, 64)
+		}
+	}
+	return out
+}

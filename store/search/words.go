@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -334,30 +335,18 @@ func oneEdit(a, b []rune) bool {
 		if i == len(a) {
 			return false // equal
 		}
-		if runesEqual(a[i+1:], b[i+1:]) {
+		if slices.Equal(a[i+1:], b[i+1:]) {
 			return true // substitution
 		}
-		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && runesEqual(a[i+2:], b[i+2:])
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && slices.Equal(a[i+2:], b[i+2:])
 	case 1:
 		i := 0
 		for i < len(a) && a[i] == b[i] {
 			i++
 		}
-		return runesEqual(a[i:], b[i+1:])
+		return slices.Equal(a[i:], b[i+1:])
 	}
 	return false
-}
-
-func runesEqual(a, b []rune) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func sortCategories(cs []catalog.Category) {

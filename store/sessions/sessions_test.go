@@ -2,6 +2,7 @@ package sessions_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func TestUpdateTokenKeepsNewestViews(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []int64{20, 26, 25, 24, 23, 22, 21, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2}
-	if !equal(ids, want) {
+	if !slices.Equal(ids, want) {
 		t.Fatalf("recently viewed %v, want %v", ids, want)
 	}
 	// viewed: counts every view: item 20 twice, item 1 once although it
@@ -77,7 +78,7 @@ func TestSignInCarriesTheSessionOver(t *testing.T) {
 		t.Error("the old token still works")
 	}
 	state, ids, err := st.SessionWithRecent(ctx, "new", 5)
-	if err != nil || !state.Known || state.UserID != 5 || state.CartCount != 1 || !equal(ids, []int64{8, 7}) {
+	if err != nil || !state.Known || state.UserID != 5 || state.CartCount != 1 || !slices.Equal(ids, []int64{8, 7}) {
 		t.Fatalf("new session %+v %v, %v", state, ids, err)
 	}
 	if !alive(t, rdb, "new", true) { // also: no longer among the guests
@@ -130,18 +131,6 @@ func TestPasswords(t *testing.T) {
 	if _, err := st.Authenticate(ctx, "nobody", long); !errors.Is(err, sessions.ErrBadCredentials) {
 		t.Errorf("unknown user: %v", err)
 	}
-}
-
-func equal(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestSessionTouchKeepsItsPlaceInRecent(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -93,14 +92,6 @@ func (s *Service) addUserCounts(ctx context.Context, pipe redis.Pipeliner, userI
 }
 
 func userCounts(cmd *redis.SliceCmd) UserCounts {
-	v := cmd.Val()
-	n := func(i int) int64 {
-		if i >= len(v) {
-			return 0
-		}
-		s, _ := v[i].(string)
-		x, _ := strconv.ParseInt(s, 10, 64)
-		return x
-	}
-	return UserCounts{Posts: n(0), Likes: n(1), Followers: n(2), Following: n(3)}
+	n := platform.Ints(cmd.Val(), 4)
+	return UserCounts{Posts: n[0], Likes: n[1], Followers: n[2], Following: n[3]}
 }

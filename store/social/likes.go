@@ -3,7 +3,6 @@ package social
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/redis/go-redis/v9"
 
@@ -110,16 +109,8 @@ func likeReads(ctx context.Context, c redis.Cmdable, itemID, userID int64) LikeR
 
 // Box is the like box once the pipeline ran.
 func (r LikeRead) Box() LikeBox {
-	v := r.counts.Val()
-	n := func(i int) int64 {
-		if i >= len(v) {
-			return 0
-		}
-		s, _ := v[i].(string)
-		x, _ := strconv.ParseInt(s, 10, 64)
-		return x
-	}
-	return LikeBox{Counts: ItemCounts{Views: n(0), Likes: n(1)}, Liked: r.liked != nil && r.liked.Val()}
+	n := platform.Ints(r.counts.Val(), 2)
+	return LikeBox{Counts: ItemCounts{Views: n[0], Likes: n[1]}, Liked: r.liked != nil && r.liked.Val()}
 }
 
 // LikeState is an item's like count and whether userID likes it, in one

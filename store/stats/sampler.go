@@ -97,20 +97,9 @@ func (s *Service) sampleStats(ctx context.Context) (StatsSample, bool, error) {
 	if _, err := pipe.Exec(ctx); err != nil {
 		return StatsSample{}, false, fmt.Errorf("sample stats: %w", err)
 	}
-	last := hashInts(scanned.Val())
+	last := platform.Ints(scanned.Val(), 2)
 	wait := max(s.opt.KeyspaceScanInterval, 10*time.Duration(last[1])*time.Millisecond)
 	return smp, now.Sub(time.UnixMilli(last[0])) >= wait, nil
-}
-
-// hashInts reads HMGET replies as numbers, 0 for missing fields.
-func hashInts(vals []any) []int64 {
-	out := make([]int64, len(vals))
-	for i, v := range vals {
-		if str, ok := v.(string); ok {
-			out[i], _ = strconv.ParseInt(str, 10, 64)
-		}
-	}
-	return out
 }
 
 // StatsHistory returns the samples taken since the given time, oldest first.
@@ -220,7 +209,7 @@ func (s *Service) LastKeyspace(ctx context.Context) (Keyspace, error) {
 }
 
 func keyspaceOf(vals []any) Keyspace {
-	n := hashInts(vals)
+	n := platform.Ints(vals, 4)
 	ks := Keyspace{Pages: n[0], PageBytes: n[1], Carts: n[2]}
 	if n[3] > 0 {
 		ks.At = time.UnixMilli(n[3])
