@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store"
+	"storefront/store/orders"
 )
 
 func envOf(kv map[string]string) func(string) string {
@@ -21,7 +21,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		cfg.PageCacheTTL != 300*time.Second || cfg.PageCacheTop != 10_000 || cfg.ViewedKeep != 20_000 ||
 		cfg.RescaleInterval != 5*time.Minute || cfg.GroupCacheTTL != time.Minute || cfg.VoteWindow != 168*time.Hour ||
 		cfg.VoteScore != 432 || cfg.ArticlesPerPage != 25 || cfg.ItemsPerPage != 24 || cfg.MaxLineQty != 99 ||
-		cfg.AccountCartTTL != 2160*time.Hour || cfg.Shipping != (store.ShippingRates{Standard: 499, Express: 1499, FreeOver: 5000}) {
+		cfg.AccountCartTTL != 2160*time.Hour || cfg.Shipping != (orders.ShippingRates{Standard: 499, Express: 1499, FreeOver: 5000}) {
 		t.Errorf("defaults: %+v", cfg)
 	}
 	for got, want := range map[string]string{
@@ -48,7 +48,7 @@ func TestLoadConfigValues(t *testing.T) {
 		cfg.Rates.Comment != nil || len(cfg.TrustedProxies) != 2 || cfg.ItemsPerPage != 5 {
 		t.Errorf("values: %+v", cfg)
 	}
-	if cfg.AccountCartTTL != 48*time.Hour || cfg.Shipping != (store.ShippingRates{Standard: 300, Express: 950}) {
+	if cfg.AccountCartTTL != 48*time.Hour || cfg.Shipping != (orders.ShippingRates{Standard: 300, Express: 950}) {
 		t.Errorf("cart and shipping knobs: %v %+v", cfg.AccountCartTTL, cfg.Shipping)
 	}
 	if opt := cfg.storeOptions("single"); opt.AccountCartTTL != 48*time.Hour || opt.Shipping == nil || *opt.Shipping != cfg.Shipping {

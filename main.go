@@ -1,9 +1,12 @@
 // Command storefront serves a server-rendered web shop with a community
-// article board on Redis, following Redis in Action chapters 1 and 2.
+// article board, on Redis and SQL.
 //
 // main.go is the composition root: it loads the configuration once, builds
-// Redis, the database, the cookie codec, the store and the handlers, starts
-// the background workers and shuts everything down in order.
+// Redis, the database, the cookie codec, the data layer (wiring.New: every
+// domain service of store/ and the hooks between them) and the handlers,
+// starts the background workers and shuts everything down in order: HTTP,
+// then the workers, then the page renders and buffered writes, then Redis
+// and the database.
 package main
 
 import (
@@ -23,7 +26,14 @@ import (
 	"time"
 
 	"storefront/handlers"
-	"storefront/store"
+	"storefront/store/cart"
+	"storefront/store/media"
+	"storefront/store/orders"
+	"storefront/store/pagecache"
+	"storefront/store/platform"
+	"storefront/store/ratelimit"
+	"storefront/store/search"
+	"storefront/wiring"
 )
 
 func main() {
@@ -55,7 +65,7 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 		return fmt.Errorf("DATA_DIR: %w", err)
 	}
 
-	rc, err := store.ConnectRedis(ctx, store.RedisConfig{
+	rc, err := platform.ConnectRedis(ctx, platform.RedisConfig{
 		URL:          cfg.RedisURL,
 		ClusterAddrs: cfg.RedisClusterAddrs,
 		DataDir:      cfg.DataDir,
@@ -65,7 +75,7 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 	}
 	defer rc.Close()
 
-	db, err := store.OpenDB(ctx, cfg.DatabaseURL, cfg.DataDir)
+	db, err := platform.OpenDB(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		return err
 	}
@@ -76,7 +86,7 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 		return err
 	}
 
-	st := store.New(rc.Client, db, cfg.storeOptions(rc.Mode), logger)
+	st := wiring.New(rc.Client, db, cfg.storeOptions(rc.Mode), logger)
 	if rc.Cached != nil {
 		st.UseClientSideCache(rc.Cached)
 	}
@@ -187,12 +197,12 @@ type config struct {
 	ItemsPerPage      int
 	MaxLineQty        int
 	AccountCartTTL    time.Duration
-	Shipping          store.ShippingRates
+	Shipping          orders.ShippingRates
 	Rates             handlers.Rates
 	RequestTimeout    time.Duration
 	MaxImageBytes     int64
 	MetricsToken      string
-	SessionRate       store.Rate
+	SessionRate       ratelimit.Rate
 	DrainDelay        time.Duration
 }
 
@@ -214,9 +224,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ViewedPerSession:  p.int("VIEWED_PER_SESSION", 25, 1),
 		PageCacheTTL:      p.duration("PAGE_CACHE_TTL", 300*time.Second),
 		PageCacheTop:      p.int("PAGE_CACHE_TOP", 10_000, 0),
-		PageL1Bytes:       p.int("PAGE_L1_BYTES", store.DefaultPageL1Bytes, 0),
-		SearchCacheBytes:  p.int("SEARCH_CACHE_BYTES", store.DefaultSearchCacheBytes, 0),
-		WriteBehind:       p.duration("WRITE_BEHIND", store.DefaultWriteBehind),
+		PageL1Bytes:       p.int("PAGE_L1_BYTES", pagecache.DefaultL1Bytes, 0),
+		SearchCacheBytes:  p.int("SEARCH_CACHE_BYTES", search.DefaultCacheBytes, 0),
+		WriteBehind:       p.duration("WRITE_BEHIND", pagecache.DefaultWriteBehind),
 		ViewedKeep:        p.int("VIEWED_KEEP", 20_000, 1),
 		RescaleInterval:   p.duration("RESCALE_INTERVAL", 5*time.Minute),
 		GroupCacheTTL:     p.duration("GROUP_CACHE_TTL", 60*time.Second),
@@ -225,11 +235,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ArticlesPerPage:   int(p.int("ARTICLES_PER_PAGE", 25, 1)),
 		ItemsPerPage:      int(p.int("ITEMS_PER_PAGE", 24, 1)),
 		MaxLineQty:        int(p.int("MAX_LINE_QTY", 99, 1)),
-		AccountCartTTL:    p.duration("ACCOUNT_CART_TTL", store.DefaultAccountCartTTL),
-		Shipping: store.ShippingRates{
-			Standard: p.money("SHIPPING_STANDARD", store.DefaultShipping.Standard),
-			Express:  p.money("SHIPPING_EXPRESS", store.DefaultShipping.Express),
-			FreeOver: p.money("FREE_SHIPPING_OVER", store.DefaultShipping.FreeOver),
+		AccountCartTTL:    p.duration("ACCOUNT_CART_TTL", cart.DefaultAccountTTL),
+		Shipping: orders.ShippingRates{
+			Standard: p.money("SHIPPING_STANDARD", orders.DefaultShipping.Standard),
+			Express:  p.money("SHIPPING_EXPRESS", orders.DefaultShipping.Express),
+			FreeOver: p.money("FREE_SHIPPING_OVER", orders.DefaultShipping.FreeOver),
 		},
 		Rates: handlers.Rates{
 			Login:     p.rate("LOGIN_RATE", "5/1m"),
@@ -244,7 +254,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 			Password:  p.rate("PASSWORD_RATE", "5/15m"),
 		},
 		RequestTimeout: p.duration("REQUEST_TIMEOUT", 10*time.Second),
-		MaxImageBytes:  p.int("MAX_IMAGE_BYTES", store.DefaultMaxImageBytes, 1024),
+		MaxImageBytes:  p.int("MAX_IMAGE_BYTES", media.DefaultMaxImageBytes, 1024),
 		MetricsToken:   p.str("METRICS_TOKEN", ""),
 		SessionRate:    p.rate("SESSION_RATE", "100/1m,1000/1h"),
 		DrainDelay:     p.durationOrZero("DRAIN_DELAY", 2*time.Second),
@@ -298,8 +308,8 @@ func (c config) handlerConfig(keys handlers.CookieKeys) handlers.Config {
 }
 
 // storeOptions is the part of the configuration the data layer reads.
-func (c config) storeOptions(redisMode string) store.Options {
-	return store.Options{
+func (c config) storeOptions(redisMode string) wiring.Options {
+	return wiring.Options{
 		RedisMode:           redisMode,
 		SessionLimit:        c.SessionLimit,
 		ViewedPerSession:    c.ViewedPerSession,
@@ -420,7 +430,7 @@ func (p *envParser) money(name string, def int64) int64 {
 	if v == "" {
 		return def
 	}
-	n, ok := store.ParseMoney(v)
+	n, ok := orders.ParseMoney(v)
 	if !ok {
 		p.fail(name, fmt.Sprintf("want an amount such as 4.99, got %q", v))
 		return def
@@ -438,7 +448,7 @@ func (p *envParser) durationOrZero(name string, def time.Duration) time.Duration
 
 func (p *envParser) rate(name, def string) handlers.Rate {
 	v := p.str(name, def)
-	r, err := store.ParseRate(v)
+	r, err := ratelimit.ParseRate(v)
 	if err != nil {
 		p.fail(name, err.Error())
 	}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/platform"
+	"storefront/store/ratelimit"
 )
 
 // requireSignIn lets only signed-in visitors through; routes.go puts it
@@ -94,7 +95,7 @@ func (h *Handler) checkAdmin(c echo.Context, s *Session) error {
 		return forbidden
 	}
 	u, err := h.store.UserByID(c.Request().Context(), s.UserID)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && !u.IsAdmin) {
+	if errors.Is(err, platform.ErrNotFound) || (err == nil && !u.IsAdmin) {
 		return forbidden
 	}
 	return err
@@ -108,7 +109,7 @@ func (h *Handler) limit(c echo.Context, name, subject string, r Rate, msg string
 
 // admit counts one event under a rate limit and returns the admission (to
 // refund it later) or a rateLimited error when over the limit.
-func (h *Handler) admit(c echo.Context, name, subject string, r Rate, msg string) (store.Admission, error) {
+func (h *Handler) admit(c echo.Context, name, subject string, r Rate, msg string) (ratelimit.Admission, error) {
 	a, err := h.store.Allow(c.Request().Context(), name, subject, r)
 	if err != nil {
 		return a, err

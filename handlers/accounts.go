@@ -13,20 +13,23 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/cart"
+	"storefront/store/platform"
+	"storefront/store/ratelimit"
+	"storefront/store/sessions"
 	"storefront/views"
 )
 
 // accountStore is the part of the store that accounts use.
 type accountStore interface {
-	CreateUser(ctx context.Context, username, password string) (store.User, error)
-	Authenticate(ctx context.Context, username, password string) (store.User, error)
+	CreateUser(ctx context.Context, username, password string) (sessions.User, error)
+	Authenticate(ctx context.Context, username, password string) (sessions.User, error)
 }
 
 // rateStore is the shared sliding-window limiter.
 type rateStore interface {
-	Allow(ctx context.Context, name, subject string, rate store.Rate) (store.Admission, error)
-	Refund(ctx context.Context, a store.Admission) error
+	Allow(ctx context.Context, name, subject string, rate ratelimit.Rate) (ratelimit.Admission, error)
+	Refund(ctx context.Context, a ratelimit.Admission) error
 }
 
 // accountForm is the posted username and password.
@@ -87,7 +90,7 @@ func (h *Handler) Register(c echo.Context) error {
 		return h.registerError(c, f, errs, "")
 	}
 	u, err := h.store.CreateUser(c.Request().Context(), f.Username, f.Password)
-	if errors.Is(err, store.ErrConflict) {
+	if errors.Is(err, platform.ErrConflict) {
 		return h.registerError(c, f, map[string]string{"username": "That username is taken."}, "")
 	}
 	if err != nil {
@@ -141,22 +144,22 @@ func (h *Handler) Login(c echo.Context) error {
 		return h.loginError(c, f, "Enter your username and password.")
 	}
 	u, err := h.store.Authenticate(c.Request().Context(), f.Username, f.Password)
-	if errors.Is(err, store.ErrBadCredentials) {
+	if errors.Is(err, sessions.ErrBadCredentials) {
 		return h.loginError(c, f, "Wrong username or password.")
 	}
-	if errors.Is(err, store.ErrBanned) {
+	if errors.Is(err, platform.ErrBanned) {
 		return h.loginBanned(c, f)
 	}
 	if err != nil {
 		return err
 	}
-	for _, a := range []store.Admission{byAddr, byPair} {
+	for _, a := range []ratelimit.Admission{byAddr, byPair} {
 		if err := h.store.Refund(c.Request().Context(), a); err != nil {
 			return err
 		}
 	}
 	note, err := h.signIn(c, u)
-	if errors.Is(err, store.ErrBanned) {
+	if errors.Is(err, platform.ErrBanned) {
 		return h.loginBanned(c, f)
 	} else if err != nil {
 		return err
@@ -187,7 +190,7 @@ func (h *Handler) loginBanned(c echo.Context, f accountForm) error {
 // ban is checked again once the session exists: a ban that landed since
 // the password check either saw this session (and ended it) or is seen
 // here, and the new session is ended (ErrBanned).
-func (h *Handler) signIn(c echo.Context, u store.User) (string, error) {
+func (h *Handler) signIn(c echo.Context, u sessions.User) (string, error) {
 	s := session(c)
 	token := h.newToken()
 	ctx := c.Request().Context()
@@ -200,7 +203,7 @@ func (h *Handler) signIn(c echo.Context, u store.User) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return "", store.ErrBanned
+		return "", platform.ErrBanned
 	}
 	claim := &userClaim{ID: u.ID, Name: u.Username, Admin: u.IsAdmin, LoginAt: time.Now().Unix()}
 	if err := h.setSessionCookies(c, token, claim); err != nil {
@@ -208,7 +211,7 @@ func (h *Handler) signIn(c echo.Context, u store.User) (string, error) {
 	}
 	s.Token, s.UserID, s.UserName, s.IsAdmin = token, u.ID, u.Username, u.IsAdmin
 	if dropped > 0 {
-		return fmt.Sprintf(" Your cart holds at most %d different items: %d from this visit did not fit.", store.MaxCartLines, dropped), nil
+		return fmt.Sprintf(" Your cart holds at most %d different items: %d from this visit did not fit.", cart.MaxLines, dropped), nil
 	}
 	return "", nil
 }

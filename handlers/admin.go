@@ -14,15 +14,18 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/catalog"
+	"storefront/store/keys"
+	"storefront/store/platform"
+	"storefront/store/sessions"
 	"storefront/views"
 )
 
 // adminStore is what the admin controls act on.
 type adminStore interface {
-	UserByID(ctx context.Context, id int64) (store.User, error)
-	UpdateItem(ctx context.Context, id int64, e store.ItemEdit) (store.Item, error)
-	PurgeItemPagesCount(ctx context.Context, itemIDs ...int64) (int, error)
+	UserByID(ctx context.Context, id int64) (sessions.User, error)
+	UpdateItem(ctx context.Context, id int64, e catalog.ItemEdit) (catalog.Item, error)
+	PurgeItemPages(ctx context.Context, itemIDs ...int64) (int, error)
 	PurgeAllPages(ctx context.Context) (int, error)
 	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
 	Rescale(ctx context.Context) error
@@ -76,7 +79,7 @@ func (h *Handler) AdminPurge(c echo.Context) error {
 	if !ok {
 		return h.adminInvalid(c, "Give an item number to purge, or purge every page.")
 	}
-	n, err := h.store.PurgeItemPagesCount(ctx, id)
+	n, err := h.store.PurgeItemPages(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -89,7 +92,7 @@ func (h *Handler) AdminRescale(c echo.Context) error {
 	if err := h.store.Rescale(c.Request().Context()); err != nil {
 		return err
 	}
-	h.audit(c, "rescale views", "viewed:")
+	h.audit(c, "rescale views", keys.ViewRanking)
 	return h.adminDone(c, "View counts rescaled.", "/admin")
 }
 
@@ -106,7 +109,7 @@ func (h *Handler) AdminRowCache(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if secs > 0 {
-		if _, err := h.store.Item(ctx, id); errors.Is(err, store.ErrNotFound) {
+		if _, err := h.store.Item(ctx, id); errors.Is(err, platform.ErrNotFound) {
 			return h.adminInvalid(c, fmt.Sprintf("There is no item %d.", id))
 		} else if err != nil {
 			return err
@@ -151,7 +154,7 @@ func (h *Handler) AdminItemForm(c echo.Context) error {
 }
 
 // itemForm is the edit form filled with an item's current values.
-func itemForm(it store.Item) views.ItemForm {
+func itemForm(it catalog.Item) views.ItemForm {
 	return views.ItemForm{
 		ID: it.ID, Name: it.Name, Price: moneyInput(it.PriceCents), Stock: strconv.FormatInt(it.Stock, 10),
 		Category: it.Category, Description: it.Description, Archived: it.Archived(),
@@ -189,9 +192,9 @@ func (h *Handler) AdminUpdateItem(c echo.Context) error {
 var priceRE = regexp.MustCompile(`^[0-9]{1,7}(\.[0-9]{1,2})?$`)
 
 // validateItemForm checks an edit and returns it with any field errors.
-func validateItemForm(f views.ItemForm) (store.ItemEdit, map[string]string) {
+func validateItemForm(f views.ItemForm) (catalog.ItemEdit, map[string]string) {
 	errs := map[string]string{}
-	e := store.ItemEdit{Name: f.Name, Description: f.Description, Category: f.Category}
+	e := catalog.ItemEdit{Name: f.Name, Description: f.Description, Category: f.Category}
 	if n := utf8.RuneCountInString(f.Name); n < 1 || n > 200 || !printable(f.Name) {
 		errs["name"] = "Use 1 to 200 characters, on one line."
 	}

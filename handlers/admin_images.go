@@ -9,7 +9,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/media"
+	"storefront/store/platform"
 	"storefront/views"
 )
 
@@ -23,12 +24,12 @@ var errUploadForm = errors.New("no file")
 
 // uploadRefusal words each reason a picture is refused for the admin.
 var uploadRefusal = map[error]string{
-	store.ErrImageFormat:    "That file is not a JPEG, PNG, GIF or WebP picture.",
-	store.ErrImageDamaged:   "That picture is damaged or incomplete.",
-	store.ErrImageTooMany:   "That picture has too many pixels (at most 40 megapixels).",
-	store.ErrImageShape:     "That picture is too long or too tall (at most 16,384 pixels a side).",
-	store.ErrImagePolyglot:  "That file holds something besides the picture.",
-	store.ErrItemImagesFull: "This item already has 8 pictures; delete one first.",
+	media.ErrImageFormat:    "That file is not a JPEG, PNG, GIF or WebP picture.",
+	media.ErrImageDamaged:   "That picture is damaged or incomplete.",
+	media.ErrImageTooMany:   "That picture has too many pixels (at most 40 megapixels).",
+	media.ErrImageShape:     "That picture is too long or too tall (at most 16,384 pixels a side).",
+	media.ErrImagePolyglot:  "That file holds something besides the picture.",
+	media.ErrItemImagesFull: "This item already has 8 pictures; delete one first.",
 	errUploadForm:           "Choose a picture to upload.",
 }
 
@@ -44,11 +45,11 @@ func (h *Handler) AdminUploadImage(c echo.Context) error {
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, h.cfg.MaxImageBytes+uploadDrainLimit)
 	defer io.Copy(io.Discard, req.Body) //nolint:errcheck // draining a refused upload
 	data, err := h.readUpload(c)
-	var img store.ProcessedImage
+	var img media.ProcessedImage
 	if err == nil {
-		img, err = store.ProcessImage(req.Context(), data, h.cfg.MaxImageBytes)
+		img, err = media.ProcessImage(req.Context(), data, h.cfg.MaxImageBytes)
 	}
-	if errors.Is(err, store.ErrImageBusy) {
+	if errors.Is(err, media.ErrImageBusy) {
 		// Waited for the whole request budget: a 503 with Retry-After.
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "Other pictures are being processed.")
 	}
@@ -56,7 +57,7 @@ func (h *Handler) AdminUploadImage(c echo.Context) error {
 	if err == nil {
 		pos, err = h.store.AddItemImage(req.Context(), id, img)
 	}
-	if errors.Is(err, store.ErrImageTooLarge) {
+	if errors.Is(err, media.ErrImageTooLarge) {
 		return h.pictureRefused(c, id, fmt.Sprintf("That file is larger than %s.", byteSize(h.cfg.MaxImageBytes)))
 	}
 	if msg, ok := uploadRefusal[err]; ok {
@@ -86,10 +87,10 @@ func (h *Handler) readUpload(c echo.Context) ([]byte, error) {
 		}
 		data, err := io.ReadAll(io.LimitReader(part, h.cfg.MaxImageBytes+1))
 		if int64(len(data)) > h.cfg.MaxImageBytes {
-			return nil, store.ErrImageTooLarge
+			return nil, media.ErrImageTooLarge
 		}
 		if err != nil {
-			return nil, store.ErrImageDamaged
+			return nil, media.ErrImageDamaged
 		}
 		return data, nil
 	}
@@ -102,10 +103,10 @@ func (h *Handler) AdminDeleteImage(c echo.Context) error {
 		return err
 	}
 	n, err := strconv.Atoi(c.Param("n"))
-	if err != nil || n < 1 || n > store.MaxItemImages {
+	if err != nil || n < 1 || n > media.MaxItemImages {
 		return notFound("That item has no such picture.")
 	}
-	if err := h.store.DeleteItemImage(c.Request().Context(), id, n); errors.Is(err, store.ErrNotFound) {
+	if err := h.store.DeleteItemImage(c.Request().Context(), id, n); errors.Is(err, platform.ErrNotFound) {
 		return notFound("That item has no such picture.")
 	} else if err != nil {
 		return err
@@ -140,7 +141,7 @@ func (h *Handler) withItemPictures(c echo.Context, f *views.ItemForm) error {
 		return err
 	}
 	f.Pictures = pictures(imgs)
-	f.CanAddPicture = len(imgs) < store.MaxItemImages
+	f.CanAddPicture = len(imgs) < media.MaxItemImages
 	f.PictureLimit = byteSize(h.cfg.MaxImageBytes)
 	return nil
 }

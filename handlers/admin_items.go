@@ -11,14 +11,14 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/catalog"
 	"storefront/views"
 )
 
 // adminCatalogStore is what the admin's catalog pages act on.
 type adminCatalogStore interface {
-	AdminItems(ctx context.Context, q store.AdminItemQuery) (store.ItemPage, error)
-	CreateItem(ctx context.Context, n store.NewItem) (store.Item, error)
+	AdminItems(ctx context.Context, q catalog.AdminItemQuery) (catalog.ItemPage, error)
+	CreateItem(ctx context.Context, n catalog.NewItem) (catalog.Item, error)
 	SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error)
 }
 
@@ -38,7 +38,7 @@ func (h *Handler) AdminItems(c echo.Context) error {
 	}
 	d := views.AdminItemsData{Query: q}
 	if page <= maxPage {
-		res, err := h.store.AdminItems(c.Request().Context(), store.AdminItemQuery{Q: q, Page: page, PerPage: adminItemsPerPage})
+		res, err := h.store.AdminItems(c.Request().Context(), catalog.AdminItemQuery{Q: q, Page: page, PerPage: adminItemsPerPage})
 		if err != nil {
 			return err
 		}
@@ -75,7 +75,7 @@ func (h *Handler) AdminCreateItem(c echo.Context) error {
 	if len(errs) > 0 {
 		return h.itemFormError(c, f, errs)
 	}
-	it, err := h.store.CreateItem(c.Request().Context(), store.NewItem{Name: edit.Name, PriceCents: edit.PriceCents,
+	it, err := h.store.CreateItem(c.Request().Context(), catalog.NewItem{Name: edit.Name, PriceCents: edit.PriceCents,
 		Stock: edit.Stock, Category: edit.Category, Description: edit.Description})
 	if err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/orders"
 )
 
 // TestAdminItemList lists, searches and pages every item, and only for the
@@ -193,8 +193,8 @@ func TestArchivedItemLeavesTheShop(t *testing.T) {
 		t.Errorf("adding an archived item: %d", res.Status)
 	}
 	_, err := shopper.checkoutAs("ann")
-	var ce *store.CheckoutError
-	if !errors.As(err, &ce) || len(ce.Problems) != 1 || ce.Problems[0].Reason != store.ProblemGone {
+	var ce *orders.CheckoutError
+	if !errors.As(err, &ce) || len(ce.Problems) != 1 || ce.Problems[0].Reason != orders.ProblemGone {
 		t.Fatalf("checkout of an archived item: %v", err)
 	}
 	if a.stockOf(33) != 19 {

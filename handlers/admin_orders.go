@@ -11,22 +11,22 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/orders"
 	"storefront/views"
 )
 
 // orderFlowStore is what moving orders along their lifecycle needs.
 type orderFlowStore interface {
-	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (store.Order, error)
-	AdminOrders(ctx context.Context, status string, limit, offset int) ([]store.AdminOrder, int, error)
-	OrderAny(ctx context.Context, id int64) (store.Order, error)
+	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
+	AdminOrders(ctx context.Context, status string, limit, offset int) ([]orders.AdminOrder, int, error)
+	OrderAny(ctx context.Context, id int64) (orders.Order, error)
 }
 
 // adminOrdersPerPage is the admin order list's page size.
 const adminOrdersPerPage = 50
 
 // adminMoves are the statuses an admin may move an order to.
-var adminMoves = []string{store.OrderPaid, store.OrderShipped, store.OrderDelivered, store.OrderCancelled}
+var adminMoves = []string{orders.OrderPaid, orders.OrderShipped, orders.OrderDelivered, orders.OrderCancelled}
 
 // AdminOrders is GET /admin/orders?status=&page=: every shopper's orders,
 // newest first, optionally of one status.
@@ -36,10 +36,10 @@ func (h *Handler) AdminOrders(c echo.Context) error {
 		return err
 	}
 	status := c.QueryParam("status")
-	if status != "" && !store.IsOrderStatus(status) {
+	if status != "" && !orders.IsOrderStatus(status) {
 		return badRequest("Unknown order status.")
 	}
-	d := views.AdminOrdersData{Status: status, Statuses: append(append([]string{}, store.OrderPath...), store.OrderCancelled)}
+	d := views.AdminOrdersData{Status: status, Statuses: append(append([]string{}, orders.OrderPath...), orders.OrderCancelled)}
 	if page <= maxPage {
 		orders, total, err := h.store.AdminOrders(c.Request().Context(), status, adminOrdersPerPage, (page-1)*adminOrdersPerPage)
 		if err != nil {
@@ -65,7 +65,7 @@ func (h *Handler) AdminOrders(c echo.Context) error {
 func nextMoves(status string) []string {
 	var out []string
 	for _, to := range adminMoves {
-		if store.CanMoveOrder(status, to) {
+		if orders.CanMoveOrder(status, to) {
 			out = append(out, to)
 		}
 	}
@@ -86,8 +86,8 @@ func (h *Handler) AdminMoveOrder(c echo.Context) error {
 	if !slices.Contains(adminMoves, to) {
 		return h.orderMoveInvalid(c, "Choose paid, shipped, delivered or cancelled.")
 	}
-	o, err := h.store.MoveOrder(c.Request().Context(), id, 0, to, store.AdminActor(session(c).UserName))
-	var me *store.MoveError
+	o, err := h.store.MoveOrder(c.Request().Context(), id, 0, to, orders.AdminActor(session(c).UserName))
+	var me *orders.MoveError
 	if errors.As(err, &me) {
 		return h.orderMoveInvalid(c, fmt.Sprintf("Order %d is %s: it cannot move to %s.", id, views.StatusText(me.From), views.StatusText(to)))
 	}

@@ -8,7 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/cart"
+	"storefront/store/orders"
 )
 
 // orderFor places an order of qty of item for a signed-in client, through
@@ -27,13 +28,13 @@ func (c *client) orderFor(name string, item int64, qty int) int64 {
 
 // checkoutAs checks out the client's cart through the store, as the
 // signed-in account name (the one place these tests call the checkout).
-func (c *client) checkoutAs(name string) (store.Order, error) {
+func (c *client) checkoutAs(name string) (orders.Order, error) {
 	u, err := c.a.store.UserByName(context.WithoutCancel(c.a.t.Context()), name)
 	if err != nil {
-		return store.Order{}, err
+		return orders.Order{}, err
 	}
-	return c.a.store.Checkout(context.WithoutCancel(c.a.t.Context()), store.CheckoutRequest{Cart: store.CartOwner{UserID: u.ID, Token: c.Cookie("sid")},
-		Shipping: store.ShippingStandard, Payment: store.PayInvoice, ExpectTotal: -1, Address: store.Address{Name: "Ada Lovelace", Line1: "1 Main Street", City: "London", Postcode: "N1 1AA", Country: "GB"}})
+	return c.a.store.Checkout(context.WithoutCancel(c.a.t.Context()), orders.CheckoutRequest{Cart: cart.Owner{UserID: u.ID, Token: c.Cookie("sid")},
+		Shipping: orders.ShippingStandard, Payment: orders.PayInvoice, ExpectTotal: -1, Address: orders.Address{Name: "Ada Lovelace", Line1: "1 Main Street", City: "London", Postcode: "N1 1AA", Country: "GB"}})
 }
 
 func (a *app) orderStatus(id int64) string {
@@ -73,11 +74,11 @@ func TestOrderLifecycleThroughAdmin(t *testing.T) {
 	shopper := a.client()
 	shopper.Register("olga")
 	id := shopper.orderFor("olga", 5, 2)
-	if a.orderStatus(id) != store.OrderPending || a.stockOf(5) != 8 {
+	if a.orderStatus(id) != orders.OrderPending || a.stockOf(5) != 8 {
 		t.Fatalf("placed: %s, stock %d", a.orderStatus(id), a.stockOf(5))
 	}
 	a.fulfil()
-	if got := a.orderStatus(id); got != store.OrderProcessed {
+	if got := a.orderStatus(id); got != orders.OrderProcessed {
 		t.Fatalf("after the worker: %s", got)
 	}
 	admin := a.client()

@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store/pagebody"
+	"storefront/store/keys"
+	"storefront/store/pagecache/pagebody"
 )
 
 // storedPage is the HTML the page cache holds for path.
 func (a *app) storedPage(t *testing.T, path string) string {
 	t.Helper()
-	raw, err := a.store.Redis().Get(t.Context(), "cache:"+pageHash(t, path)).Bytes()
+	raw, err := a.store.Redis().Get(t.Context(), keys.Page(pageHash(t, path))).Bytes()
 	if err != nil {
 		t.Fatalf("no cached page for %s: %v", path, err)
 	}
@@ -62,10 +63,10 @@ func TestAlsoBoughtAndViewToBuy(t *testing.T) {
 	a.buy(7, 8)
 	a.buy(9, 10) // not with 7
 
-	if got := rdb.ZRevRangeWithScores(ctx, "{item:7}:also", 0, -1).Val(); len(got) != 2 || got[0].Member != "8" || got[0].Score != 2 || got[1].Member != "9" || got[1].Score != 1 {
+	if got := rdb.ZRevRangeWithScores(ctx, keys.AlsoBought(7), 0, -1).Val(); len(got) != 2 || got[0].Member != "8" || got[0].Score != 2 || got[1].Member != "9" || got[1].Score != 1 {
 		t.Errorf("item 7's co-purchases %v, want 8 x2 and 9 x1", got)
 	}
-	if got := rdb.HGet(ctx, "{item:7}:counts", "buyers").Val(); got != "2" {
+	if got := rdb.HGet(ctx, keys.ItemCounts(7), "buyers").Val(); got != "2" {
 		t.Errorf("item 7's buyers %q, want 2", got)
 	}
 

@@ -10,8 +10,9 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
 	"storefront/store/storetest"
+	"storefront/wiring"
+	"storefront/wiring/wiringtest"
 )
 
 func TestMain(m *testing.M) { storetest.Main(m) }
@@ -22,7 +23,7 @@ const testKeys = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWYwMTIzNDU2Nzg5YWJjZG
 // app is the real router over a clean store, served by httptest.
 type app struct {
 	t     *testing.T
-	store *store.Store
+	store *wiring.Services
 	h     *handlers.Handler
 	srv   *httptest.Server
 	shift time.Duration // how far tests moved the store's clock
@@ -46,13 +47,13 @@ func testConfig(t testing.TB) handlers.Config {
 }
 
 // newApp builds the app; edits adjust the store options and HTTP config.
-func newApp(t *testing.T, editStore func(*store.Options), editCfg func(*handlers.Config)) *app {
+func newApp(t *testing.T, editStore func(*wiring.Options), editCfg func(*handlers.Config)) *app {
 	t.Helper()
-	var st *store.Store
+	var st *wiring.Services
 	if editStore != nil {
-		st = storetest.Store(t, editStore)
+		st = wiringtest.New(t, editStore)
 	} else {
-		st = storetest.Store(t)
+		st = wiringtest.New(t)
 	}
 	cfg := testConfig(t)
 	if editCfg != nil {
@@ -91,7 +92,7 @@ func mustContain(t *testing.T, body string, want ...string) {
 // newBenchApp builds the app for a benchmark.
 func newBenchApp(b *testing.B) *app {
 	b.Helper()
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	h, err := handlers.New(testConfig(b), st, storetest.Logger(b))
 	if err != nil {
 		b.Fatal(err)

@@ -8,7 +8,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/board"
+	"storefront/store/platform"
 	"storefront/views"
 )
 
@@ -31,7 +32,7 @@ func (h *Handler) EditArticleGroups(c echo.Context) error {
 	ctx := c.Request().Context()
 	a, _, err := h.store.ArticleWithComments(ctx, id, 0)
 	if err != nil || a.Hidden {
-		return articleNotFound(store.ErrNotFound)
+		return articleNotFound(platform.ErrNotFound)
 	}
 	if a.PosterID != s.UserID && !s.IsAdmin {
 		return echo.NewHTTPError(http.StatusForbidden, "Only the poster can change an article's groups.")
@@ -39,8 +40,8 @@ func (h *Handler) EditArticleGroups(c echo.Context) error {
 	params, _ := c.FormParams()
 	add, remove := groupList(params["add"]), groupList(params["remove"])
 	groups, err := h.store.EditArticleGroups(ctx, id, add, remove)
-	if errors.Is(err, store.ErrInvalid) || (err == nil && len(add)+len(remove) == 0) {
-		msg := "Choose groups from the site's list: " + strings.Join(store.ArticleGroups, ", ") + "."
+	if errors.Is(err, platform.ErrInvalid) || (err == nil && len(add)+len(remove) == 0) {
+		msg := "Choose groups from the site's list: " + strings.Join(board.ArticleGroups, ", ") + "."
 		if wantsJSON(c) {
 			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
 		}

@@ -8,7 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/board"
+	"storefront/store/keys"
 )
 
 // TestEditArticleGroups: the poster (or an admin) moves an article between
@@ -59,7 +60,7 @@ func TestEditArticleGroups(t *testing.T) {
 
 	// Concurrent edits by the poster and the admin.
 	var wg sync.WaitGroup
-	for i, g := range store.ArticleGroups {
+	for i, g := range board.ArticleGroups {
 		wg.Add(1)
 		go func(i int, g string) {
 			defer wg.Done()
@@ -70,10 +71,10 @@ func TestEditArticleGroups(t *testing.T) {
 	}
 	wg.Wait()
 	ctx := t.Context()
-	hash, _ := a.store.Redis().HGet(ctx, "{a}article:"+itoa(id), "groups").Result()
+	hash, _ := a.store.Redis().HGet(ctx, keys.ArticleSeq+itoa(id), "groups").Result()
 	var inSets []string
-	for _, g := range store.ArticleGroups {
-		if ok, _ := a.store.Redis().SIsMember(ctx, "{a}group:"+g, itoa(id)).Result(); ok {
+	for _, g := range board.ArticleGroups {
+		if ok, _ := a.store.Redis().SIsMember(ctx, keys.Group(g), itoa(id)).Result(); ok {
 			inSets = append(inSets, g)
 		}
 	}

@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"storefront/handlers"
-	"storefront/store"
+	"storefront/store/board"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // BenchmarkVote measures votes per second through the whole handler stack
@@ -23,7 +24,7 @@ import (
 //
 //	REDIS_URL=redis://127.0.0.1:6379/3 go test -run '^$' -bench Vote -benchtime 5s ./handlers/
 func BenchmarkVote(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	h, err := handlers.New(testConfig(b), st, storetest.Logger(b))
 	if err != nil {
 		b.Fatal(err)
@@ -40,7 +41,7 @@ func BenchmarkVote(b *testing.B) {
 	}
 	poster, _ := st.UserByName(b.Context(), "bench0")
 	for i := range articles {
-		if _, err := st.PostArticle(b.Context(), store.NewArticle{Title: fmt.Sprint("bench ", i), Link: "https://example.com/",
+		if _, err := st.PostArticle(b.Context(), board.NewArticle{Title: fmt.Sprint("bench ", i), Link: "https://example.com/",
 			PosterID: poster.ID, Poster: poster.Username}); err != nil {
 			b.Fatal(err)
 		}

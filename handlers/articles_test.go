@@ -13,8 +13,10 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/board"
+	"storefront/store/keys"
 	"storefront/store/storetest"
+	"storefront/wiring"
 )
 
 // voteAnswer is the JSON answer to a vote.
@@ -69,16 +71,16 @@ func articleAttrs(t *testing.T, body string) map[string]string {
 	return out
 }
 
-func scoreOf(t *testing.T, st *store.Store, id int64) float64 {
+func scoreOf(t *testing.T, st *wiring.Services, id int64) float64 {
 	t.Helper()
-	v, err := st.Redis().ZScore(t.Context(), "{a}score:", strconv.FormatInt(id, 10)).Result()
+	v, err := st.Redis().ZScore(t.Context(), keys.ArticleScores, strconv.FormatInt(id, 10)).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return v
 }
 
-// TestArticleVotingOverHTTP runs the book's scenario through the router:
+// TestArticleVotingOverHTTP runs a voting scenario through the router:
 // the poster's vote counts, repeats change nothing, a switch moves 864,
 // none takes a vote back; JSON answers and pages agree with Redis.
 func TestArticleVotingOverHTTP(t *testing.T) {
@@ -216,7 +218,7 @@ func TestVoteBadRequests(t *testing.T) {
 // TestVoteWindowCloses: with VOTE_WINDOW=2s, once the window has closed votes
 // change nothing and the page says voting has closed.
 func TestVoteWindowCloses(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.VoteWindow = 2 * time.Second }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.VoteWindow = 2 * time.Second }, nil)
 	alice, bob := a.client(), a.client()
 	alice.Register("alice")
 	bob.Register("bob")
@@ -293,7 +295,7 @@ func TestConcurrentVotesOverHTTP(t *testing.T) {
 	if got := scoreOf(t, a.store, id) - before; got != 100*432 {
 		t.Fatalf("100 readers moved the score by %v, want %d", got, 100*432)
 	}
-	if up := a.store.Redis().SCard(t.Context(), "{a}voted:"+idStr(id)).Val(); up != 101 {
+	if up := a.store.Redis().SCard(t.Context(), keys.UpVoters(id)).Val(); up != 101 {
 		t.Errorf("%d up voters, want 101", up)
 	}
 }
@@ -334,7 +336,7 @@ func TestPostArticleInput(t *testing.T) {
 			t.Errorf("%s: input echoed unescaped", tc.name)
 		}
 	}
-	if n := a.store.Redis().Exists(t.Context(), "{a}article:").Val(); n != 0 {
+	if n := a.store.Redis().Exists(t.Context(), keys.ArticleSeq).Val(); n != 0 {
 		t.Fatal("a refused post stored something")
 	}
 	// A script in a title is shown as text, here and in listings.
@@ -346,7 +348,7 @@ func TestPostArticleInput(t *testing.T) {
 		}
 		mustContain(t, body, `rel="noopener noreferrer nofollow"`, `data-testid="article-link">example.com <span aria-hidden="true">↗</span><span class="visually-hidden">, external link</span>`, `href="/users/alice"`)
 	}
-	if g := a.store.Redis().SMembers(t.Context(), "{a}group:go").Val(); len(g) != 1 {
+	if g := a.store.Redis().SMembers(t.Context(), keys.Group("go")).Val(); len(g) != 1 {
 		t.Errorf("group:go holds %v", g)
 	}
 	// Guests are sent to sign in and nothing is stored.
@@ -356,7 +358,7 @@ func TestPostArticleInput(t *testing.T) {
 			t.Errorf("guest: %d %s", res.Status, res.Header.Get("Location"))
 		}
 	}
-	if got := a.store.Redis().Get(t.Context(), "{a}article:").Val(); got != idStr(id) {
+	if got := a.store.Redis().Get(t.Context(), keys.ArticleSeq).Val(); got != idStr(id) {
 		t.Errorf("article counter %s", got)
 	}
 	if res := c.Get("/articles/new"); res.Status != 200 || !strings.Contains(res.Body, `name="groups" value="offtopic"`) {
@@ -387,7 +389,7 @@ func TestArticleListings(t *testing.T) {
 	var ids []int64
 	for i := range 30 {
 		group := []string{"go", "web"}[i%2]
-		art, err := a.store.PostArticle(t.Context(), store.NewArticle{Title: fmt.Sprintf("Article %d", i), Link: "https://example.com/" + idStr(int64(i)), Groups: []string{group}, PosterID: u.ID, Poster: u.Username})
+		art, err := a.store.PostArticle(t.Context(), board.NewArticle{Title: fmt.Sprintf("Article %d", i), Link: "https://example.com/" + idStr(int64(i)), Groups: []string{group}, PosterID: u.ID, Poster: u.Username})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -447,7 +449,7 @@ func TestArticleListings(t *testing.T) {
 // TestGroupListingCatchesUp: a group's cached listing shows a new article
 // once GROUP_CACHE_TTL has passed.
 func TestGroupListingCatchesUp(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.GroupCacheTTL = time.Second }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.GroupCacheTTL = time.Second }, nil)
 	c := a.client()
 	c.Register("alice")
 	first := c.postArticle("one", "https://example.com/1", "redis")
@@ -491,7 +493,7 @@ func TestComments(t *testing.T) {
 	if res.Header.Get("Cache-Control") != "private, no-store" {
 		t.Errorf("Cache-Control %q", res.Header.Get("Cache-Control"))
 	}
-	if n := a.store.Redis().LLen(t.Context(), "{a}comments:"+idStr(id)).Val(); n != 2 {
+	if n := a.store.Redis().LLen(t.Context(), keys.Comments(id)).Val(); n != 2 {
 		t.Fatalf("%d comments stored, want 2", n)
 	}
 	page := c.Get("/articles/" + idStr(id))

@@ -15,6 +15,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/store/storetest"
+	"storefront/wiring/wiringtest"
 )
 
 // tripCounter is a go-redis hook that counts round trips: each command
@@ -48,7 +49,7 @@ func (c *tripCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.
 func BenchmarkItemViewSession(b *testing.B) {
 	for _, kind := range []string{"guest", "signed-in", "new-visitor"} {
 		b.Run(kind, func(b *testing.B) {
-			st := storetest.Store(b)
+			st := wiringtest.New(b)
 			h, err := handlers.New(testConfig(b), st, storetest.Logger(b))
 			if err != nil {
 				b.Fatal(err)

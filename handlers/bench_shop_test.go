@@ -29,7 +29,7 @@ func BenchmarkItemPageRender(b *testing.B) {
 }
 
 // BenchmarkItemPageHandler serves item pages through the real router and
-// store for a visitor with a session (update_token, recently viewed, SQL),
+// store for a visitor with a session (the visit's writes, recently viewed, SQL),
 // bypassing the page cache with ?_= so the uncached path is measured.
 func BenchmarkItemPageHandler(b *testing.B) {
 	a := newBenchApp(b)

@@ -16,13 +16,16 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/platform"
 	"storefront/store/storetest"
+	"storefront/wiring"
+	"storefront/wiring/wiringtest"
 )
 
 // benchServer serves the real router over st with an item page cached and
 // returns it with a signed-in shopper's cookies.
-func benchServer(b *testing.B, st *store.Store) (*httptest.Server, string) {
+func benchServer(b *testing.B, st *wiring.Services) (*httptest.Server, string) {
 	b.Helper()
 	h, err := handlers.New(testConfig(b), st, storetest.Logger(b))
 	if err != nil {
@@ -46,7 +49,7 @@ func benchServer(b *testing.B, st *store.Store) (*httptest.Server, string) {
 	for _, p := range []string{"/items/9", "/items/8", "/items/7", "/items/7"} {
 		fetch(b, http.DefaultClient, srv.URL+p, cookie)
 	}
-	if st.Redis().HSet(b.Context(), store.KeysOfSession(strings.TrimPrefix(cookies[0], "sid=")).Cart, "8", 1).Err() != nil {
+	if st.Redis().HSet(b.Context(), keys.OfSession(strings.TrimPrefix(cookies[0], "sid=")).Cart, "8", 1).Err() != nil {
 		b.Fatal("cart")
 	}
 	return srv, cookie
@@ -82,7 +85,7 @@ func benchClient() *http.Client {
 //	go test ./handlers -run '^$' -bench BenchmarkItemPage -benchtime 5s
 //	REDIS_URL=redis://127.0.0.1:6379/4 go test ./handlers -run '^$' -bench BenchmarkItemPage -benchtime 5s
 func BenchmarkItemPage(b *testing.B) {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	srv, cookie := benchServer(b, st)
 	client := benchClient()
 
@@ -144,7 +147,7 @@ func processCPU() time.Duration {
 //	go test ./handlers -run '^$' -bench BenchmarkItemPageSlowRedis -benchtime 2s
 //	REDIS_URL=redis://127.0.0.1:6379/4 go test ./handlers -run '^$' -bench BenchmarkItemPageSlowRedis -benchtime 2s
 func BenchmarkItemPageSlowRedis(b *testing.B) {
-	if storetest.Backend() == store.ModeCluster {
+	if storetest.Backend() == platform.ModeCluster {
 		b.Skip("the delaying proxy speaks to one server")
 	}
 	direct := storetest.Redis(b)
@@ -157,7 +160,7 @@ func BenchmarkItemPageSlowRedis(b *testing.B) {
 	}
 	rdb := redis.NewClient(&redis.Options{Addr: delayProxy(b, addr, time.Millisecond), DB: db})
 	b.Cleanup(func() { rdb.Close() })
-	st := store.New(rdb, storetest.DB(b), storetest.Options(), storetest.Logger(b))
+	st := wiring.New(rdb, storetest.DB(b), wiringtest.Options(), storetest.Logger(b))
 	b.Cleanup(st.Close)
 	if err := st.Migrate(b.Context()); err != nil {
 		b.Fatal(err)

@@ -11,21 +11,22 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/cart"
+	"storefront/store/catalog"
 	"storefront/views"
 )
 
 // cartStore is the part of the store that the cart uses.
 type cartStore interface {
-	CatalogRows(ctx context.Context, ids []int64) (map[int64]store.Item, error)
-	Cart(ctx context.Context, owner store.CartOwner) (store.Cart, error)
-	SetCartLine(ctx context.Context, owner store.CartOwner, itemID, qty int64) (store.Cart, error)
+	CatalogRows(ctx context.Context, ids []int64) (map[int64]catalog.Item, error)
+	Cart(ctx context.Context, owner cart.Owner) (cart.Cart, error)
+	SetCartLine(ctx context.Context, owner cart.Owner, itemID, qty int64) (cart.Cart, error)
 }
 
 // cartOwner is whose cart the visitor sees: the account's when signed in,
 // else the guest session's.
-func cartOwner(s *Session) store.CartOwner {
-	return store.CartOwner{UserID: s.UserID, Token: s.Token}
+func cartOwner(s *Session) cart.Owner {
+	return cart.Owner{UserID: s.UserID, Token: s.Token}
 }
 
 // ShowCart is the cart page: the lines at current prices and the subtotal.
@@ -35,13 +36,13 @@ func (h *Handler) ShowCart(c echo.Context) error {
 
 // renderCart renders the cart page with an optional message.
 func (h *Handler) renderCart(c echo.Context, status int, msg string) error {
-	cart, rows, err := h.loadCart(c)
+	basket, rows, err := h.loadCart(c)
 	if err != nil {
 		return err
 	}
 	s := session(c)
-	s.CartCount = cart.Count // the header agrees with the page
-	d := h.cartView(cart, rows, nil)
+	s.CartCount = basket.Count // the header agrees with the page
+	d := h.cartView(basket, rows, nil)
 	d.Error = msg
 	if err := h.pictureLines(c.Request().Context(), d.Lines); err != nil {
 		return err
@@ -50,28 +51,28 @@ func (h *Handler) renderCart(c echo.Context, status int, msg string) error {
 }
 
 // loadCart reads the visitor's cart and its catalog rows.
-func (h *Handler) loadCart(c echo.Context) (store.Cart, map[int64]store.Item, error) {
+func (h *Handler) loadCart(c echo.Context) (cart.Cart, map[int64]catalog.Item, error) {
 	s := session(c)
 	if s.Token == "" {
-		return store.Cart{}, nil, nil
+		return cart.Cart{}, nil, nil
 	}
 	ctx := c.Request().Context()
-	cart, err := h.store.Cart(ctx, cartOwner(s))
+	basket, err := h.store.Cart(ctx, cartOwner(s))
 	if err != nil {
-		return store.Cart{}, nil, err
+		return cart.Cart{}, nil, err
 	}
-	rows, err := h.store.CatalogRows(ctx, cart.ItemIDs())
+	rows, err := h.store.CatalogRows(ctx, basket.ItemIDs())
 	if err != nil {
-		return store.Cart{}, nil, err
+		return cart.Cart{}, nil, err
 	}
-	return cart, rows, nil
+	return basket, rows, nil
 }
 
 // cartView builds the page model. A line the catalog cannot fill as it is
 // says why; problems (from a refused checkout) take precedence.
-func (h *Handler) cartView(cart store.Cart, rows map[int64]store.Item, problems map[int64]string) views.CartData {
-	d := views.CartData{Count: cart.Count}
-	for _, l := range cart.Lines {
+func (h *Handler) cartView(basket cart.Cart, rows map[int64]catalog.Item, problems map[int64]string) views.CartData {
+	d := views.CartData{Count: basket.Count}
+	for _, l := range basket.Lines {
 		it, ok := rows[l.ItemID]
 		line := views.CartLine{ItemID: l.ItemID, Name: it.Name, Category: it.Category, PriceCents: it.PriceCents, Qty: l.Qty,
 			MaxQty: max(min(it.Stock, int64(h.cfg.MaxLineQty)), l.Qty)}
@@ -173,7 +174,7 @@ func (h *Handler) SetCart(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	var name string
-	var known map[int64]store.Item
+	var known map[int64]catalog.Item
 	if qty > 0 { // removing needs no catalog check: the item may be gone
 		rows, err := h.store.CatalogRows(ctx, []int64{itemID})
 		if err != nil {
@@ -185,34 +186,34 @@ func (h *Handler) SetCart(c echo.Context) error {
 		}
 		name, known = it.Name, rows
 	}
-	cart := store.Cart{}
+	basket := cart.Cart{}
 	if qty > 0 || session(c).Token != "" { // a visitor without a session has nothing to remove
 		s, err := h.ensureSession(c)
 		if err != nil {
 			return err
 		}
-		cart, err = h.store.SetCartLine(ctx, cartOwner(s), itemID, qty)
-		if errors.Is(err, store.ErrCartFull) {
-			return h.cartError(c, itemID, fmt.Sprintf("Your cart holds at most %d different items. Remove one to add another.", store.MaxCartLines))
+		basket, err = h.store.SetCartLine(ctx, cartOwner(s), itemID, qty)
+		if errors.Is(err, cart.ErrFull) {
+			return h.cartError(c, itemID, fmt.Sprintf("Your cart holds at most %d different items. Remove one to add another.", cart.MaxLines))
 		}
 		if err != nil {
 			return err
 		}
-		s.CartCount = cart.Count
+		s.CartCount = basket.Count
 	}
 	flash := "Removed from your cart."
 	if qty > 0 {
 		flash = fmt.Sprintf("Your cart has %d × %s.", qty, name)
 	}
 	if wantsJSON(c) {
-		return h.cartJSON(c, http.StatusOK, itemID, cart, flash, known)
+		return h.cartJSON(c, http.StatusOK, itemID, basket, flash, known)
 	}
 	h.setFlash(c, flash)
 	return redirect(c, "/cart")
 }
 
 // stockProblem says why qty of an item cannot go in the cart, if so.
-func stockProblem(it store.Item, ok bool, qty int64) string {
+func stockProblem(it catalog.Item, ok bool, qty int64) string {
 	switch {
 	case !ok:
 		return "That item is not in the catalog."
@@ -232,11 +233,11 @@ func (h *Handler) cartError(c echo.Context, itemID int64, msg string) error {
 	if !wantsJSON(c) {
 		return h.renderCart(c, http.StatusUnprocessableEntity, msg)
 	}
-	cart, _, err := h.loadCart(c)
+	basket, _, err := h.loadCart(c)
 	if err != nil {
 		return err
 	}
-	return h.cartJSON(c, http.StatusUnprocessableEntity, itemID, cart, msg, nil)
+	return h.cartJSON(c, http.StatusUnprocessableEntity, itemID, basket, msg, nil)
 }
 
 // cartLineJSON is one line of the JSON answer.
@@ -266,9 +267,9 @@ type cartAnswer struct {
 
 // cartJSON answers with the cart's state. Rows already read (known) are
 // not read again: a cart holding only the item just set costs no query.
-func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, cart store.Cart, msg string, known map[int64]store.Item) error {
+func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, basket cart.Cart, msg string, known map[int64]catalog.Item) error {
 	var missing []int64
-	for _, id := range cart.ItemIDs() {
+	for _, id := range basket.ItemIDs() {
 		if _, ok := known[id]; !ok {
 			missing = append(missing, id)
 		}
@@ -284,8 +285,8 @@ func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, cart store.
 		}
 		rows = more
 	}
-	d := h.cartView(cart, rows, nil)
-	a := cartAnswer{Item: itemID, CartCount: cart.Count, Lines: len(cart.Lines), TotalCents: d.SubtotalCents, Total: views.Money(d.SubtotalCents)}
+	d := h.cartView(basket, rows, nil)
+	a := cartAnswer{Item: itemID, CartCount: basket.Count, Lines: len(basket.Lines), TotalCents: d.SubtotalCents, Total: views.Money(d.SubtotalCents)}
 	if status >= 400 {
 		a.Error = msg
 	} else {

@@ -8,19 +8,20 @@ import (
 	"testing"
 	"time"
 
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/wiring"
 )
 
 // A signed-in shopper's cart is the account's: signing out leaves it (the
 // visitor then has an empty guest cart), signing in again brings it back.
 func TestAccountCartSurvivesSignOut(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.AccountCartTTL = 5 * time.Hour }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.AccountCartTTL = 5 * time.Hour }, nil)
 	a.setStock(7, 10)
 	c := a.client()
 	c.Register("keeper")
 	c.setQty("7", "2")
 	key := c.cartKey()
-	if !strings.HasPrefix(key, "{user:") {
+	if !keys.IsCart(key) || key == keys.OfSession(c.Cookie("sid")).Cart {
 		t.Fatalf("a signed-in cart lives at %q", key)
 	}
 	if ttl := a.rdb().PTTL(t.Context(), key).Val(); ttl <= 4*time.Hour || ttl > 5*time.Hour {
@@ -46,7 +47,7 @@ func TestAccountCartSurvivesSignOut(t *testing.T) {
 
 // A signed-in shopper evicted by the session cleanup keeps the cart.
 func TestAccountCartSurvivesEviction(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.SessionLimit = 1 }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.SessionLimit = 1 }, nil)
 	a.setStock(7, 10)
 	c := a.client()
 	c.Register("evictee")

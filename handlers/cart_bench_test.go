@@ -10,8 +10,10 @@ import (
 	"testing"
 
 	"storefront/handlers"
-	"storefront/store"
+	"storefront/store/orders"
 	"storefront/store/storetest"
+	"storefront/wiring"
+	"storefront/wiring/wiringtest"
 )
 
 // benchApp calls the real router in-process (no sockets), so that the
@@ -19,11 +21,11 @@ import (
 type benchApp struct {
 	b  *testing.B
 	h  http.Handler
-	st *store.Store
+	st *wiring.Services
 }
 
 func newCartBenchApp(b *testing.B) *benchApp {
-	st := storetest.Store(b)
+	st := wiringtest.New(b)
 	if _, err := st.DB().Exec(`UPDATE items SET stock = 1000000000 WHERE id IN (1, 2, 7)`); err != nil {
 		b.Fatal(err)
 	}
@@ -109,7 +111,7 @@ func BenchmarkCheckout(b *testing.B) {
 		if err := a.st.DB().QueryRow(`SELECT price_cents FROM items WHERE id = 7`).Scan(&price); err != nil {
 			b.Fatal(err)
 		}
-		total := price + store.DefaultShipping.Cost(store.ShippingStandard, price)
+		total := price + orders.DefaultShipping.Cost(orders.ShippingStandard, price)
 		form := checkoutForm(fmt.Sprintf("%d.%02d", total/100, total%100), false)
 		b.StartTimer()
 		if rec := a.Post("/checkout", form, cookies, ""); rec.Code != http.StatusSeeOther {

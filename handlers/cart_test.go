@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
 	"storefront/views"
 )
 
@@ -44,11 +44,12 @@ func (a *app) priceOf(id int64) int64 {
 // when its session is signed in, else its guest session's.
 func (c *client) cartKey() string {
 	c.a.t.Helper()
-	keys := store.KeysOfSession(c.Cookie("sid"))
-	if id, err := c.a.store.Redis().HGet(c.a.t.Context(), "login:", keys.ID).Result(); err == nil && c.Cookie("sid") != "" {
-		return "{user:" + id + "}:cart"
+	sk := keys.OfSession(c.Cookie("sid"))
+	if id, err := c.a.store.Redis().HGet(c.a.t.Context(), keys.Login, sk.ID).Result(); err == nil && c.Cookie("sid") != "" {
+		uid, _ := strconv.ParseInt(id, 10, 64)
+		return keys.AccountCart(uid)
 	}
-	return keys.Cart
+	return sk.Cart
 }
 
 // cartHash is the Redis cart the client sees, as stored.
@@ -343,7 +344,7 @@ func TestCartReadsThroughRowCache(t *testing.T) {
 	it.PriceCents = 4242
 	row, _ := json.Marshal(map[string]any{"id": it.ID, "slug": it.Slug, "name": it.Name, "description": it.Description,
 		"category": it.Category, "price_cents": it.PriceCents, "stock": it.Stock, "updated_at": it.UpdatedAt, "cached_at": 1})
-	if err := a.store.Redis().Set(t.Context(), "inv:2", row, time.Minute).Err(); err != nil {
+	if err := a.store.Redis().Set(t.Context(), keys.RowCache(2), row, time.Minute).Err(); err != nil {
 		t.Fatal(err)
 	}
 	mustContain(t, c.Get("/cart").Body, "$42.42")

@@ -9,18 +9,18 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/orders"
 	"storefront/views"
 )
 
 // orderStore is the part of the store that checkout and orders use.
 type orderStore interface {
-	Checkout(ctx context.Context, req store.CheckoutRequest) (store.Order, error)
-	Shipping() store.ShippingRates
-	LastAddress(ctx context.Context, userID int64) (store.Address, bool, error)
-	Orders(ctx context.Context, userID int64, limit, offset int) ([]store.Order, int, error)
-	Order(ctx context.Context, userID, id int64) (store.Order, error)
-	GuestOrder(ctx context.Context, id int64) (store.Order, error)
+	Checkout(ctx context.Context, req orders.CheckoutRequest) (orders.Order, error)
+	Shipping() orders.ShippingRates
+	LastAddress(ctx context.Context, userID int64) (orders.Address, bool, error)
+	Orders(ctx context.Context, userID int64, limit, offset int) ([]orders.Order, int, error)
+	Order(ctx context.Context, userID, id int64) (orders.Order, error)
+	GuestOrder(ctx context.Context, id int64) (orders.Order, error)
 }
 
 // ShowCheckout is the checkout page (GET /checkout): the review of the
@@ -28,7 +28,7 @@ type orderStore interface {
 // is filled in.
 func (h *Handler) ShowCheckout(c echo.Context) error {
 	s := session(c)
-	f := checkoutForm{Shipping: store.ShippingStandard, Payment: store.PaymentMethods()[0].Code()}
+	f := checkoutForm{Shipping: orders.ShippingStandard, Payment: orders.PaymentMethods()[0].Code()}
 	fromLast := false
 	if s.SignedIn() {
 		a, ok, err := h.store.LastAddress(c.Request().Context(), s.UserID)
@@ -59,24 +59,24 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 	if len(errs) > 0 {
 		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, errs, "Please correct the marked fields.", nil)
 	}
-	pay, _ := store.PaymentByCode(f.Payment)
-	expect, _ := store.ParseMoney(f.Total)
-	req := store.CheckoutRequest{Cart: cartOwner(s), Address: f.address(), Shipping: f.Shipping, Payment: pay.Code(), ExpectTotal: expect}
+	pay, _ := orders.PaymentByCode(f.Payment)
+	expect, _ := orders.ParseMoney(f.Total)
+	req := orders.CheckoutRequest{Cart: cartOwner(s), Address: f.address(), Shipping: f.Shipping, Payment: pay.Code(), ExpectTotal: expect}
 	if !s.SignedIn() {
 		req.Email = f.Email
 	}
 	o, err := h.placeOrder(c, s, req)
-	var ce *store.CheckoutError
+	var ce *orders.CheckoutError
 	switch {
 	case errors.As(err, &ce) && ce.PriceChanged:
 		msg := fmt.Sprintf("Prices or delivery changed since you saw the total: it is now %s. Check the order and place it again.", views.Money(ce.Total))
 		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, nil, msg, nil)
 	case errors.As(err, &ce):
 		return h.checkoutRefused(c, f, ce)
-	case errors.Is(err, store.ErrEmptyCart):
+	case errors.Is(err, orders.ErrEmptyCart):
 		h.setFlash(c, "Your cart is empty: add something before checking out.")
 		return redirect(c, "/cart")
-	case errors.Is(err, store.ErrCheckoutBusy):
+	case errors.Is(err, orders.ErrCheckoutBusy):
 		return echo.NewHTTPError(http.StatusConflict, "Your order is already being placed. See your orders in a moment.")
 	case err != nil:
 		return err
@@ -97,15 +97,15 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 
 // placeOrder runs the checkout for a cart that has a session (a guest with
 // no session has an empty cart).
-func (h *Handler) placeOrder(c echo.Context, s *Session, req store.CheckoutRequest) (store.Order, error) {
+func (h *Handler) placeOrder(c echo.Context, s *Session, req orders.CheckoutRequest) (orders.Order, error) {
 	if s.Token == "" {
-		return store.Order{}, store.ErrEmptyCart
+		return orders.Order{}, orders.ErrEmptyCart
 	}
 	return h.store.Checkout(c.Request().Context(), req)
 }
 
 // checkoutRefused shows the review with the lines that stopped the order.
-func (h *Handler) checkoutRefused(c echo.Context, f checkoutForm, ce *store.CheckoutError) error {
+func (h *Handler) checkoutRefused(c echo.Context, f checkoutForm, ce *orders.CheckoutError) error {
 	problems := make(map[int64]string, len(ce.Problems))
 	msgs := make([]string, 0, len(ce.Problems))
 	for _, p := range ce.Problems {
@@ -145,10 +145,10 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 		Form: f.view(errs), Payments: paymentOptions(), Countries: countryOptions()}
 	rates := h.store.Shipping()
 	method := f.Shipping
-	if !store.ValidShipping(method) {
-		method = store.ShippingStandard
+	if !orders.ValidShipping(method) {
+		method = orders.ShippingStandard
 	}
-	for _, m := range []struct{ code, label string }{{store.ShippingStandard, "Standard (3-5 working days)"}, {store.ShippingExpress, "Express (next working day)"}} {
+	for _, m := range []struct{ code, label string }{{orders.ShippingStandard, "Standard (3-5 working days)"}, {orders.ShippingExpress, "Express (next working day)"}} {
 		cost := rates.Cost(m.code, d.SubtotalCents)
 		d.Shipping = append(d.Shipping, views.ShippingOption{Code: m.code, Label: m.label, CostCents: cost, TotalCents: d.SubtotalCents + cost})
 	}
@@ -162,26 +162,26 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 
 func paymentOptions() []views.PaymentOption {
 	var out []views.PaymentOption
-	for _, p := range store.PaymentMethods() {
+	for _, p := range orders.PaymentMethods() {
 		out = append(out, views.PaymentOption{Code: p.Code(), Label: p.Label(), Instructions: p.Instructions()})
 	}
 	return out
 }
 
 func countryOptions() []views.CountryOption {
-	out := make([]views.CountryOption, len(store.Countries))
-	for i, c := range store.Countries {
+	out := make([]views.CountryOption, len(orders.Countries))
+	for i, c := range orders.Countries {
 		out[i] = views.CountryOption{Code: c.Code, Name: c.Name}
 	}
 	return out
 }
 
 // problemText says, for the shopper, why a line could not be ordered.
-func problemText(p store.LineProblem) string {
+func problemText(p orders.LineProblem) string {
 	switch p.Reason {
-	case store.ProblemGone:
+	case orders.ProblemGone:
 		return "An item in your cart is no longer sold; remove it to check out."
-	case store.ProblemSoldOut:
+	case orders.ProblemSoldOut:
 		return p.Name + " is sold out; remove it to check out."
 	}
 	return fmt.Sprintf("Only %d of %s left (you asked for %d); lower the quantity to check out.", p.Available, p.Name, p.Wanted)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/orders"
 	"storefront/views"
 )
 
@@ -84,28 +84,28 @@ func (f checkoutForm) validate(guest bool) map[string]string {
 	switch {
 	case f.Country == "":
 		errs["country"] = "Choose the country."
-	case store.CountryName(f.Country) == "":
+	case orders.CountryName(f.Country) == "":
 		errs["country"] = "Choose a country from the list: we do not deliver there."
 	}
-	if !store.ValidShipping(f.Shipping) {
+	if !orders.ValidShipping(f.Shipping) {
 		errs["shipping"] = "Choose standard or express delivery."
 	}
-	if _, ok := store.PaymentByCode(f.Payment); !ok {
+	if _, ok := orders.PaymentByCode(f.Payment); !ok {
 		errs["payment"] = "Choose how you want to pay."
 	}
-	if _, ok := store.ParseMoney(f.Total); !ok {
+	if _, ok := orders.ParseMoney(f.Total); !ok {
 		errs["total"] = "The total was missing from the form. Check it and place the order again."
 	}
 	return errs
 }
 
 // address is the delivery address typed.
-func (f checkoutForm) address() store.Address {
-	return store.Address{Name: f.Name, Line1: f.Line1, Line2: f.Line2, City: f.City, Postcode: strings.ToUpper(f.Postcode), Country: f.Country}
+func (f checkoutForm) address() orders.Address {
+	return orders.Address{Name: f.Name, Line1: f.Line1, Line2: f.Line2, City: f.City, Postcode: strings.ToUpper(f.Postcode), Country: f.Country}
 }
 
 // setAddress fills the address fields, as offered from the last order.
-func (f *checkoutForm) setAddress(a store.Address) {
+func (f *checkoutForm) setAddress(a orders.Address) {
 	f.Name, f.Line1, f.Line2, f.City, f.Postcode, f.Country = a.Name, a.Line1, a.Line2, a.City, a.Postcode, a.Country
 }
 

@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/orders"
 	"storefront/views"
+	"storefront/wiring"
 )
 
 // totalInput reads the total the checkout form confirms.
@@ -89,7 +91,7 @@ func TestCheckoutPageReviewsTheCart(t *testing.T) {
 	mustContain(t, c.Get("/cart").Body, `href="/checkout"`)
 	page, total := c.review()
 	sub := a.priceOf(7) + 2*a.priceOf(8)
-	ship := store.DefaultShipping.Cost(store.ShippingStandard, sub)
+	ship := orders.DefaultShipping.Cost(orders.ShippingStandard, sub)
 	mustContain(t, page.Body, `data-testid="checkout-form"`, `name="email"`, `name="line2"`, `value="GB"`, `value="cod"`)
 	if got := testids(page.Body, "review-line", "data-item-id"); len(got) != 2 {
 		t.Errorf("review lines %v", got)
@@ -108,8 +110,8 @@ func TestCheckoutPageReviewsTheCart(t *testing.T) {
 // Delivery prices follow the knobs: standard is free from FREE_SHIPPING_OVER,
 // express never is.
 func TestCheckoutShippingPrices(t *testing.T) {
-	rates := store.ShippingRates{Standard: 300, Express: 1200, FreeOver: 10_000}
-	a := newApp(t, func(o *store.Options) { o.Shipping = &rates }, nil)
+	rates := orders.ShippingRates{Standard: 300, Express: 1200, FreeOver: 10_000}
+	a := newApp(t, func(o *wiring.Options) { o.Shipping = &rates }, nil)
 	a.setStock(7, 99)
 	price := a.priceOf(7)
 	c := a.client()
@@ -175,10 +177,10 @@ func TestGuestCheckoutAndSignedLink(t *testing.T) {
 	var user int64
 	var email, country, payment string
 	if err := a.store.DB().QueryRowContext(t.Context(), `SELECT user_id, email, ship_country, payment_method FROM orders`).Scan(&user, &email, &country, &payment); err != nil ||
-		user != store.GuestUserID || email != "ada@example.com" || country != "GB" || payment != "cod" {
+		user != orders.GuestUserID || email != "ada@example.com" || country != "GB" || payment != "cod" {
 		t.Errorf("order row: user %d email %q country %q payment %q (%v)", user, email, country, payment, err)
 	}
-	if n, _ := a.store.Redis().XLen(t.Context(), "orders:queue").Result(); n != 1 {
+	if n, _ := a.store.Redis().XLen(t.Context(), keys.OrderQueue).Result(); n != 1 {
 		t.Errorf("queue holds %d orders, want 1", n)
 	}
 
@@ -309,7 +311,7 @@ func TestCheckoutAtChangedPrices(t *testing.T) {
 		t.Fatalf("status %d", res.Status)
 	}
 	sub := 2 * a.priceOf(7)
-	now := sub + store.DefaultShipping.Cost(store.ShippingStandard, sub)
+	now := sub + orders.DefaultShipping.Cost(orders.ShippingStandard, sub)
 	mustContain(t, res.Body, "changed since you saw the total", fmt.Sprintf(`name="total" value="%d.%02d"`, now/100, now%100))
 	if textOf(res.Body, "order-total") != views.Money(now) {
 		t.Errorf("new review total %q, want %s", textOf(res.Body, "order-total"), views.Money(now))
@@ -352,7 +354,7 @@ func TestCheckoutRefusedSaysWhichLineAndWhy(t *testing.T) {
 // A signed-in shopper's order is on the account, and the next checkout
 // offers its address.
 func TestSignedInCheckoutOffersTheLastAddress(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.OrderPoll = 10 * time.Millisecond }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.OrderPoll = 10 * time.Millisecond }, nil)
 	a.setStock(7, 10)
 	c := a.client()
 	c.Register("hana")

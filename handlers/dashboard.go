@@ -11,14 +11,16 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/platform"
+	"storefront/store/stats"
 	"storefront/views"
+	"storefront/wiring"
 )
 
 // dashboardStore is what the admin dashboard reads.
 type dashboardStore interface {
-	Dashboard(ctx context.Context) (store.Dashboard, error)
-	Options() store.Options
+	Dashboard(ctx context.Context) (stats.Dashboard, error)
+	Options() wiring.Options
 	Instance() string
 }
 
@@ -100,7 +102,7 @@ func (f dashFormat) when(t time.Time) string {
 	return f.clock(t) + " (now)"
 }
 
-func (f dashFormat) cache(p store.PageCacheReport, opt store.Options, name func(int64) string) views.DashCache {
+func (f dashFormat) cache(p stats.PageCacheReport, opt wiring.Options, name func(int64) string) views.DashCache {
 	c := views.DashCache{Hits: p.Hits, Misses: p.Misses, Stale: p.Stale, Bypass: p.Bypass, Renders: p.Renders,
 		Ratio: "–", RatioOf: "no lookups yet", Pages: p.Keyspace.Pages, PageBytes: p.Keyspace.PageBytes,
 		TTL: shortDuration(opt.PageCacheTTL)}
@@ -117,10 +119,10 @@ func (f dashFormat) cache(p store.PageCacheReport, opt store.Options, name func(
 	return c
 }
 
-func (f dashFormat) sessions(d store.Dashboard, opt store.Options) views.DashSessions {
+func (f dashFormat) sessions(d stats.Dashboard, opt wiring.Options) views.DashSessions {
 	s := views.DashSessions{Total: d.Sessions.Total, SignedIn: d.Sessions.SignedIn, Guests: d.Sessions.Guests,
 		Limit: opt.SessionLimit, Carts: d.Page.Keyspace.Carts, Evicted: d.Sessions.Evicted,
-		Cleanup: f.worker(store.WorkerReport{WorkerStatus: d.Sessions.Cleanup}, opt)}
+		Cleanup: f.worker(stats.WorkerReport{Status: d.Sessions.Cleanup}, opt)}
 	s.Used = "0%"
 	if opt.SessionLimit > 0 {
 		s.Used = percent(float64(s.Total) / float64(opt.SessionLimit))
@@ -131,7 +133,7 @@ func (f dashFormat) sessions(d store.Dashboard, opt store.Options) views.DashSes
 	return s
 }
 
-func (f dashFormat) popular(d store.Dashboard, opt store.Options, name func(int64) string) views.DashPopular {
+func (f dashFormat) popular(d stats.Dashboard, opt wiring.Options, name func(int64) string) views.DashPopular {
 	p := views.DashPopular{Interval: shortDuration(opt.RescaleInterval), Keep: opt.ViewedKeep,
 		NextRescale: "within " + shortDuration(opt.RescaleInterval)}
 	for _, it := range d.Popular {
@@ -149,7 +151,7 @@ func (f dashFormat) popular(d store.Dashboard, opt store.Options, name func(int6
 	return p
 }
 
-func (f dashFormat) rows(d store.Dashboard, name func(int64) string) views.DashRows {
+func (f dashFormat) rows(d stats.Dashboard, name func(int64) string) views.DashRows {
 	r := views.DashRows{Total: d.RowCount}
 	for _, row := range d.Rows {
 		v := views.DashRow{ItemID: row.ItemID, Name: name(row.ItemID), Delay: "–", Next: f.when(row.Next),
@@ -169,7 +171,7 @@ func (f dashFormat) rows(d store.Dashboard, name func(int64) string) views.DashR
 // dashboard flags it (the rescale reports once per RESCALE_INTERVAL).
 const workerQuiet = 2 * time.Minute
 
-func (f dashFormat) worker(w store.WorkerReport, opt store.Options) views.DashWorker {
+func (f dashFormat) worker(w stats.WorkerReport, opt wiring.Options) views.DashWorker {
 	v := views.DashWorker{Name: w.Name, LastRun: f.when(w.LastRun), Result: w.Result, Error: w.Error,
 		Instance: orDash(w.Instance), Holder: w.Holder}
 	quiet := workerQuiet
@@ -186,7 +188,7 @@ func (f dashFormat) worker(w store.WorkerReport, opt store.Options) views.DashWo
 	return v
 }
 
-func (f dashFormat) redis(r store.RedisInfo) views.DashRedis {
+func (f dashFormat) redis(r stats.RedisInfo) views.DashRedis {
 	v := views.DashRedis{Mode: r.Mode, Version: r.Version, Memory: "not reported", MemoryShort: "–", Keys: r.Keys, Masters: r.Masters}
 	if v.Version == "" {
 		v.Version = "not reported"
@@ -200,9 +202,9 @@ func (f dashFormat) redis(r store.RedisInfo) views.DashRedis {
 
 func dbName(kind string) string {
 	switch kind {
-	case store.DBPostgres:
+	case platform.DBPostgres:
 		return "PostgreSQL"
-	case store.DBSQLite:
+	case platform.DBSQLite:
 		return "SQLite"
 	}
 	return kind

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/store/keys"
 	"storefront/store/storetest"
 )
 
@@ -23,8 +24,8 @@ func BenchmarkDashboard(b *testing.B) {
 	rdb := a.store.Redis()
 	now := time.Now()
 	for i := range 360 {
-		rdb.HIncrBy(ctx, "stats:pagecache", "hit", 5)
-		rdb.HIncrBy(ctx, "stats:pagecache", "miss", 3)
+		rdb.HIncrBy(ctx, keys.PageStats, "hit", 5)
+		rdb.HIncrBy(ctx, keys.PageStats, "miss", 3)
 		a.store.SetClock(func() time.Time { return now.Add(time.Duration(i-360) * 10 * time.Second) })
 		if _, err := a.store.SampleStats(ctx); err != nil {
 			b.Fatal(err)
@@ -33,11 +34,11 @@ func BenchmarkDashboard(b *testing.B) {
 	a.store.SetClock(time.Now)
 	for i := range 40 {
 		id := fmt.Sprint(i + 1)
-		rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -float64(100 - i), Member: id})
-		rdb.ZAdd(ctx, "stats:pagehits", redis.Z{Score: float64(50 - i), Member: id})
+		rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: -float64(100 - i), Member: id})
+		rdb.ZAdd(ctx, keys.PageHits, redis.Z{Score: float64(50 - i), Member: id})
 		if i < 20 {
-			rdb.ZAdd(ctx, "schedule:", redis.Z{Score: float64(now.Unix() + int64(i)), Member: id})
-			rdb.ZAdd(ctx, "delay:", redis.Z{Score: 5, Member: id})
+			rdb.ZAdd(ctx, keys.RowSchedule, redis.Z{Score: float64(now.Unix() + int64(i)), Member: id})
+			rdb.ZAdd(ctx, keys.RowDelay, redis.Z{Score: 5, Member: id})
 		}
 	}
 	router := a.h.Router()

@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"storefront/store"
+	"storefront/store/stats"
 	"storefront/views"
 )
 
@@ -16,10 +16,10 @@ const chartRowEvery = 5 * time.Minute
 
 // charts draws the hit ratio and the sessions over the last hour from the
 // stats worker's samples (oldest first), and lists their numbers as text.
-func (f dashFormat) charts(samples []store.StatsSample, every time.Duration) (hit, sessions views.Chart, rows []views.DashSample) {
+func (f dashFormat) charts(samples []stats.StatsSample, every time.Duration) (hit, sessions views.Chart, rows []views.DashSample) {
 	from := f.now.Add(-chartSpan)
 	var ratio, total, signedIn []views.ChartPoint
-	var first, last *store.StatsSample
+	var first, last *stats.StatsSample
 	lo, hi, latest := math.Inf(1), math.Inf(-1), math.NaN()
 	for i := range samples {
 		s := &samples[i]
@@ -70,7 +70,7 @@ func (f dashFormat) charts(samples []store.StatsSample, every time.Duration) (hi
 
 // intervalRatio is the hit ratio of the lookups between two samples; NaN
 // when there were none (or the counters were reset).
-func intervalRatio(a, b *store.StatsSample) float64 {
+func intervalRatio(a, b *stats.StatsSample) float64 {
 	n, h := lookups(b)-lookups(a), b.Hits-a.Hits
 	if n <= 0 || h < 0 || h > n {
 		return math.NaN()
@@ -78,12 +78,12 @@ func intervalRatio(a, b *store.StatsSample) float64 {
 	return float64(h) / float64(n)
 }
 
-func lookups(s *store.StatsSample) int64 { return s.Hits + s.Misses + s.Stale }
+func lookups(s *stats.StatsSample) int64 { return s.Hits + s.Misses + s.Stale }
 
 // sampleRows picks a sample every chartRowEvery, newest first, each with
 // the hit ratio since the row before it.
-func (f dashFormat) sampleRows(samples []store.StatsSample) []views.DashSample {
-	var picked []*store.StatsSample
+func (f dashFormat) sampleRows(samples []stats.StatsSample) []views.DashSample {
+	var picked []*stats.StatsSample
 	var next time.Time
 	for i := range samples {
 		if s := &samples[i]; len(picked) == 0 || !s.At.Before(next) {

@@ -10,8 +10,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
 	"storefront/store/storetest"
+	"storefront/wiring"
 )
 
 // TestDashboardWorkload runs a scripted workload over two instances of the
@@ -26,7 +27,7 @@ func TestDashboardWorkload(t *testing.T) {
 	// Items 11, 12 and 13 are popular already (ranked in viewed:), so their
 	// pages are cached from the first view.
 	for i, id := range []string{"11", "12", "13"} {
-		if err := a.store.Redis().ZAdd(ctx, "viewed:", redis.Z{Score: -float64(100 - i), Member: id}).Err(); err != nil {
+		if err := a.store.Redis().ZAdd(ctx, keys.ViewRanking, redis.Z{Score: -float64(100 - i), Member: id}).Err(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,8 +117,8 @@ func TestDashboardCharts(t *testing.T) {
 	for i := range 31 {
 		at := start.Add(time.Duration(i) * time.Minute)
 		if i > 0 && i != 10 { // no traffic in the tenth minute: a gap
-			rdb.HIncrBy(ctx, "stats:pagecache", "hit", 5)
-			rdb.HIncrBy(ctx, "stats:pagecache", "miss", 3)
+			rdb.HIncrBy(ctx, keys.PageStats, "hit", 5)
+			rdb.HIncrBy(ctx, keys.PageStats, "miss", 3)
 		}
 		if err := a.store.CreateSession(ctx, "tok"+itoa(int64(i)), int64(i%2)); err != nil {
 			t.Fatal(err)
@@ -167,7 +168,7 @@ func svgOf(t *testing.T, body, id string) string {
 // TestAdminMetrics checks the operators' series on /metrics: worker runs,
 // the Redis pool, and the shared numbers read from Redis.
 func TestAdminMetrics(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.StatsInterval = 10 * time.Millisecond }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.StatsInterval = 10 * time.Millisecond }, nil)
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	for _, w := range a.store.Workers() {
@@ -179,7 +180,7 @@ func TestAdminMetrics(t *testing.T) {
 	// cart series come from the scan). One key per EXISTS: on a Cluster
 	// the two live in different slots.
 	exists := func(key string) bool { return a.store.Redis().Exists(t.Context(), key).Val() == 1 }
-	storetest.Eventually(t, func() bool { return exists("worker:stats") && exists("stats:keyspace") },
+	storetest.Eventually(t, func() bool { return exists(keys.Worker(keys.LeaseStats)) && exists(keys.KeyspaceScan) },
 		"the stats worker has not reported a run and a keyspace scan")
 	stop()
 	<-done
@@ -204,7 +205,7 @@ func TestAdminMetrics(t *testing.T) {
 // SESSION_LIMIT: the dashboard shows the evictions, the cleanup's last run
 // and its lease holder, and /metrics the sessions and evictions.
 func TestDashboardSessions(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.SessionLimit = 3 }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.SessionLimit = 3 }, nil)
 	admin := a.client()
 	admin.signInAdmin()
 	for i := range 5 {
@@ -221,7 +222,7 @@ func TestDashboardSessions(t *testing.T) {
 	}
 	rdb := a.store.Redis()
 	deadline := time.Now().Add(apptest.PollDeadline) // a bound, not a timing assertion
-	for rdb.HGet(t.Context(), "worker:cleanup", "total:evicted").Val() != "3" && time.Now().Before(deadline) {
+	for rdb.HGet(t.Context(), keys.Worker(keys.LeaseCleanup), "total:evicted").Val() != "3" && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	res := admin.Get("/admin") // before the worker stops: it holds the lease

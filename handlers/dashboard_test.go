@@ -16,8 +16,10 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
 	"storefront/store/storetest"
+	"storefront/wiring"
+	"storefront/wiring/wiringtest"
 )
 
 // signInAdmin signs this client in as the admin account.
@@ -168,7 +170,7 @@ func metricValue(body, series string) string {
 // and server.
 func (a *app) second(t *testing.T) *app {
 	t.Helper()
-	st := store.New(a.store.Redis(), a.store.DB(), a.store.Options(), storetest.Logger(t))
+	st := wiring.New(a.store.Redis(), a.store.DB(), a.store.Options(), storetest.Logger(t))
 	t.Cleanup(st.Close)
 	h, err := handlers.New(testConfig(t), st, storetest.Logger(t))
 	if err != nil {
@@ -208,7 +210,7 @@ func (l *logBuffer) lines(msg string) []map[string]any {
 // newLoggedApp is newApp with the handlers' logs kept for the test.
 func newLoggedApp(t *testing.T) (*app, *logBuffer) {
 	t.Helper()
-	st := storetest.Store(t)
+	st := wiringtest.New(t)
 	logs := &logBuffer{}
 	h, err := handlers.New(testConfig(t), st, slog.New(slog.NewJSONHandler(logs, nil)))
 	if err != nil {
@@ -229,7 +231,7 @@ func TestAdminControls(t *testing.T) {
 	admin.Get("/admin") // the sign-in flash goes
 	ctx := t.Context()
 	rdb := a.store.Redis()
-	rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -10, Member: "21"}, redis.Z{Score: -4, Member: "22"})
+	rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: -10, Member: "21"}, redis.Z{Score: -4, Member: "22"})
 
 	steps := []struct {
 		name   string
@@ -242,7 +244,7 @@ func TestAdminControls(t *testing.T) {
 		{"schedule a row", url.Values{"row": {"7"}, "delay": {"5"}}, "/admin/rowcache", "Row 7 is cached and refreshed every 5 s.", "schedule row", "row 7"},
 		{"purge an item", url.Values{"item": {"21"}}, "/admin/cache/purge", "Purged the cached pages of item 21 (0).", "purge item pages", "item 21"},
 		{"purge all", url.Values{"all": {"1"}}, "/admin/cache/purge", "Purged every cached page (0).", "purge all pages", "all pages"},
-		{"rescale", nil, "/admin/rescale", "View counts rescaled.", "rescale views", "viewed:"},
+		{"rescale", nil, "/admin/rescale", "View counts rescaled.", "rescale views", keys.ViewRanking},
 		{"unschedule the row", url.Values{"row": {"7"}, "delay": {"0"}}, "/admin/rowcache", "Row 7 is no longer cached.", "unschedule row", "row 7"},
 	}
 	for i, st := range steps {
@@ -268,7 +270,7 @@ func TestAdminControls(t *testing.T) {
 				t.Errorf("the row cache lists %v, want row 7 every 5 s", got)
 			}
 		case "rescale":
-			if v := rdb.ZScore(ctx, "viewed:", "21").Val(); v != -5 {
+			if v := rdb.ZScore(ctx, keys.ViewRanking, "21").Val(); v != -5 {
 				t.Errorf("viewed: score of 21 after rescale %v, want -5", v)
 			}
 		case "unschedule the row":
@@ -301,7 +303,7 @@ func TestAdminControls(t *testing.T) {
 	if n := len(logs.lines("admin action")); n != len(steps) {
 		t.Errorf("%d audit lines after bad input, want %d", n, len(steps))
 	}
-	if rdb.Exists(ctx, "inv:7").Val() != 0 || rdb.ZCard(ctx, "schedule:").Val() != 0 {
+	if rdb.Exists(ctx, keys.RowCache(7)).Val() != 0 || rdb.ZCard(ctx, keys.RowSchedule).Val() != 0 {
 		t.Error("bad input changed the row cache")
 	}
 }

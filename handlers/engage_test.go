@@ -14,7 +14,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/social"
 )
 
 // postJSON posts a form asking for a JSON answer, as engage.js does.
@@ -52,7 +52,7 @@ func (a *app) userID(name string) int64 {
 // publish records an article by name for feeds, as the article board will.
 func (a *app) publish(name string, id int64, title string) {
 	a.t.Helper()
-	err := a.store.RecordPost(a.t.Context(), store.FeedEntry{
+	err := a.store.RecordPost(a.t.Context(), social.FeedEntry{
 		ArticleID: id, AuthorID: a.userID(name), AuthorName: name, Title: title,
 		Link: "https://example.com/" + strconv.FormatInt(id, 10), PostedAt: float64(1_700_000_000 + id),
 	})
@@ -166,7 +166,7 @@ func TestLikeConcurrentRequests(t *testing.T) {
 		t.Errorf("%d users liked, page says %s", n, got)
 	}
 	most, _, _ := a.store.LikeBoards(t.Context(), 1)
-	if len(most) != 1 || most[0] != (store.ItemLikes{ItemID: 4, Likes: n}) {
+	if len(most) != 1 || most[0] != (social.ItemLikes{ItemID: 4, Likes: n}) {
 		t.Errorf("leaderboard %+v", most)
 	}
 }
@@ -226,7 +226,7 @@ func TestFollowRoutes(t *testing.T) {
 		t.Errorf("self-follow JSON: %d %s", res.Status, res.Body)
 	}
 	c, _ := a.store.UserCounts(t.Context(), a.userID("alice"))
-	if c != (store.UserCounts{}) {
+	if c != (social.UserCounts{}) {
 		t.Errorf("refused requests changed alice's counters: %+v", c)
 	}
 	if res := a.client().Get("/users/nobody_here"); res.Status != 404 {

@@ -9,7 +9,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/platform"
+	"storefront/store/sessions"
 	"storefront/views"
 )
 
@@ -45,7 +46,7 @@ func (h *Handler) ErrorHandler(err error, c echo.Context) {
 	status, msg := http.StatusInternalServerError, ""
 	var he *echo.HTTPError
 	var rl *rateLimited
-	var tooMany *store.TooManySessionsError
+	var tooMany *sessions.TooManySessionsError
 	if errors.As(err, &tooMany) {
 		rl = newRateLimited(tooMany.RetryAfter, "Too many new visitors from your address.")
 		err = rl
@@ -61,13 +62,13 @@ func (h *Handler) ErrorHandler(err error, c echo.Context) {
 		if m, ok := he.Message.(string); ok && status < 500 && m != http.StatusText(status) {
 			msg = m
 		}
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, platform.ErrNotFound):
 		status = http.StatusNotFound
-	case errors.Is(err, store.ErrGone):
+	case errors.Is(err, platform.ErrGone):
 		status = http.StatusGone
-	case errors.Is(err, store.ErrBanned):
+	case errors.Is(err, platform.ErrBanned):
 		status, msg = http.StatusForbidden, bannedMessage
-	case store.IsUnavailable(err):
+	case platform.IsUnavailable(err):
 		status = http.StatusServiceUnavailable
 	}
 	if status == http.StatusServiceUnavailable {

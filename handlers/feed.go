@@ -7,17 +7,17 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/social"
 	"storefront/views"
 )
 
 // feedStore is the part of the store that the feed uses.
 //
-// The feed renders from the entries stored with it (store.FeedEntry:
+// The feed renders from the entries stored with it (social.FeedEntry:
 // title, link, author, time); scores, vote counts and the reader's own vote
 // are joined in from the article board (withVotes).
 type feedStore interface {
-	FeedPage(ctx context.Context, userID int64, page, perPage int) ([]store.FeedEntry, int64, error)
+	FeedPage(ctx context.Context, userID int64, page, perPage int) ([]social.FeedEntry, int64, error)
 }
 
 // ShowFeed is GET /feed: articles by the people the reader follows,
@@ -29,7 +29,7 @@ func (h *Handler) ShowFeed(c echo.Context) error {
 	}
 	s := session(c)
 	per := h.cfg.ArticlesPage
-	var entries []store.FeedEntry
+	var entries []social.FeedEntry
 	var total int64
 	if page <= maxPage {
 		if entries, total, err = h.store.FeedPage(c.Request().Context(), s.UserID, page, per); err != nil {

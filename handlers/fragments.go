@@ -8,8 +8,8 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
-	"storefront/store/pagebody"
+	"storefront/store/pagecache"
+	"storefront/store/pagecache/pagebody"
 	"storefront/views"
 )
 
@@ -32,7 +32,7 @@ import (
 type pageVisit struct {
 	c      echo.Context
 	itemID int64
-	view   *store.ItemView
+	view   *pagecache.ItemView
 }
 
 // fragment renders one hole of a cached page for the current visitor. A
@@ -46,7 +46,7 @@ type fragment func(ctx context.Context, h *Handler, pv *pageVisit) (templ.Compon
 //     add the name to views/holes.go;
 //  2. if it needs Redis data (the count, the shopper's own like), add the
 //     reads to the page cache's read round trip (store.readVisit) and a
-//     typed field to store.ItemView;
+//     typed field to pagecache.ItemView;
 //  3. add its renderer here, reading that field from pv.view.
 //
 // A hole without a renderer shows its anonymous version.

@@ -9,8 +9,11 @@ import (
 	"testing"
 
 	"storefront/handlers"
-	"storefront/store"
+	"storefront/store/board"
+	"storefront/store/keys"
 	"storefront/store/storetest"
+	"storefront/wiring"
+	"storefront/wiring/wiringtest"
 )
 
 // Fuzz targets through the real router: hostile cookies, cart and vote
@@ -28,7 +31,7 @@ const fuzzOrigin = "http://shop.test"
 // fuzzApp is the real router over a clean store, called in-process, with
 // a signed-in shopper's cookies to mutate from.
 type fuzzApp struct {
-	st         *store.Store
+	st         *wiring.Services
 	router     http.Handler
 	sid, user  string
 	hasArticle string // an article id that exists
@@ -36,7 +39,7 @@ type fuzzApp struct {
 
 func newFuzzApp(f *testing.F) *fuzzApp {
 	f.Helper()
-	st := storetest.Store(f, func(o *store.Options) { o.SeedArticles = true })
+	st := wiringtest.New(f, func(o *wiring.Options) { o.SeedArticles = true })
 	cfg := testConfig(f)
 	cfg.Rates = handlers.Rates{} // no limits: the fuzzer sends thousands
 	h, err := handlers.New(cfg, st, storetest.Logger(f))
@@ -56,7 +59,7 @@ func newFuzzApp(f *testing.F) *fuzzApp {
 			a.user = c.Value
 		}
 	}
-	page, err := st.Articles(context.Background(), store.ArticleQuery{Sort: store.SortNew, Page: 1, PerPage: 1})
+	page, err := st.Articles(context.Background(), board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 1})
 	if err != nil || len(page.Articles) == 0 {
 		f.Fatalf("no articles: %v", err)
 	}
@@ -142,11 +145,11 @@ func FuzzCookies(f *testing.F) {
 			}
 		}
 		// A token the server never issued creates no server state.
-		if sid != "" && sid != a.sid { // "viewed:" alone is the item ranking
-			if n, _ := a.st.Redis().Exists(ctx, store.KeysOfSession(sid).Viewed, store.KeysOfSession(sid).Cart).Result(); n > 0 {
+		if sid != "" && sid != a.sid { // keys.ViewRanking alone is the item ranking
+			if n, _ := a.st.Redis().Exists(ctx, keys.OfSession(sid).Viewed, keys.OfSession(sid).Cart).Result(); n > 0 {
 				t.Fatalf("a forged token %q got server state", sid)
 			}
-			if err := a.st.Redis().ZScore(ctx, "recent:", store.KeysOfSession(sid).ID).Err(); err == nil {
+			if err := a.st.Redis().ZScore(ctx, keys.Recent, keys.OfSession(sid).ID).Err(); err == nil {
 				t.Fatalf("a forged token %q became a session", sid)
 			}
 		}

@@ -16,7 +16,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"storefront/store"
+	"storefront/store/media"
+	"storefront/store/ratelimit"
 )
 
 // Config is what the HTTP layer needs from the environment.
@@ -42,7 +43,7 @@ type Config struct {
 }
 
 // Rates are the sliding-window limits, each one or more windows that must
-// all allow (store.ParseRate reads the knobs).
+// all allow (ratelimit.ParseRate reads the knobs).
 type Rates struct {
 	// Login counts failed sign-ins per (account, client address) and
 	// LoginAddr per client address; successful sign-ins are not counted.
@@ -54,7 +55,7 @@ type Rates struct {
 }
 
 // Rate is a store rate: windows that must all allow.
-type Rate = store.Rate
+type Rate = ratelimit.Rate
 
 // SecureMode says when cookies get the Secure flag.
 type SecureMode int
@@ -91,7 +92,7 @@ func New(cfg Config, st Store, log *slog.Logger) (*Handler, error) {
 		cfg.RequestTimeout = 10 * time.Second
 	}
 	if cfg.MaxImageBytes == 0 {
-		cfg.MaxImageBytes = store.DefaultMaxImageBytes
+		cfg.MaxImageBytes = media.DefaultMaxImageBytes
 	}
 	h := &Handler{
 		cfg:     cfg,

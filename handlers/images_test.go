@@ -19,7 +19,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/media"
 )
 
 // upload posts a file as the admin item form's image field.
@@ -259,7 +259,7 @@ func TestImageUploadLimitKnobAndCount(t *testing.T) {
 		t.Fatalf("over MAX_IMAGE_BYTES: %d", res.Status)
 	}
 	small := pngBytes(t, testPicture(200, 100))
-	for i := range store.MaxItemImages {
+	for i := range media.MaxItemImages {
 		// Distinct pictures: one pixel differs.
 		p := testPicture(200, 100)
 		p.Pix[0] = uint8(i)

@@ -6,16 +6,16 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/social"
 	"storefront/views"
 )
 
 // likeStore is the part of the store that likes and the home page's like
 // boards use.
 type likeStore interface {
-	SetLike(ctx context.Context, itemID, userID int64, mode string) (store.LikeResult, error)
-	ItemStats(ctx context.Context, itemID, userID int64) (store.ItemCounts, bool, error)
-	LikeBoards(ctx context.Context, n int64) ([]store.ItemLikes, []int64, error)
+	SetLike(ctx context.Context, itemID, userID int64, mode string) (social.LikeResult, error)
+	ItemStats(ctx context.Context, itemID, userID int64) (social.ItemCounts, bool, error)
+	LikeBoards(ctx context.Context, n int64) ([]social.ItemLikes, []int64, error)
 }
 
 // homeLiked is how many items the home page's like boards show.
@@ -40,7 +40,7 @@ func (h *Handler) LikeItem(c echo.Context) error {
 	switch mode {
 	case "like", "unlike":
 	case "", "toggle":
-		mode = store.LikeToggle
+		mode = social.LikeToggle
 	default:
 		return badRequest("Say like or unlike.")
 	}

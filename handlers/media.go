@@ -9,16 +9,16 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/media"
 	"storefront/views"
 )
 
 // mediaStore is the part of the store behind item pictures.
 type mediaStore interface {
-	Media(ctx context.Context, hash string, width int, ext string) (store.Rendition, error)
-	ItemImages(ctx context.Context, itemID int64) ([]store.ItemImage, error)
-	MainImages(ctx context.Context, itemIDs []int64) (map[int64]store.ItemImage, error)
-	AddItemImage(ctx context.Context, itemID int64, img store.ProcessedImage) (int, error)
+	Media(ctx context.Context, hash string, width int, ext string) (media.Rendition, error)
+	ItemImages(ctx context.Context, itemID int64) ([]media.ItemImage, error)
+	MainImages(ctx context.Context, itemIDs []int64) (map[int64]media.ItemImage, error)
+	AddItemImage(ctx context.Context, itemID int64, img media.ProcessedImage) (int, error)
 	DeleteItemImage(ctx context.Context, itemID int64, position int) error
 }
 
@@ -51,12 +51,12 @@ func (h *Handler) Media(c echo.Context) error {
 }
 
 // mediaURL is the address of one stored size of a picture.
-func mediaURL(hash string, s store.ImageSize) string {
+func mediaURL(hash string, s media.ImageSize) string {
 	return "/media/" + hash + "-" + strconv.Itoa(s.Width) + "." + s.Ext
 }
 
 // picture turns a stored picture into an <img>'s attributes.
-func picture(img store.ItemImage) views.Picture {
+func picture(img media.ItemImage) views.Picture {
 	if len(img.Sizes) == 0 {
 		return views.Picture{}
 	}
@@ -69,7 +69,7 @@ func picture(img store.ItemImage) views.Picture {
 		Width: largest.Width, Height: largest.Height, Position: img.Position}
 }
 
-func pictures(imgs []store.ItemImage) []views.Picture {
+func pictures(imgs []media.ItemImage) []views.Picture {
 	out := make([]views.Picture, len(imgs))
 	for i, img := range imgs {
 		out[i] = picture(img)

@@ -18,7 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"storefront/store"
+	"storefront/store/sessions"
 )
 
 // contentSecurityPolicy allows only our own scripts, styles and forms.
@@ -197,7 +197,7 @@ func (h *Handler) crossOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 // store's session-creating functions find it for their per-address cap.
 func (h *Handler) clientAddr(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		c.SetRequest(c.Request().WithContext(store.WithClientAddr(c.Request().Context(), c.RealIP())))
+		c.SetRequest(c.Request().WithContext(sessions.WithClientAddr(c.Request().Context(), c.RealIP())))
 		return next(c)
 	}
 }

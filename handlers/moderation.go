@@ -8,17 +8,19 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/board"
+	"storefront/store/platform"
+	"storefront/store/sessions"
 	"storefront/views"
 )
 
 // moderationStore is what the moderators' actions need.
 type moderationStore interface {
-	HideArticle(ctx context.Context, id int64, moderator string) (store.Article, error)
-	HideComment(ctx context.Context, articleID, commentID int64) (store.Comment, error)
-	BanUser(ctx context.Context, name string) (store.User, int, error)
+	HideArticle(ctx context.Context, id int64, moderator string) (board.Article, error)
+	HideComment(ctx context.Context, articleID, commentID int64) (board.Comment, error)
+	BanUser(ctx context.Context, name string) (sessions.User, int, error)
 	EndUserSessions(ctx context.Context, userID int64, keep string) (int, error)
-	UserByName(ctx context.Context, name string) (store.User, error)
+	UserByName(ctx context.Context, name string) (sessions.User, error)
 }
 
 // AdminHideArticle is POST /admin/articles/:id/hide: the article leaves
@@ -41,12 +43,12 @@ func (h *Handler) AdminHideArticle(c echo.Context) error {
 // comment's data-comment-id ("<article>-<number>"): the comment leaves the
 // page and the count; its author sees that a moderator hid it.
 func (h *Handler) AdminHideComment(c echo.Context) error {
-	articleID, commentID, ok := store.ParseCommentRef(c.Param("id"))
+	articleID, commentID, ok := board.ParseCommentRef(c.Param("id"))
 	if !ok {
 		return notFound("There is no comment with that number.")
 	}
 	cm, err := h.store.HideComment(c.Request().Context(), articleID, commentID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, platform.ErrNotFound) {
 		return notFound("There is no comment with that number.")
 	}
 	if err != nil {
@@ -61,10 +63,10 @@ func (h *Handler) AdminHideComment(c echo.Context) error {
 // orders stay.
 func (h *Handler) AdminBanUser(c echo.Context) error {
 	u, n, err := h.store.BanUser(c.Request().Context(), c.Param("name"))
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, platform.ErrNotFound) {
 		return notFound("There is no one by that name.")
 	}
-	if errors.Is(err, store.ErrInvalid) {
+	if errors.Is(err, platform.ErrInvalid) {
 		if wantsJSON(c) {
 			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": "Administrators cannot be banned."})
 		}

@@ -8,7 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"storefront/store"
+	"storefront/store/orders"
+	"storefront/store/platform"
 )
 
 // TestHideCommentAndArticle: a hidden comment leaves the page and the
@@ -222,18 +223,18 @@ func TestBanDuringCheckout(t *testing.T) {
 		if banStatus != http.StatusSeeOther {
 			t.Fatalf("ban: %d", banStatus)
 		}
-		var orders int
-		_ = a.store.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = $1`, u.ID).Scan(&orders)
+		var placed int
+		_ = a.store.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = $1`, u.ID).Scan(&placed)
 		switch {
 		case checkoutErr == nil:
-			if orders != 1 || a.stockOf(item) != 3 {
-				t.Fatalf("round %d: placed, but %d orders and stock %d", round, orders, a.stockOf(item))
+			if placed != 1 || a.stockOf(item) != 3 {
+				t.Fatalf("round %d: placed, but %d orders and stock %d", round, placed, a.stockOf(item))
 			}
-		case errors.Is(checkoutErr, store.ErrBanned), errors.Is(checkoutErr, store.ErrEmptyCart):
+		case errors.Is(checkoutErr, platform.ErrBanned), errors.Is(checkoutErr, orders.ErrEmptyCart):
 			// Refused in the transaction, or the ban ended the session
 			// (and its cart) first.
-			if orders != 0 || a.stockOf(item) != 5 {
-				t.Fatalf("round %d: refused, but %d orders and stock %d", round, orders, a.stockOf(item))
+			if placed != 0 || a.stockOf(item) != 5 {
+				t.Fatalf("round %d: refused, but %d orders and stock %d", round, placed, a.stockOf(item))
 			}
 		default:
 			t.Fatalf("round %d: checkout: %v", round, checkoutErr)

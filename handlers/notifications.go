@@ -8,13 +8,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/notify"
 	"storefront/views"
 )
 
 // notifyStore is the part of the store that notifications use.
 type notifyStore interface {
-	Notifications(ctx context.Context, userID int64) ([]store.Note, map[string]int64, error)
+	Notifications(ctx context.Context, userID int64) ([]notify.Note, map[string]int64, error)
 	MarkNotificationsRead(ctx context.Context, userID int64, seen map[string]int64) error
 }
 
@@ -28,10 +28,10 @@ func (h *Handler) ShowNotifications(c echo.Context) error {
 		return err
 	}
 	d := views.NotificationsData{
-		Votes:    counts[store.NoteVote],
-		Comments: counts[store.NoteComment],
-		Follows:  counts[store.NoteFollower],
-		Orders:   counts[store.NoteOrder],
+		Votes:    counts[notify.NoteVote],
+		Comments: counts[notify.NoteComment],
+		Follows:  counts[notify.NoteFollower],
+		Orders:   counts[notify.NoteOrder],
 	}
 	for _, n := range notes {
 		d.Notes = append(d.Notes, views.NoteView{
@@ -48,7 +48,7 @@ func (h *Handler) ShowNotifications(c echo.Context) error {
 func (h *Handler) MarkNotificationsRead(c echo.Context) error {
 	s := session(c)
 	seen := map[string]int64{}
-	for _, kind := range store.NoteKinds {
+	for _, kind := range notify.NoteKinds {
 		v := c.FormValue(kind)
 		if v == "" {
 			continue

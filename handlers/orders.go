@@ -11,7 +11,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/orders"
+	"storefront/store/platform"
 	"storefront/views"
 )
 
@@ -25,7 +26,7 @@ func (h *Handler) ListOrders(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var orders []store.Order
+	var orders []orders.Order
 	total := 0
 	if page <= maxPage {
 		orders, total, err = h.store.Orders(c.Request().Context(), s.UserID, ordersPerPage, (page-1)*ordersPerPage)
@@ -51,7 +52,7 @@ func (h *Handler) ShowOrder(c echo.Context) error {
 	ctx := c.Request().Context()
 	o, err := h.store.Order(ctx, s.UserID, id)
 	adminView := false
-	if errors.Is(err, store.ErrNotFound) && s.IsAdmin {
+	if errors.Is(err, platform.ErrNotFound) && s.IsAdmin {
 		if u, uerr := h.store.UserByID(ctx, s.UserID); uerr == nil && u.IsAdmin {
 			o, err = h.store.OrderAny(ctx, id)
 			adminView = err == nil
@@ -64,8 +65,8 @@ func (h *Handler) ShowOrder(c echo.Context) error {
 	if err := h.pictureOrder(ctx, &d); err != nil {
 		return err
 	}
-	d.CanCancel = !adminView && store.CanMoveOrder(o.Status, store.OrderCancelled)
-	if adminView && o.UserID != store.GuestUserID {
+	d.CanCancel = !adminView && orders.CanMoveOrder(o.Status, orders.OrderCancelled)
+	if adminView && o.UserID != orders.GuestUserID {
 		if u, err := h.store.UserByID(ctx, o.UserID); err == nil {
 			d.Shopper = u.Username
 		}
@@ -124,9 +125,9 @@ func (h *Handler) pictureOrder(ctx context.Context, d *views.OrderData) error {
 
 // orderView is an order's page model, with its timeline as the shopper
 // (or, with adminView, an admin) reads it.
-func orderView(o store.Order, adminView bool) views.OrderData {
+func orderView(o orders.Order, adminView bool) views.OrderData {
 	d := views.OrderData{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, SubtotalCents: o.SubtotalCents, ShippingCents: o.ShippingCents,
-		ItemCount: o.ItemCount, Placed: when(o.CreatedAt), Processed: when(o.ProcessedAt), Email: o.Email, Guest: o.UserID == store.GuestUserID,
+		ItemCount: o.ItemCount, Placed: when(o.CreatedAt), Processed: when(o.ProcessedAt), Email: o.Email, Guest: o.UserID == orders.GuestUserID,
 		Shipping: shippingLabel(o.Shipping), AdminView: adminView}
 	if o.Address.Line1 != "" {
 		a := o.Address
@@ -134,15 +135,15 @@ func orderView(o store.Order, adminView bool) views.OrderData {
 		if a.Line2 != "" {
 			d.Address = append(d.Address, a.Line2)
 		}
-		d.Address = append(d.Address, a.Postcode+" "+a.City, store.CountryName(a.Country))
+		d.Address = append(d.Address, a.Postcode+" "+a.City, orders.CountryName(a.Country))
 	}
-	if p, ok := store.PaymentByCode(o.Payment); ok {
+	if p, ok := orders.PaymentByCode(o.Payment); ok {
 		d.Payment, d.PaymentNote = p.Label(), p.Instructions()
 	}
 	for _, l := range o.Lines {
 		d.Lines = append(d.Lines, views.OrderLine{ItemID: l.ItemID, Name: l.Name, PriceCents: l.PriceCents, Qty: l.Qty})
 	}
-	d.Timeline = append(d.Timeline, views.OrderEventView{Status: store.OrderPending, By: actorText(store.ActorShopper, adminView), At: when(o.CreatedAt)})
+	d.Timeline = append(d.Timeline, views.OrderEventView{Status: orders.OrderPending, By: actorText(orders.ActorShopper, adminView), At: when(o.CreatedAt)})
 	for _, e := range o.Events {
 		d.Timeline = append(d.Timeline, views.OrderEventView{Status: e.Status, By: actorText(e.Actor, adminView), At: when(e.At)})
 	}
@@ -152,9 +153,9 @@ func orderView(o store.Order, adminView bool) views.OrderData {
 // shippingLabel names a delivery method on order pages.
 func shippingLabel(method string) string {
 	switch method {
-	case store.ShippingStandard:
+	case orders.ShippingStandard:
 		return "Standard delivery"
-	case store.ShippingExpress:
+	case orders.ShippingExpress:
 		return "Express delivery"
 	}
 	return ""
@@ -165,11 +166,11 @@ func shippingLabel(method string) string {
 // admin by name.
 func actorText(actor string, adminView bool) string {
 	switch {
-	case actor == store.ActorShopper && adminView:
+	case actor == orders.ActorShopper && adminView:
 		return "the shopper"
-	case actor == store.ActorShopper:
+	case actor == orders.ActorShopper:
 		return "you"
-	case actor == store.ActorFulfilment:
+	case actor == orders.ActorFulfilment:
 		return "the warehouse"
 	case strings.HasPrefix(actor, "admin:") && adminView:
 		return strings.TrimPrefix(actor, "admin:")
@@ -189,8 +190,8 @@ func (h *Handler) CancelOrder(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = h.store.MoveOrder(c.Request().Context(), id, s.UserID, store.OrderCancelled, store.ActorShopper)
-	var me *store.MoveError
+	_, err = h.store.MoveOrder(c.Request().Context(), id, s.UserID, orders.OrderCancelled, orders.ActorShopper)
+	var me *orders.MoveError
 	if errors.As(err, &me) {
 		msg := fmt.Sprintf("Order %d is %s and can no longer be cancelled.", id, strings.ToLower(views.StatusText(me.From)))
 		if wantsJSON(c) {
@@ -202,7 +203,7 @@ func (h *Handler) CancelOrder(c echo.Context) error {
 		return err
 	}
 	if wantsJSON(c) {
-		return c.JSON(http.StatusOK, map[string]string{"message": "Order cancelled.", "status": store.OrderCancelled})
+		return c.JSON(http.StatusOK, map[string]string{"message": "Order cancelled.", "status": orders.OrderCancelled})
 	}
 	h.setFlash(c, fmt.Sprintf("Order %d is cancelled.", id))
 	return redirect(c, "/orders/"+itoa(id))

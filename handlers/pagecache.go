@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/pagecache"
 )
 
 // bodyPool recycles response buffers: the body is written before the
@@ -56,12 +56,12 @@ func (h *Handler) servePage(c echo.Context, pv *pageVisit) error {
 }
 
 // cacheStatus is the RFC 9211 Cache-Status header.
-func cacheStatus(result string, v *store.ItemView) string {
+func cacheStatus(result string, v *pagecache.ItemView) string {
 	const name = "storefront"
 	switch result {
-	case store.PageHit, store.PageStale:
+	case pagecache.PageHit, pagecache.PageStale:
 		return name + "; hit; ttl=" + strconv.FormatInt(int64(v.FreshFor.Seconds()), 10)
-	case store.PageMiss:
+	case pagecache.PageMiss:
 		return name + "; fwd=uri-miss"
 	}
 	return name + "; fwd=bypass"

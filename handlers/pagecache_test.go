@@ -21,14 +21,16 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
-	"storefront/store/pagebody"
+	"storefront/store/keys"
+	"storefront/store/pagecache"
+	"storefront/store/pagecache/pagebody"
 	"storefront/store/storetest"
+	"storefront/wiring"
 )
 
 // cacheApp is an app with PAGE_CACHE_TOP = top and PAGE_CACHE_TTL = ttl.
 func cacheApp(t *testing.T, top int64, ttl time.Duration) *app {
-	return newApp(t, func(o *store.Options) {
+	return newApp(t, func(o *wiring.Options) {
 		o.PageCacheTTL, o.PageCacheTop = ttl, top
 	}, nil)
 }
@@ -197,11 +199,11 @@ func TestCachedPageIsPrivate(t *testing.T) {
 	if err := a.store.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	keys := cacheKeys(t, rdb)
-	if len(keys) != 1 {
-		t.Fatalf("%d cached pages, want 1", len(keys))
+	found := cacheKeys(t, rdb)
+	if len(found) != 1 {
+		t.Fatalf("%d cached pages, want 1", len(found))
 	}
-	for _, k := range keys {
+	for _, k := range found {
 		raw, err := rdb.Get(ctx, k).Bytes()
 		if err != nil {
 			t.Fatal(err)
@@ -231,9 +233,9 @@ func cacheKeys(t *testing.T, rdb redis.UniversalClient) []string {
 	var mu sync.Mutex
 	var out []string
 	scan := func(ctx context.Context, c redis.UniversalClient) error {
-		keys, err := c.Keys(ctx, "cache:*").Result()
+		found, err := c.Keys(ctx, keys.PagePattern).Result()
 		mu.Lock()
-		out = append(out, keys...)
+		out = append(out, found...)
 		mu.Unlock()
 		return err
 	}
@@ -251,7 +253,7 @@ func cacheKeys(t *testing.T, rdb redis.UniversalClient) []string {
 
 func TestConcurrentMissesRenderOnce(t *testing.T) {
 	a := cacheApp(t, 10, time.Minute)
-	a.store.Redis().ZIncrBy(t.Context(), "viewed:", -3, "41") // popular, never rendered
+	a.store.Redis().ZIncrBy(t.Context(), keys.ViewRanking, -3, "41") // popular, never rendered
 	const n = 100
 	var wg sync.WaitGroup
 	results := make([]apptest.Response, n)
@@ -277,7 +279,7 @@ func TestConcurrentMissesRenderOnce(t *testing.T) {
 	if err := a.store.FlushWrites(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	score, _ := a.store.Redis().ZScore(t.Context(), "viewed:", "41").Result()
+	score, _ := a.store.Redis().ZScore(t.Context(), keys.ViewRanking, "41").Result()
 	if score != -3-n {
 		t.Errorf("viewed: score %v, want %d: every view counts", score, -3-n)
 	}
@@ -286,7 +288,7 @@ func TestConcurrentMissesRenderOnce(t *testing.T) {
 func TestConcurrentMissesAcrossInstances(t *testing.T) {
 	a := cacheApp(t, 10, time.Minute)
 	// A second instance on the same Redis and database.
-	st2 := store.New(a.store.Redis(), a.store.DB(), a.store.Options(), storetest.Logger(t))
+	st2 := wiring.New(a.store.Redis(), a.store.DB(), a.store.Options(), storetest.Logger(t))
 	t.Cleanup(st2.Close)
 	cfg := testConfig(t)
 	h2, err := handlers.New(cfg, st2, storetest.Logger(t))
@@ -294,7 +296,7 @@ func TestConcurrentMissesAcrossInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &app{t: t, store: st2, h: h2, srv: httptestServer(t, h2)}
-	a.store.Redis().ZIncrBy(t.Context(), "viewed:", -3, "42")
+	a.store.Redis().ZIncrBy(t.Context(), keys.ViewRanking, -3, "42")
 	var wg sync.WaitGroup
 	var bad atomic.Int32
 	for i := range 60 {
@@ -476,7 +478,7 @@ func (h *countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pr
 // writes nothing before answering: its touch, view and stats go behind. What
 // remains is one round trip of reads for the visitor's holes.
 func TestCacheHitRoundTrips(t *testing.T) {
-	a := newApp(t, func(o *store.Options) {
+	a := newApp(t, func(o *wiring.Options) {
 		o.PageCacheTop, o.WriteBehind = 10, time.Hour // flushed by the test only
 	}, nil)
 	ctx := t.Context()
@@ -490,9 +492,9 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	if err := a.store.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := rdb.ZScore(ctx, "viewed:", "81").Result()
-	counter, _ := rdb.HGet(ctx, "{item:81}:counts", "views").Int64()
-	seen, _ := rdb.ZScore(ctx, "recent:", store.KeysOfSession(c.Cookie("sid")).ID).Result()
+	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "81").Result()
+	counter, _ := rdb.HGet(ctx, keys.ItemCounts(81), "views").Int64()
+	seen, _ := rdb.ZScore(ctx, keys.Recent, keys.OfSession(c.Cookie("sid")).ID).Result()
 
 	hook := &countHook{}
 	rdb.AddHook(hook)
@@ -516,10 +518,10 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	if err := a.store.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := rdb.ZScore(ctx, "viewed:", "81").Result()
-	counted, _ := rdb.HGet(ctx, "{item:81}:counts", "views").Int64()
-	now, _ := rdb.ZScore(ctx, "recent:", store.KeysOfSession(c.Cookie("sid")).ID).Result()
-	first, _ := rdb.LRange(ctx, store.KeysOfSession(c.Cookie("sid")).Viewed, 0, 0).Result()
+	after, _ := rdb.ZScore(ctx, keys.ViewRanking, "81").Result()
+	counted, _ := rdb.HGet(ctx, keys.ItemCounts(81), "views").Int64()
+	now, _ := rdb.ZScore(ctx, keys.Recent, keys.OfSession(c.Cookie("sid")).ID).Result()
+	first, _ := rdb.LRange(ctx, keys.OfSession(c.Cookie("sid")).Viewed, 0, 0).Result()
 	if after != before-1 || counted != counter+1 || now <= seen || len(first) != 1 || first[0] != "81" {
 		t.Errorf("the hit's view was not recorded: ranking %v->%v, counter %d->%d, seen %v->%v, first %v",
 			before, after, counter, counted, seen, now, first)
@@ -536,7 +538,7 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	if fresh.Cookie("sid") == "" {
 		t.Error("no session cookie for a new visitor")
 	}
-	if sc, err := rdb.ZScore(ctx, "recent:", store.KeysOfSession(fresh.Cookie("sid")).ID).Result(); err != nil || sc >= store.SignedInScore {
+	if sc, err := rdb.ZScore(ctx, keys.Recent, keys.OfSession(fresh.Cookie("sid")).ID).Result(); err != nil || sc >= keys.SignedInScore {
 		t.Errorf("the new guest session was not made before the answer: %v, %v", sc, err)
 	}
 
@@ -606,10 +608,10 @@ func TestUnknownTokenLeavesNoState(t *testing.T) {
 		if res.Status != 200 {
 			t.Fatalf("%s: %d", p, res.Status)
 		}
-		if n, _ := rdb.Exists(ctx, store.KeysOfSession(old).Viewed).Result(); n != 0 {
+		if n, _ := rdb.Exists(ctx, keys.OfSession(old).Viewed).Result(); n != 0 {
 			t.Errorf("%s: the unknown token left viewed:%s behind", p, old)
 		}
-		if _, err := rdb.ZScore(ctx, "recent:", store.KeysOfSession(old).ID).Result(); err != redis.Nil {
+		if _, err := rdb.ZScore(ctx, keys.Recent, keys.OfSession(old).ID).Result(); err != redis.Nil {
 			t.Errorf("%s: the unknown token is in recent:", p)
 		}
 	}
@@ -631,12 +633,12 @@ func TestMissingItemsAreNotCounted(t *testing.T) {
 	if c.Cookie("sid") != "" {
 		t.Error("a 404 made a session")
 	}
-	if n, _ := rdb.ZCard(ctx, "viewed:").Result(); n != 0 {
+	if n, _ := rdb.ZCard(ctx, keys.ViewRanking).Result(); n != 0 {
 		t.Errorf("views of missing items were counted: %d members", n)
 	}
 	c.Get("/items/3") // a real session now
 	c.Get("/items/999999")
-	if ids, _ := rdb.LRange(ctx, store.KeysOfSession(c.Cookie("sid")).Viewed, 0, -1).Result(); strings.Join(ids, ",") != "3" {
+	if ids, _ := rdb.LRange(ctx, keys.OfSession(c.Cookie("sid")).Viewed, 0, -1).Result(); strings.Join(ids, ",") != "3" {
 		t.Errorf("session list %v", ids)
 	}
 }
@@ -665,8 +667,8 @@ func TestAdminPurge(t *testing.T) {
 	if res.Status != 200 || !strings.Contains(res.Body, "(3)") {
 		t.Fatalf("purge all: %d %s", res.Status, res.Body)
 	}
-	if keys := cacheKeys(t, rdb); len(keys) != 0 {
-		t.Errorf("pages left after purging all: %v", keys)
+	if found := cacheKeys(t, rdb); len(found) != 0 {
+		t.Errorf("pages left after purging all: %v", found)
 	}
 	xcache(t, admin.Get("/items/102"), "MISS")
 	if res := admin.Post("/admin/cache/purge", url.Values{"item": {"x"}}); res.Status != 422 {
@@ -687,19 +689,19 @@ func TestAdminPurge(t *testing.T) {
 
 func TestRescaleStopsCaching(t *testing.T) {
 	const top, keep = 2, 1
-	a := newApp(t, func(o *store.Options) { o.ViewedKeep, o.PageCacheTop = keep, top }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.ViewedKeep, o.PageCacheTop = keep, top }, nil)
 	ctx := t.Context()
 	rdb := a.store.Redis()
 	admin := a.client()
 	admin.Post("/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}})
-	rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -10, Member: "101"}, redis.Z{Score: -8, Member: "102"})
+	rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: -10, Member: "101"}, redis.Z{Score: -8, Member: "102"})
 	c := a.client()
 	xcache(t, c.Get("/items/102"), "MISS") // rank 1 of PAGE_CACHE_TOP 2
 	xcache(t, c.Get("/items/102"), "HIT")
 	if res := admin.Post("/admin/rescale", nil); res.Status != 303 {
 		t.Fatalf("rescale: %d", res.Status)
 	}
-	zs, _ := rdb.ZRangeWithScores(ctx, "viewed:", 0, -1).Result()
+	zs, _ := rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Result()
 	if len(zs) != 1 || zs[0].Member != "101" || zs[0].Score != -5 {
 		t.Fatalf("after rescale: %v, want only 101 at -5", zs)
 	}
@@ -708,8 +710,8 @@ func TestRescaleStopsCaching(t *testing.T) {
 	}
 	// Every request below views 102 again: keep 101 and 103 far ahead so
 	// that however many polls a slow machine needs, 102 stays third.
-	rdb.ZIncrBy(ctx, "viewed:", -1000, "101")
-	rdb.ZIncrBy(ctx, "viewed:", -1000, "103")
+	rdb.ZIncrBy(ctx, keys.ViewRanking, -1000, "101")
+	rdb.ZIncrBy(ctx, keys.ViewRanking, -1000, "103")
 	// The in-process copy learns the item's new rank with the next flush
 	// of the hits' writes, and drops it.
 	storetest.Eventually(t, func() bool {
@@ -717,7 +719,7 @@ func TestRescaleStopsCaching(t *testing.T) {
 		return c.Get("/items/102").Header.Get("X-Cache") == "BYPASS"
 	}, "102 is still served from the cache after dropping out of the top")
 	xcache(t, c.Get("/items/102"), "BYPASS") // dropped: back at the bottom, not cached
-	if n, _ := rdb.Exists(ctx, "cache:"+pageHash(t, "/items/102")).Result(); n != 1 {
+	if n, _ := rdb.Exists(ctx, keys.Page(pageHash(t, "/items/102"))).Result(); n != 1 {
 		t.Error("the stored page should still be there, just not served")
 	}
 	xcache(t, c.Get("/items/101"), "MISS") // the most viewed stays cacheable
@@ -729,7 +731,7 @@ func pageHash(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store.PageKey(id)
+	return pagecache.PageKey(id)
 }
 
 func TestRowCacheAPI(t *testing.T) {
@@ -809,10 +811,10 @@ func TestEveryViewCounts(t *testing.T) {
 	if err := a.store.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := a.rdb().HGet(ctx, "{item:131}:counts", "views").Int64(); n != views {
+	if n, _ := a.rdb().HGet(ctx, keys.ItemCounts(131), "views").Int64(); n != views {
 		t.Errorf("item counter %d after %d views (%v)", n, views, results)
 	}
-	if s, _ := a.rdb().ZScore(ctx, "viewed:", "131").Result(); s != -views {
+	if s, _ := a.rdb().ZScore(ctx, keys.ViewRanking, "131").Result(); s != -views {
 		t.Errorf("ranking %v after %d views", s, views)
 	}
 	if got := textOf(c.Get("/items/131?_=1").Body, "view-count"); got != strconv.Itoa(views)+" views" {
@@ -825,7 +827,7 @@ func TestEveryViewCounts(t *testing.T) {
 func TestUnreadParametersShareOnePage(t *testing.T) {
 	a := cacheApp(t, 10, time.Minute)
 	c := a.client()
-	a.store.Redis().ZIncrBy(t.Context(), "viewed:", -5, "111")
+	a.store.Redis().ZIncrBy(t.Context(), keys.ViewRanking, -5, "111")
 	xcache(t, c.Get("/items/111?v=1"), "MISS")
 	before := a.renders(t)
 	for i := 2; i <= 20; i++ {

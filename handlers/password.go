@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/sessions"
 	"storefront/views"
 )
 
@@ -45,7 +45,7 @@ func (h *Handler) ChangePassword(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	err := h.store.ChangePassword(ctx, s.UserID, current, next)
-	if errors.Is(err, store.ErrBadCredentials) {
+	if errors.Is(err, sessions.ErrBadCredentials) {
 		return h.passwordError(c, map[string]string{"current": "That is not your current password."})
 	}
 	if err != nil {

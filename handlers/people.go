@@ -9,18 +9,21 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/board"
+	"storefront/store/platform"
+	"storefront/store/sessions"
+	"storefront/store/social"
 	"storefront/views"
 )
 
 // peopleStore is the part of the store that user pages and follows use.
 type peopleStore interface {
-	UserByName(ctx context.Context, name string) (store.User, error)
-	UsersByID(ctx context.Context, ids []int64) (map[int64]store.User, error)
-	Profile(ctx context.Context, userID, viewerID, n int64) (store.Profile, error)
-	Posts(ctx context.Context, ids []int64) ([]store.FeedEntry, error)
+	UserByName(ctx context.Context, name string) (sessions.User, error)
+	UsersByID(ctx context.Context, ids []int64) (map[int64]sessions.User, error)
+	Profile(ctx context.Context, userID, viewerID, n int64) (social.Profile, error)
+	Posts(ctx context.Context, ids []int64) ([]social.FeedEntry, error)
 	CommonFollows(ctx context.Context, a, b int64, limit int) ([]int64, error)
-	Follow(ctx context.Context, followerID, targetID int64, follow bool) (store.FollowResult, error)
+	Follow(ctx context.Context, followerID, targetID int64, follow bool) (social.FollowResult, error)
 	NotifyFollower(ctx context.Context, userID int64, followerName string) error
 }
 
@@ -40,14 +43,14 @@ type followAnswer struct {
 
 // userParam finds the user named in the path; a name that cannot exist
 // is a 404 without a query.
-func (h *Handler) userParam(c echo.Context) (store.User, error) {
+func (h *Handler) userParam(c echo.Context) (sessions.User, error) {
 	name := c.Param("name")
 	if !usernameRE.MatchString(name) {
-		return store.User{}, notFound("There is nobody by that name here.")
+		return sessions.User{}, notFound("There is nobody by that name here.")
 	}
 	u, err := h.store.UserByName(c.Request().Context(), name)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.User{}, notFound("There is nobody by that name here.")
+	if errors.Is(err, platform.ErrNotFound) {
+		return sessions.User{}, notFound("There is nobody by that name here.")
 	}
 	return u, err
 }
@@ -167,14 +170,14 @@ func (h *Handler) withVotes(ctx context.Context, rows []views.FeedArticle, viewe
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int64]store.Article, len(arts))
+	byID := make(map[int64]board.Article, len(arts))
 	for _, a := range arts {
 		byID[a.ID] = a
 	}
 	for i, r := range rows {
 		if a, ok := byID[r.ID]; ok {
 			rows[i].Score, rows[i].Up, rows[i].Down = int64(a.Score), a.Up, a.Down
-			if a.MyVote != store.VoteNone {
+			if a.MyVote != board.VoteNone {
 				rows[i].MyVote = a.MyVote
 			}
 		}
@@ -183,7 +186,7 @@ func (h *Handler) withVotes(ctx context.Context, rows []views.FeedArticle, viewe
 }
 
 // feedArticles turns feed entries into article rows.
-func feedArticles(entries []store.FeedEntry) []views.FeedArticle {
+func feedArticles(entries []social.FeedEntry) []views.FeedArticle {
 	out := make([]views.FeedArticle, 0, len(entries))
 	for _, e := range entries {
 		out = append(out, views.FeedArticle{

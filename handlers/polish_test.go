@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"storefront/store"
+	"storefront/wiring"
 )
 
 // rawGet sends a GET (or HEAD) without the client's transparent gzip
@@ -48,7 +48,7 @@ func gunzip(t *testing.T, b []byte) string {
 // client that accepts it (once, never twice) and plain for one that does
 // not; the stylesheet is the same bytes either way.
 func TestPagesAndAssetsAreCompressed(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.SeedArticles = true }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.SeedArticles = true }, nil)
 	_, home := rawGet(t, a, "GET", "/", "")
 	css := regexp.MustCompile(`href="(/static/css/app\.[0-9a-f]+\.css)"`).FindStringSubmatch(string(home))
 	if css == nil {
@@ -133,7 +133,7 @@ func TestListingPagerAndPageDescriptions(t *testing.T) {
 // score; titles link to the discussion with the external link marked; the
 // vote buttons are named after the article; the article page has an h1.
 func TestBoardReadsRight(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.SeedArticles = true }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.SeedArticles = true }, nil)
 	c := a.client()
 	list := c.Get("/articles")
 	if strings.Contains(list.Body, "score <") || strings.Contains(list.Body, "score-text") {

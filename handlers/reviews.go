@@ -9,16 +9,17 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/platform"
+	"storefront/store/reviews"
 	"storefront/views"
 )
 
 // reviewStore is what reviews need.
 type reviewStore interface {
 	SaveReview(ctx context.Context, itemID, userID int64, rating int, body string) (bool, error)
-	ItemReviews(ctx context.Context, itemID int64) ([]store.Review, store.Rating, error)
-	MyReview(ctx context.Context, itemID, userID int64) (store.Review, bool, error)
-	Ratings(ctx context.Context, ids []int64) (map[int64]store.Rating, error)
+	ItemReviews(ctx context.Context, itemID int64) ([]reviews.Review, reviews.Rating, error)
+	MyReview(ctx context.Context, itemID, userID int64) (reviews.Review, bool, error)
+	Ratings(ctx context.Context, ids []int64) (map[int64]reviews.Rating, error)
 }
 
 // PostReview is POST /items/:id/reviews (rating 1-5, body 1-2,000
@@ -55,7 +56,7 @@ func (h *Handler) PostReview(c echo.Context) error {
 		return err
 	}
 	created, err := h.store.SaveReview(c.Request().Context(), id, s.UserID, rating, body)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, platform.ErrNotFound) {
 		return notFound("There is no item with that number.")
 	}
 	if err != nil {

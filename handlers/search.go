@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/search"
 	"storefront/views"
 )
 
@@ -23,11 +23,11 @@ const (
 
 // sortLabels names the catalog sorts for shoppers.
 var sortLabels = map[string]string{
-	store.SortRelevance: "Best match",
-	store.SortPopular:   "Most popular",
-	store.SortPriceAsc:  "Price: low to high",
-	store.SortPriceDesc: "Price: high to low",
-	store.SortNewest:    "Newest",
+	search.SortRelevance: "Best match",
+	search.SortPopular:   "Most popular",
+	search.SortPriceAsc:  "Price: low to high",
+	search.SortPriceDesc: "Price: high to low",
+	search.SortNewest:    "Newest",
 }
 
 // listParams is a catalog URL's query, as the shopper wrote it; it builds
@@ -51,7 +51,7 @@ func (p listParams) url(page int) string {
 	if p.InStock {
 		v.Set("in_stock", "1")
 	}
-	if p.Sort != "" && p.Sort != store.SortRelevance {
+	if p.Sort != "" && p.Sort != search.SortRelevance {
 		v.Set("sort", p.Sort)
 	}
 	if page > 1 {
@@ -85,7 +85,7 @@ func (h *Handler) ListItems(c echo.Context) error {
 		}
 	}
 	q.Page, q.PerPage = page, h.cfg.ItemsPerPage
-	res := store.SearchResult{}
+	res := search.SearchResult{}
 	if page <= maxPage {
 		if res, err = h.store.Search(ctx, q); err != nil {
 			return err
@@ -110,17 +110,17 @@ func (h *Handler) ListItems(c echo.Context) error {
 }
 
 // parseListParams reads and checks the listing's query parameters.
-func parseListParams(c echo.Context) (listParams, store.SearchQuery, error) {
+func parseListParams(c echo.Context) (listParams, search.SearchQuery, error) {
 	p := listParams{Q: c.QueryParam("q"), Category: c.QueryParam("category"), Min: c.QueryParam("min"),
 		Max: c.QueryParam("max"), Sort: c.QueryParam("sort")}
-	q := store.SearchQuery{Q: p.Q, Category: p.Category, Sort: p.Sort}
+	q := search.SearchQuery{Q: p.Q, Category: p.Category, Sort: p.Sort}
 	if !utf8.ValidString(p.Q) || utf8.RuneCountInString(p.Q) > maxQueryLen {
 		return p, q, badRequest("Searches can be at most 200 characters long.")
 	}
 	if len(p.Category) > maxCategoryLen {
 		return p, q, notFound("That department does not exist.")
 	}
-	if p.Sort != "" && !slices.Contains(store.CatalogSorts, p.Sort) {
+	if p.Sort != "" && !slices.Contains(search.CatalogSorts, p.Sort) {
 		return p, q, badRequest("Sort by best match, popularity, price or newest.")
 	}
 	switch c.QueryParam("in_stock") {
@@ -150,7 +150,7 @@ func parseListParams(c echo.Context) (listParams, store.SearchQuery, error) {
 }
 
 // itemsData is the listing's view model.
-func itemsData(p listParams, page, perPage int, res store.SearchResult) views.ItemsData {
+func itemsData(p listParams, page, perPage int, res search.SearchResult) views.ItemsData {
 	d := views.ItemsData{Query: p.Q, Category: p.Category, Min: p.Min, Max: p.Max, InStock: p.InStock,
 		Total: res.Total, Pager: numberedPager(p, page, perPage, res.Total)}
 	for _, it := range res.Items {
@@ -167,8 +167,8 @@ func itemsData(p listParams, page, perPage int, res store.SearchResult) views.It
 	stock := p
 	stock.InStock = !p.InStock
 	d.InStockCount, d.InStockURL = res.InStock, stock.url(1)
-	for _, s := range store.CatalogSorts {
-		d.Sorts = append(d.Sorts, views.SortOption{Value: s, Label: sortLabels[s], Selected: s == p.Sort || (p.Sort == "" && s == store.SortRelevance)})
+	for _, s := range search.CatalogSorts {
+		d.Sorts = append(d.Sorts, views.SortOption{Value: s, Label: sortLabels[s], Selected: s == p.Sort || (p.Sort == "" && s == search.SortRelevance)})
 	}
 	if res.DidYouMean != "" {
 		fixed := p

@@ -6,7 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"storefront/store"
+	"storefront/store/sessions"
 )
 
 // Session is what one request knows of its visitor, read once by the
@@ -48,12 +48,12 @@ const sessionCtxKey = "storefront.session"
 
 // sessionStore is the part of the store that sessions use.
 type sessionStore interface {
-	LoadSession(ctx context.Context, token string, claimedUserID int64) (store.SessionState, error)
-	ViewSession(ctx context.Context, token string, claimedUserID int64) (store.SessionState, error)
+	LoadSession(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, error)
+	ViewSession(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, error)
 	CreateSession(ctx context.Context, token string, userID int64) error
 	UpdateToken(ctx context.Context, token string, guest bool, itemID int64) error
 	RecentlyViewed(ctx context.Context, token string) ([]int64, error)
-	SessionWithRecent(ctx context.Context, token string, claimedUserID int64) (store.SessionState, []int64, error)
+	SessionWithRecent(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, []int64, error)
 	NewSessionView(ctx context.Context, token string, itemID int64) error
 	SignIn(ctx context.Context, oldToken, newToken string, userID int64) (int64, error)
 	EndSession(ctx context.Context, token string) error
@@ -148,7 +148,7 @@ func (h *Handler) readCookies(c echo.Context) *Session {
 // applyState merges the server's view of the token into the session. An
 // unknown token is dropped (the visitor is anonymous and its cookies are
 // cleared); a `user` claim counts only if `login:` says the same user.
-func (h *Handler) applyState(c echo.Context, s *Session, st store.SessionState) {
+func (h *Handler) applyState(c echo.Context, s *Session, st sessions.SessionState) {
 	s.loaded = true
 	if !st.Known {
 		s.Token, s.hasClaim = "", false

@@ -9,14 +9,16 @@ import (
 	"time"
 
 	"storefront/handlers"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/ratelimit"
+	"storefront/wiring"
 )
 
 // TestCookielessViewsAreCapped: a client that never keeps cookies makes a
 // new session on every item view; per client address only SESSION_RATE of
 // them are stored, the pages still work, and the views still count.
 func TestCookielessViewsAreCapped(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.SessionRate = store.Rate{{N: 20, Per: time.Minute}} },
+	a := newApp(t, func(o *wiring.Options) { o.SessionRate = ratelimit.Rate{{N: 20, Per: time.Minute}} },
 		func(c *handlers.Config) { c.TrustedProxies = cidrs(t, "127.0.0.0/8") })
 	rdb := a.store.Redis()
 	ctx := t.Context()
@@ -27,19 +29,19 @@ func TestCookielessViewsAreCapped(t *testing.T) {
 			t.Fatalf("view %d: %d", i, res.Status)
 		}
 	}
-	if n := rdb.ZCard(ctx, "recent:").Val(); n != 20 {
+	if n := rdb.ZCard(ctx, keys.Recent).Val(); n != 20 {
 		t.Errorf("%d sessions stored for one address, want 20", n)
 	}
 	if err := a.store.FlushWrites(ctx); err != nil { // hits count behind
 		t.Fatal(err)
 	}
-	if n := rdb.ZScore(ctx, "viewed:", "3").Val(); n != -300 {
+	if n := rdb.ZScore(ctx, keys.ViewRanking, "3").Val(); n != -300 {
 		t.Errorf("viewed: score %v, want -300 (every view counts)", n)
 	}
 	// Another address is not held back.
 	c := a.client()
 	c.Do(withXFF(newRequest(t, "GET", a.srv.URL+"/items/3"), "198.51.100.5"))
-	if n := rdb.ZCard(ctx, "recent:").Val(); n != 21 {
+	if n := rdb.ZCard(ctx, keys.Recent).Val(); n != 21 {
 		t.Errorf("another address: %d sessions, want 21", n)
 	}
 	if c.Cookie("sid") == "" {
@@ -53,10 +55,10 @@ func TestCookielessViewsAreCapped(t *testing.T) {
 	if res.Status != 429 || res.Header.Get("Retry-After") == "" {
 		t.Errorf("cart write over the cap: %d %q", res.Status, res.Header.Get("Retry-After"))
 	}
-	if n := rdb.ZCard(ctx, "recent:").Val(); n != 21 {
+	if n := rdb.ZCard(ctx, keys.Recent).Val(); n != 21 {
 		t.Errorf("after the refused cart write: %d sessions", n)
 	}
-	if keys := rdb.Keys(ctx, "cart:*").Val(); len(keys) != 0 {
+	if keys := rdb.Keys(ctx, keys.GuestCartPrefix+"*").Val(); len(keys) != 0 {
 		t.Errorf("carts stored: %v", keys)
 	}
 }

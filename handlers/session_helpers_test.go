@@ -16,7 +16,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
 	"storefront/store/storetest"
 )
 
@@ -86,7 +86,7 @@ func (a *app) putCart(c *client, item, qty int) {
 // viewedList is a session's viewed:<token>, newest first.
 func (a *app) viewedList(token string) []string {
 	a.t.Helper()
-	v, err := a.rdb().LRange(a.t.Context(), store.KeysOfSession(token).Viewed, 0, -1).Result()
+	v, err := a.rdb().LRange(a.t.Context(), keys.OfSession(token).Viewed, 0, -1).Result()
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -96,13 +96,13 @@ func (a *app) viewedList(token string) []string {
 // sessions is the number of live sessions (ZCARD recent:).
 func (a *app) sessions() int64 {
 	a.t.Helper()
-	return a.rdb().ZCard(a.t.Context(), "recent:").Val()
+	return a.rdb().ZCard(a.t.Context(), keys.Recent).Val()
 }
 
 // known reports whether the token is a live session.
 func (a *app) known(token string) bool {
 	a.t.Helper()
-	return a.rdb().ZScore(a.t.Context(), "recent:", store.KeysOfSession(token).ID).Err() == nil
+	return a.rdb().ZScore(a.t.Context(), keys.Recent, keys.OfSession(token).ID).Err() == nil
 }
 
 // testHashKey is the hash key in testKeys.

@@ -9,7 +9,8 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/wiring"
 )
 
 func TestSessionStartsOnFirstItemView(t *testing.T) {
@@ -112,25 +113,25 @@ func TestNonItemPagesLeaveViewsAlone(t *testing.T) {
 	c.view(4, 5, 6, 5)
 	ctx, rdb := t.Context(), a.rdb()
 	tok := c.Cookie("sid")
-	before := rdb.LRange(ctx, store.KeysOfSession(tok).Viewed, 0, -1).Val()
-	popular := rdb.ZRangeWithScores(ctx, "viewed:", 0, -1).Val()
+	before := rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Val()
+	popular := rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Val()
 	for _, p := range []string{"/", "/items", "/items?page=2", "/items?q=lamp", "/items?category=Books", "/login", "/register",
 		"/items/999999", "/items/0", "/items/abc", "/nowhere", "/healthz", "/metrics"} {
 		c.Get(p)
 	}
-	if after := rdb.LRange(ctx, store.KeysOfSession(tok).Viewed, 0, -1).Val(); !slices.Equal(after, before) {
+	if after := rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Val(); !slices.Equal(after, before) {
 		t.Errorf("viewed:<token> changed: %v -> %v", before, after)
 	}
-	if after := rdb.ZRangeWithScores(ctx, "viewed:", 0, -1).Val(); !slices.Equal(after, popular) {
+	if after := rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Val(); !slices.Equal(after, popular) {
 		t.Errorf("viewed: changed: %v -> %v", popular, after)
 	}
-	if s := rdb.ZScore(ctx, "viewed:", "5").Val(); s != -2 {
+	if s := rdb.ZScore(ctx, keys.ViewRanking, "5").Val(); s != -2 {
 		t.Errorf("item 5 viewed %v times, want 2", -s)
 	}
 }
 
 func TestSessionLimitEvictsLeastRecent(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.SessionLimit = 2 }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.SessionLimit = 2 }, nil)
 	A, B, C := a.client(), a.client(), a.client()
 	A.view(1)
 	B.view(2)
@@ -143,7 +144,7 @@ func TestSessionLimitEvictsLeastRecent(t *testing.T) {
 	if n, err := a.store.CleanSessions(t.Context()); n != 1 || err != nil {
 		t.Fatalf("evicted %d, %v; want 1", n, err)
 	}
-	if a.known(bTok) || a.rdb().Exists(t.Context(), store.KeysOfSession(bTok).Cart, store.KeysOfSession(bTok).Viewed).Val() != 0 {
+	if a.known(bTok) || a.rdb().Exists(t.Context(), keys.OfSession(bTok).Cart, keys.OfSession(bTok).Viewed).Val() != 0 {
 		t.Fatal("B's session, cart or viewed list survived")
 	}
 	for name, c := range map[string]*client{"A": A, "C": C} {
@@ -165,7 +166,7 @@ func TestSessionLimitEvictsLeastRecent(t *testing.T) {
 
 func TestSignedInShopperSurvivesAFlood(t *testing.T) {
 	const limit = 5
-	a := newApp(t, func(o *store.Options) { o.SessionLimit = limit }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.SessionLimit = limit }, nil)
 	shopper := a.client()
 	shopper.Register("shopper")
 	shopper.view(11, 12)
@@ -219,11 +220,11 @@ func TestSignInRotatesTokenAndKeepsSession(t *testing.T) {
 	if got := listItems(t, home.Body, "recently-viewed"); !slices.Equal(got, []string{"4", "3"}) {
 		t.Errorf("recently viewed after sign-in: %v", got)
 	}
-	if a.known(old) || a.rdb().Exists(t.Context(), store.KeysOfSession(old).Cart, store.KeysOfSession(old).Viewed).Val() != 0 {
+	if a.known(old) || a.rdb().Exists(t.Context(), keys.OfSession(old).Cart, keys.OfSession(old).Viewed).Val() != 0 {
 		t.Error("the old token still has server state")
 	}
 	u, _ := a.store.UserByName(t.Context(), "carol")
-	if id := a.rdb().HGet(t.Context(), "login:", store.KeysOfSession(tok).ID).Val(); id != fmt.Sprint(u.ID) {
+	if id := a.rdb().HGet(t.Context(), keys.Login, keys.OfSession(tok).ID).Val(); id != fmt.Sprint(u.ID) {
 		t.Errorf("login: maps the new token to %q, want %d", id, u.ID)
 	}
 	// Replaying the old token gives an anonymous visitor.
@@ -254,7 +255,7 @@ func TestSignOutEndsSession(t *testing.T) {
 			t.Errorf("%s cookie not cleared: %q", name, ck)
 		}
 	}
-	if a.known(tok) || a.rdb().Exists(t.Context(), store.KeysOfSession(tok).Cart, store.KeysOfSession(tok).Viewed).Val() != 0 || a.rdb().HExists(t.Context(), "login:", store.KeysOfSession(tok).ID).Val() {
+	if a.known(tok) || a.rdb().Exists(t.Context(), keys.OfSession(tok).Cart, keys.OfSession(tok).Viewed).Val() != 0 || a.rdb().HExists(t.Context(), keys.Login, keys.OfSession(tok).ID).Val() {
 		t.Fatal("the session survived sign-out")
 	}
 	res = c.home()
@@ -295,7 +296,7 @@ func TestConcurrentViewsInOneSession(t *testing.T) {
 		t.Errorf("%d sessions, want 1", a.sessions())
 	}
 	var total float64
-	for _, z := range a.rdb().ZRangeWithScores(t.Context(), "viewed:", 0, -1).Val() {
+	for _, z := range a.rdb().ZRangeWithScores(t.Context(), keys.ViewRanking, 0, -1).Val() {
 		total -= z.Score
 	}
 	if total != 41 {
@@ -304,7 +305,7 @@ func TestConcurrentViewsInOneSession(t *testing.T) {
 }
 
 func TestSessionMetrics(t *testing.T) {
-	a := newApp(t, func(o *store.Options) { o.SessionLimit = 1 }, nil)
+	a := newApp(t, func(o *wiring.Options) { o.SessionLimit = 1 }, nil)
 	a.client().view(1)
 	a.client().view(2)
 	if _, err := a.store.CleanSessions(t.Context()); err != nil {

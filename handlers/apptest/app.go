@@ -27,7 +27,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
+	"storefront/store/platform"
 	"storefront/store/storetest"
 )
 
@@ -319,13 +319,13 @@ type Backend struct {
 // NewBackend prepares a clean Redis and database from storetest.
 func NewBackend(t testing.TB) Backend {
 	t.Helper()
-	b := Backend{Env: map[string]string{"DATA_DIR": t.TempDir(), "REDIS_URL": "", "REDIS_CLUSTER_ADDRS": ""}, Mode: store.ModeSingle}
+	b := Backend{Env: map[string]string{"DATA_DIR": t.TempDir(), "REDIS_URL": "", "REDIS_CLUSTER_ADDRS": ""}, Mode: platform.ModeSingle}
 	b.Redis = storetest.Redis(t) // flushed
 	switch storetest.Backend() {
-	case store.ModeCluster:
+	case platform.ModeCluster:
 		b.Env["REDIS_CLUSTER_ADDRS"] = os.Getenv("REDIS_CLUSTER_ADDRS")
-		b.Mode = store.ModeCluster
-	case store.ModeSingle:
+		b.Mode = platform.ModeCluster
+	case platform.ModeSingle:
 		b.Env["REDIS_URL"] = os.Getenv("REDIS_URL")
 	default:
 		b.Env["REDIS_URL"] = "redis://" + storetest.Miniredis(t).Addr()
@@ -346,7 +346,7 @@ func (b Backend) With(extra map[string]string) map[string]string {
 // machine). On a shared Redis server or Cluster each test flushes it, so
 // tests there run one at a time.
 func Parallel(t *testing.T) {
-	if storetest.Backend() == store.ModeMiniredis {
+	if storetest.Backend() == platform.ModeMiniredis {
 		t.Parallel()
 	}
 }

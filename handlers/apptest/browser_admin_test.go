@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"storefront/handlers/apptest"
-
 	"github.com/chromedp/chromedp"
+
+	"storefront/handlers/apptest"
+	"storefront/store/keys"
 )
 
 // TestBrowserAdminDashboard signs the admin in through Chromium, looks at
@@ -72,7 +73,7 @@ func fakeHour(t *testing.T, app *browserApp) {
 	ctx := context.WithoutCancel(t.Context())
 	rdb, st := app.Store.Redis(), app.Store
 	// The app's own stats worker sampled "now" on start; that history goes.
-	if err := rdb.Del(ctx, "stats:samples").Err(); err != nil {
+	if err := rdb.Del(ctx, keys.StatsSamples).Err(); err != nil {
 		t.Fatal(err)
 	}
 	end := time.Now()
@@ -85,8 +86,8 @@ func fakeHour(t *testing.T, app *browserApp) {
 		hits := int64(float64(lookups) * ratio)
 		st.SetClock(func() time.Time { return at })
 		pipe := rdb.Pipeline()
-		pipe.HIncrBy(ctx, "stats:pagecache", "hit", hits)
-		pipe.HIncrBy(ctx, "stats:pagecache", "miss", lookups-hits)
+		pipe.HIncrBy(ctx, keys.PageStats, "hit", hits)
+		pipe.HIncrBy(ctx, keys.PageStats, "miss", lookups-hits)
 		sessions := int(120 + 60*wave + float64(i)/3)
 		for j := range 3 {
 			tok := fmt.Sprintf("fake-%d-%d", i, j)
@@ -102,14 +103,14 @@ func fakeHour(t *testing.T, app *browserApp) {
 			t.Fatal(err)
 		}
 		// Keep about `sessions` of the fake ones, oldest out first.
-		old, err := rdb.ZRange(ctx, "recent:", 0, int64(-sessions-1)).Result()
+		old, err := rdb.ZRange(ctx, keys.Recent, 0, int64(-sessions-1)).Result()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(old) > 0 {
 			pipe := rdb.Pipeline()
-			pipe.HDel(ctx, "login:", old...)
-			pipe.ZRem(ctx, "recent:", toAny(old)...)
+			pipe.HDel(ctx, keys.Login, old...)
+			pipe.ZRem(ctx, keys.Recent, toAny(old)...)
 			if _, err := pipe.Exec(ctx); err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"storefront/store"
+	"storefront/store/board"
+	"storefront/store/cart"
+	"storefront/store/orders"
 )
 
 // signInAdmin signs the admin in through the login form.
@@ -79,8 +81,8 @@ func TestBrowserAdminMovesOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := app.Store.Checkout(ctx, store.CheckoutRequest{Cart: store.CartOwner{UserID: buyer.ID, Token: token},
-		Shipping: store.ShippingStandard, Payment: store.PayInvoice, ExpectTotal: -1, Address: store.Address{Name: "Ada Lovelace", Line1: "1 Main Street", City: "London", Postcode: "N1 1AA", Country: "GB"}})
+	o, err := app.Store.Checkout(ctx, orders.CheckoutRequest{Cart: cart.Owner{UserID: buyer.ID, Token: token},
+		Shipping: orders.ShippingStandard, Payment: orders.PayInvoice, ExpectTotal: -1, Address: orders.Address{Name: "Ada Lovelace", Line1: "1 Main Street", City: "London", Postcode: "N1 1AA", Country: "GB"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func TestBrowserAdminMovesOrder(t *testing.T) {
 	tab.navigate("/admin/orders")
 	row := `[data-testid=admin-order-row][data-order-id="` + id + `"]`
 	tab.waitFor(row)
-	tab.do("choose paid", chromedp.SetValue(chromedp.CSS(row+` select`), store.OrderPaid))
+	tab.do("choose paid", chromedp.SetValue(chromedp.CSS(row+` select`), orders.OrderPaid))
 	tab.click(row + ` [data-testid=move-order]`)
 	tab.waitUntil("the order shows paid", e2eStepTimeout, func() (bool, string, error) {
 		st, err := peek[string](tab, `(document.querySelector('`+row+`') || {dataset: {}}).dataset.status || ''`)
@@ -122,7 +124,7 @@ func TestBrowserHiddenComment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.Store.PostArticle(ctx, store.NewArticle{Title: "A fine article", Link: "https://example.com/a", Groups: []string{"go"}, PosterID: author.ID, Poster: author.Username})
+	a, err := app.Store.PostArticle(ctx, board.NewArticle{Title: "A fine article", Link: "https://example.com/a", Groups: []string{"go"}, PosterID: author.ID, Poster: author.Username})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +135,7 @@ func TestBrowserHiddenComment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := store.CommentRef(a.ID, spam.ID)
+	ref := board.CommentRef(a.ID, spam.ID)
 	page := "/articles/" + itoaE2E(a.ID)
 
 	tab := b.tab(app)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/social"
 )
 
 // TestBrowserEngagement likes an item, follows a writer and reads their
@@ -28,7 +28,7 @@ func TestBrowserEngagement(t *testing.T) {
 	}
 	publish := func(id int64, title string) {
 		t.Helper()
-		err := app.Store.RecordPost(t.Context(), store.FeedEntry{ArticleID: id, AuthorID: w.ID, AuthorName: writer,
+		err := app.Store.RecordPost(t.Context(), social.FeedEntry{ArticleID: id, AuthorID: w.ID, AuthorName: writer,
 			Title: title, Link: "https://example.com/" + fmt.Sprint(id)})
 		if err != nil {
 			t.Fatal(err)

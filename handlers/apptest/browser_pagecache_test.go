@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/platform"
 	"storefront/store/storetest"
 )
 
@@ -35,11 +36,11 @@ func TestE2ECachedPageIsPersonalAndLive(t *testing.T) {
 	// The cart (another feature) holds two lines, 3 units; the stock drops in the
 	// database behind the cached page's back, as during a sale.
 	// The signed-in shopper's cart is the account's.
-	uid, err := app.Redis.HGet(t.Context(), "login:", store.KeysOfSession(sid).ID).Result()
+	uid, err := app.Redis.HGet(t.Context(), keys.Login, keys.OfSession(sid).ID).Result()
 	if err != nil {
 		t.Fatalf("the session is not signed in: %v", err)
 	}
-	if err := app.Redis.HSet(t.Context(), "{user:"+uid+"}:cart", "3", 2, "4", 1).Err(); err != nil {
+	if err := app.Redis.HSet(t.Context(), keys.AccountCart(parseID(uid)), "3", 2, "4", 1).Err(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := app.DB.ExecContext(t.Context(), `UPDATE items SET stock = 3 WHERE id = 15`); err != nil {
@@ -64,7 +65,7 @@ func TestE2ECachedPageIsPersonalAndLive(t *testing.T) {
 		t.Error("the gzip page did not decode to its end in the browser")
 	}
 	tb.screenshot("item-cached")
-	if storetest.DBKind() == store.DBSQLite { // the app kept its database in DATA_DIR
+	if storetest.DBKind() == platform.DBSQLite { // the app kept its database in DATA_DIR
 		if _, err := os.Stat(filepath.Join(app.DataDir, "shop.db")); err != nil {
 			t.Error(err)
 		}

@@ -36,8 +36,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/platform"
 	"storefront/store/storetest"
+	"storefront/wiring"
+	"storefront/wiring/wiringtest"
 )
 
 const (
@@ -63,7 +65,7 @@ type browserApp struct {
 	// Store is a store on the same Redis and database with the cheapest
 	// bcrypt cost, for setup that no route does (posting as another
 	// user...).
-	Store *store.Store
+	Store *wiring.Services
 }
 
 // startBrowserApp starts the app (apptest.Start) on the current test
@@ -81,15 +83,15 @@ func startBrowserApp(t *testing.T, env map[string]string) *browserApp {
 	b := apptest.NewBackend(t)
 	vars := b.With(env)
 	ctx := context.Background()
-	db, err := store.OpenDB(ctx, vars["DATABASE_URL"], vars["DATA_DIR"])
+	db, err := platform.OpenDB(ctx, vars["DATABASE_URL"], vars["DATA_DIR"])
 	if err != nil {
 		t.Fatalf("open the app's database: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
-	opt := storetest.Options()
+	opt := wiringtest.Options()
 	opt.RedisMode = b.Mode
 	opt.SeedArticles = true
-	st := store.New(b.Redis, db, opt, storetest.Logger(t))
+	st := wiring.New(b.Redis, db, opt, storetest.Logger(t))
 	t.Cleanup(st.Close)
 	if err := st.Migrate(ctx); err != nil {
 		t.Fatalf("migrate: %v", err)

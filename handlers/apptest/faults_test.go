@@ -16,7 +16,8 @@ import (
 	"github.com/alicebob/miniredis/v2"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/seed"
 )
 
 // The fault tests break Redis and PostgreSQL servers of their own while
@@ -55,7 +56,7 @@ func faultLoad(t *testing.T, base string, users []*loadUser, articles []string) 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		runLoad(ctx, workloadConfig{Bases: []string{base}, Items: store.DemoItemCount, Articles: articles}, users, rec)
+		runLoad(ctx, workloadConfig{Bases: []string{base}, Items: seed.DemoItemCount, Articles: articles}, users, rec)
 	}()
 	return rec, func() { cancel(); <-done }
 }
@@ -256,7 +257,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 	defer stop()
 	waitSamples(t, rec, 0, 200)
 	rdb := rs.Client()
-	apptest.Eventually(t, "the rescale worker takes its lease", func() bool { return rdb.Exists(t.Context(), "lease:rescale").Val() == 1 })
+	apptest.Eventually(t, "the rescale worker takes its lease", func() bool { return rdb.Exists(t.Context(), keys.Lease(keys.LeaseRescale)).Val() == 1 })
 
 	mark := len(rec.snapshot())
 	if err := p.Signal(syscall.SIGTERM); err != nil {
@@ -306,7 +307,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 		p.WaitLog(t, msg)
 	}
 	// The workers stopped and gave their leases up for another instance.
-	if holder := rdb.Get(t.Context(), "lease:rescale").Val(); holder != "" {
+	if holder := rdb.Get(t.Context(), keys.Lease(keys.LeaseRescale)).Val(); holder != "" {
 		t.Errorf("the rescale lease is still held by %q after the exit", holder)
 	}
 }

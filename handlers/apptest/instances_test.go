@@ -20,7 +20,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/platform"
 	"storefront/store/storetest"
 )
 
@@ -41,7 +42,7 @@ func sharedEnv(t *testing.T, extra map[string]string) shared {
 	t.Helper()
 	b := apptest.NewBackend(t)
 	sh := shared{env: b.With(map[string]string{"REGISTER_RATE": "0", "LOGIN_RATE": "0", "LOGIN_ADDR_RATE": "0", "VOTE_RATE": "0", "FOLLOW_RATE": "0", "LIKE_RATE": "0", "SESSION_RATE": "0"}), rdb: b.Redis}
-	if storetest.Backend() == store.ModeMiniredis {
+	if storetest.Backend() == platform.ModeMiniredis {
 		if _, err := exec.LookPath("redis-server"); err == nil {
 			rs := startOwnRedis(t, "--appendonly", "no")
 			sh.env["REDIS_URL"], sh.rdb = rs.URL(), rs.Client()
@@ -148,7 +149,7 @@ func TestSeveralInstances(t *testing.T) {
 	})
 
 	t.Run("sessions over the limit are evicted once", func(t *testing.T) {
-		before := sh.rdb.ZCard(ctx, "recent:").Val()
+		before := sh.rdb.ZCard(ctx, keys.Recent).Val()
 		if before >= sessionLimit {
 			t.Fatalf("%d sessions before the flood, limit %d", before, sessionLimit)
 		}
@@ -159,7 +160,7 @@ func TestSeveralInstances(t *testing.T) {
 		}
 		left := int64(0)
 		for deadline := time.Now().Add(apptest.PollDeadline); time.Now().Before(deadline); {
-			if left = sh.rdb.ZCard(ctx, "recent:").Val(); left <= sessionLimit {
+			if left = sh.rdb.ZCard(ctx, keys.Recent).Val(); left <= sessionLimit {
 				break
 			}
 			time.Sleep(25 * time.Millisecond)
@@ -187,7 +188,7 @@ func TestSeveralInstances(t *testing.T) {
 		}
 		total := int64(0)
 		for deadline := time.Now().Add(apptest.PollDeadline); total < want && time.Now().Before(deadline); {
-			total, _ = sh.rdb.HGet(ctx, "worker:cleanup", "total:evicted").Int64()
+			total, _ = sh.rdb.HGet(ctx, keys.Worker(keys.LeaseCleanup), "total:evicted").Int64()
 			time.Sleep(20 * time.Millisecond)
 		}
 		if total != want {
@@ -205,7 +206,7 @@ func TestSeveralInstances(t *testing.T) {
 		// at start, from two instances, moments apart.
 		var samples []string
 		for deadline := time.Now().Add(apptest.PollDeadline); len(samples) == 0 && time.Now().Before(deadline); {
-			samples = sh.rdb.ZRange(ctx, "stats:samples", 0, -1).Val()
+			samples = sh.rdb.ZRange(ctx, keys.StatsSamples, 0, -1).Val()
 			time.Sleep(25 * time.Millisecond)
 		}
 		if len(samples) == 0 {
@@ -230,7 +231,7 @@ func TestSeveralInstances(t *testing.T) {
 		if len(instances) != 1 {
 			t.Errorf("samples from %d instances, want 1: %v", len(instances), instances)
 		}
-		if holder := sh.rdb.Get(ctx, "lease:stats").Val(); !instances[holder] {
+		if holder := sh.rdb.Get(ctx, keys.Lease(keys.LeaseStats)).Val(); !instances[holder] {
 			t.Errorf("the stats lease is held by %q, the samples come from %v", holder, instances)
 		}
 	})
@@ -250,7 +251,7 @@ func TestSeveralInstances(t *testing.T) {
 		// Wait for every leased worker's first run (the rescale's is one
 		// interval after start), so that the two reads see the same runs.
 		for _, w := range []string{"cleanup", "stats", "rescale"} {
-			apptest.Eventually(t, "worker "+w+" reports", func() bool { return sh.rdb.HGet(ctx, "worker:"+w, "instance").Val() != "" })
+			apptest.Eventually(t, "worker "+w+" reports", func() bool { return sh.rdb.HGet(ctx, keys.Worker(w), "instance").Val() != "" })
 		}
 		onA, onB := workers(a), workers(b)
 		// The workers that run under a lease run on its holder only; the
@@ -261,8 +262,8 @@ func TestSeveralInstances(t *testing.T) {
 				t.Errorf("%s: A says %q, B says %q", w, onA[w], onB[w])
 			}
 		}
-		if !strings.Contains(onA["cleanup"], "ran on "+sh.rdb.Get(ctx, "lease:cleanup").Val()) {
-			t.Errorf("cleanup: %s; the lease holder is %q", onA["cleanup"], sh.rdb.Get(ctx, "lease:cleanup").Val())
+		if !strings.Contains(onA["cleanup"], "ran on "+sh.rdb.Get(ctx, keys.Lease(keys.LeaseCleanup)).Val()) {
+			t.Errorf("cleanup: %s; the lease holder is %q", onA["cleanup"], sh.rdb.Get(ctx, keys.Lease(keys.LeaseCleanup)).Val())
 		}
 	})
 
@@ -271,7 +272,7 @@ func TestSeveralInstances(t *testing.T) {
 		t.Parallel()
 		// A marker item far ahead of the rest: each rescale halves it.
 		const start = 1 << 30
-		if err := sh.rdb.ZAdd(ctx, "viewed:", redis.Z{Score: -start, Member: "999999"}).Err(); err != nil {
+		if err := sh.rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: -start, Member: "999999"}).Err(); err != nil {
 			t.Fatal(err)
 		}
 		// Watch for at least four intervals and one halving. The bound
@@ -281,7 +282,7 @@ func TestSeveralInstances(t *testing.T) {
 		var halvings float64
 		var elapsed time.Duration
 		apptest.Eventually(t, "the marker is rescaled", func() bool {
-			score, err := sh.rdb.ZScore(ctx, "viewed:", "999999").Result()
+			score, err := sh.rdb.ZScore(ctx, keys.ViewRanking, "999999").Result()
 			elapsed = time.Since(t0)
 			if err != nil {
 				return false
@@ -293,7 +294,7 @@ func TestSeveralInstances(t *testing.T) {
 		if halvings > most {
 			t.Errorf("%v halvings in %v, want at most %v: once per interval", halvings, elapsed, most)
 		}
-		holder, _ := sh.rdb.Get(ctx, "lease:rescale").Result()
+		holder, _ := sh.rdb.Get(ctx, keys.Lease(keys.LeaseRescale)).Result()
 		if holder == "" {
 			t.Error("nobody holds the rescale lease")
 		}
@@ -312,7 +313,7 @@ func TestSeveralInstances(t *testing.T) {
 		t0 := time.Now()
 		var elapsed time.Duration
 		apptest.Eventually(t, "the row is refreshed twice", func() bool {
-			if v, err := sh.rdb.Get(ctx, "inv:77").Result(); err == nil {
+			if v, err := sh.rdb.Get(ctx, keys.RowCache(77)).Result(); err == nil {
 				var row struct {
 					CachedAt float64 `json:"cached_at"`
 				}

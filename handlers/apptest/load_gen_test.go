@@ -23,7 +23,8 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/crypto/bcrypt"
 
-	"storefront/store"
+	"storefront/store/platform"
+	"storefront/wiring"
 )
 
 // The load generator: virtual shoppers, each signed in with a cookie jar
@@ -148,19 +149,19 @@ func newLoadUsers(t testing.TB, base string, n int, timeout time.Duration, accou
 
 // accountMaker creates accounts straight in an app's database.
 type accountMaker struct {
-	st *store.Store
+	st *wiring.Services
 }
 
 // newAccountMaker opens the database the app with env uses.
 func newAccountMaker(t testing.TB, env map[string]string) *accountMaker {
 	t.Helper()
-	db, err := store.OpenDB(context.Background(), env["DATABASE_URL"], env["DATA_DIR"])
+	db, err := platform.OpenDB(context.Background(), env["DATABASE_URL"], env["DATA_DIR"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // never used: accounts live in SQL
 	t.Cleanup(func() { db.Close(); rdb.Close() })
-	st := store.New(rdb, db, store.Options{PasswordCost: bcrypt.MinCost, PageL1Bytes: -1}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	st := wiring.New(rdb, db, wiring.Options{PasswordCost: bcrypt.MinCost, PageL1Bytes: -1}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	st.Close() // only accounts are made: no background work
 	return &accountMaker{st: st}
 }

@@ -11,8 +11,13 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"storefront/store"
+	"storefront/store/cart"
+	"storefront/store/keys"
+	"storefront/store/platform"
+	"storefront/store/seed"
 	"storefront/store/storetest"
+	"storefront/wiring"
+	"storefront/wiring/wiringtest"
 )
 
 // BenchmarkSessionMemory measures the Redis memory one session takes with
@@ -30,9 +35,9 @@ func BenchmarkSessionMemory(b *testing.B) {
 		b.Run(kind, func(b *testing.B) {
 			rs := startOwnRedis(b, "--appendonly", "no")
 			rdb := rs.Client()
-			opt := storetest.Options()
-			opt.RedisMode = store.ModeSingle
-			st := store.New(rdb, storetest.DB(b), opt, storetest.Logger(b))
+			opt := wiringtest.Options()
+			opt.RedisMode = platform.ModeSingle
+			st := wiring.New(rdb, storetest.DB(b), opt, storetest.Logger(b))
 			b.Cleanup(st.Close)
 			ctx := context.Background()
 			// Every item has been viewed once, so that `viewed:` (shared by
@@ -41,7 +46,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 			if err := st.CreateSession(ctx, warm, 0); err != nil {
 				b.Fatal(err)
 			}
-			for id := int64(1); id <= store.DemoItemCount; id++ {
+			for id := int64(1); id <= seed.DemoItemCount; id++ {
 				if err := st.UpdateToken(ctx, warm, true, id); err != nil {
 					b.Fatal(err)
 				}
@@ -69,7 +74,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 			// The part in the few keys every session shares (one Cluster
 			// slot each), as opposed to its own viewed:{<sid>} and cart:{<sid>}.
 			var shared int64
-			for _, k := range []string{"recent:", "login:"} {
+			for _, k := range []string{keys.Recent, keys.Login} {
 				n, err := rdb.MemoryUsage(ctx, k, 0).Result()
 				if err == nil {
 					shared += n
@@ -81,7 +86,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 }
 
 // fillSession makes session i: 25 item views and a 3-line cart.
-func fillSession(ctx context.Context, st *store.Store, i int, signedIn bool) error {
+func fillSession(ctx context.Context, st *wiring.Services, i int, signedIn bool) error {
 	token := sessionToken()
 	var user int64
 	if signedIn {
@@ -91,12 +96,12 @@ func fillSession(ctx context.Context, st *store.Store, i int, signedIn bool) err
 		return err
 	}
 	for v := range 25 {
-		if err := st.UpdateToken(ctx, token, !signedIn, int64((i*31+v*7)%store.DemoItemCount+1)); err != nil {
+		if err := st.UpdateToken(ctx, token, !signedIn, int64((i*31+v*7)%seed.DemoItemCount+1)); err != nil {
 			return err
 		}
 	}
 	for l := range 3 {
-		if _, err := st.SetCartLine(ctx, store.CartOwner{Token: token}, int64((i+l*97)%store.DemoItemCount+1), int64(l+1)); err != nil {
+		if _, err := st.SetCartLine(ctx, cart.Owner{Token: token}, int64((i+l*97)%seed.DemoItemCount+1), int64(l+1)); err != nil {
 			return err
 		}
 	}

@@ -19,7 +19,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/platform"
+	"storefront/store/seed"
 	"storefront/store/storetest"
 )
 
@@ -77,7 +79,7 @@ func TestLoad(t *testing.T) {
 	}
 
 	users := newLoadUsers(t, base, conc, 30*time.Second, accounts)
-	cfg := workloadConfig{Bases: []string{base}, Duration: dur, Items: store.DemoItemCount, Articles: articleIDs(t, base), Only: os.Getenv("LOAD_KIND")}
+	cfg := workloadConfig{Bases: []string{base}, Duration: dur, Items: seed.DemoItemCount, Articles: articleIDs(t, base), Only: os.Getenv("LOAD_KIND")}
 	// A short warm-up (not counted) fills the caches and the pools.
 	runLoad(t.Context(), workloadConfig{Bases: cfg.Bases, Duration: min(dur/10, 3*time.Second), Items: cfg.Items, Articles: cfg.Articles}, users, &loadRecorder{})
 
@@ -135,9 +137,9 @@ func loadEnv(t *testing.T) (map[string]string, redis.UniversalClient) {
 		"METRICS_TOKEN": apptest.MetricsToken, "DATA_DIR": t.TempDir()}
 	rdb := storetest.Redis(t)
 	switch storetest.Backend() {
-	case store.ModeCluster:
+	case platform.ModeCluster:
 		env["REDIS_CLUSTER_ADDRS"] = os.Getenv("REDIS_CLUSTER_ADDRS")
-	case store.ModeSingle:
+	case platform.ModeSingle:
 		env["REDIS_URL"] = os.Getenv("REDIS_URL")
 	default:
 		env["REDIS_URL"] = "redis://" + storetest.Miniredis(t).Addr()
@@ -163,7 +165,7 @@ func redisFigures(t *testing.T, rdb redis.UniversalClient) redisStats {
 		return st
 	}
 	ctx := context.Background()
-	st.sessions, _ = rdb.ZCard(ctx, "recent:").Result()
+	st.sessions, _ = rdb.ZCard(ctx, keys.Recent).Result()
 	var mu sync.Mutex
 	add := func(ctx context.Context, c *redis.Client) error {
 		info, err := c.Info(ctx, "memory", "stats", "cpu", "commandstats").Result()

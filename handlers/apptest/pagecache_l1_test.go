@@ -15,8 +15,11 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/keys"
+	"storefront/store/platform"
 	"storefront/store/storetest"
+	"storefront/wiring"
+	"storefront/wiring/wiringtest"
 )
 
 // eventually polls cond with a generous deadline (no timing is asserted).
@@ -100,7 +103,7 @@ func TestHitWritesAndSIGKILL(t *testing.T) {
 		eventually(t, "item 88 is cached", func() bool {
 			return s.At(base).MustGet("/items/88", http.StatusOK).Header.Get("X-Cache") == "HIT"
 		})
-		before, _ := sh.rdb.ZScore(ctx, "viewed:", "88").Result()
+		before, _ := sh.rdb.ZScore(ctx, keys.ViewRanking, "88").Result()
 		const hits = 10
 		for range hits {
 			if x := s.At(base).MustGet("/items/88", http.StatusOK).Header.Get("X-Cache"); x != "HIT" {
@@ -111,16 +114,16 @@ func TestHitWritesAndSIGKILL(t *testing.T) {
 		_ = p.Signal(sig)
 		_ = p.Wait()
 		for _, tok := range []string{token, guestToken} {
-			if _, err := sh.rdb.ZScore(ctx, "recent:", store.KeysOfSession(tok).ID).Result(); err != nil {
+			if _, err := sh.rdb.ZScore(ctx, keys.Recent, keys.OfSession(tok).ID).Result(); err != nil {
 				t.Errorf("%v: a session is gone: %v", sig, err)
 			}
 		}
 		// A signed-in shopper's cart is the account's.
-		uid, _ := sh.rdb.HGet(ctx, "login:", store.KeysOfSession(token).ID).Result()
-		if q, _ := sh.rdb.HGet(ctx, "{user:"+uid+"}:cart", "5").Result(); q != "3" {
+		uid, _ := sh.rdb.HGet(ctx, keys.Login, keys.OfSession(token).ID).Result()
+		if q, _ := sh.rdb.HGet(ctx, keys.AccountCart(parseID(uid)), "5").Result(); q != "3" {
 			t.Errorf("%v: cart line %q, want 3", sig, q)
 		}
-		after, _ := sh.rdb.ZScore(ctx, "viewed:", "88").Result()
+		after, _ := sh.rdb.ZScore(ctx, keys.ViewRanking, "88").Result()
 		lost := hits + 1 - int(before-after) // and the hit that ended the wait
 		switch {
 		case sig == syscall.SIGKILL && (lost < 0 || lost > hits+1):
@@ -189,13 +192,13 @@ func TestCachedHitZeroRoundTrips(t *testing.T) {
 		return apptest.TextOf(view().Body, "cart-count") == "3"
 	})
 	// The hits' views are written behind, in one pipeline.
-	before, _ := rdb.ZScore(ctx, "viewed:", "61").Result()
+	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "61").Result()
 	trips.n = 0
 	if err := st.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	flushTrips := trips.n
-	after, _ := rdb.ZScore(ctx, "viewed:", "61").Result()
+	after, _ := rdb.ZScore(ctx, keys.ViewRanking, "61").Result()
 	if after != before-float64(hits) || flushTrips != 1 {
 		t.Errorf("flush: ranking %v -> %v (want %d views less) in %d round trips, want 1", before, after, hits, flushTrips)
 	}
@@ -205,7 +208,7 @@ func TestCachedHitZeroRoundTrips(t *testing.T) {
 // own (DB 0, so go-redis's client-side caching applies), with the
 // write-behind left to the test (flushed by it only). It returns the plain
 // and the caching client, the store and the server.
-func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *store.Store, *httptest.Server) {
+func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *wiring.Services, *httptest.Server) {
 	t.Helper()
 	rs := startOwnRedis(t, "--appendonly", "no")
 	opt, err := redis.ParseURL(rs.URL())
@@ -216,10 +219,10 @@ func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *store.Store, *httpt
 	cached := redis.NewClient(&redis.Options{Addr: opt.Addr, Protocol: 3,
 		ClientSideCacheConfig: &redis.ClientSideCacheConfig{MaxMemoryBytes: 1 << 20}})
 	t.Cleanup(func() { cached.Close(); rdb.Close() })
-	o := storetest.Options()
-	o.RedisMode, o.WriteBehind = store.ModeSingle, time.Hour // flushed by the test only
+	o := wiringtest.Options()
+	o.RedisMode, o.WriteBehind = platform.ModeSingle, time.Hour // flushed by the test only
 	o.PageCacheTTL, o.PageCacheTop = time.Minute, 100
-	st := store.New(rdb, storetest.DB(t), o, storetest.Logger(t))
+	st := wiring.New(rdb, storetest.DB(t), o, storetest.Logger(t))
 	t.Cleanup(st.Close)
 	st.UseClientSideCache(cached)
 	ctx := t.Context()
@@ -239,4 +242,10 @@ func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *store.Store, *httpt
 	t.Cleanup(srv.Close)
 
 	return rdb, cached, st, srv
+}
+
+// parseID reads an id as Redis stores it (0 for anything else).
+func parseID(s string) int64 {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
 }

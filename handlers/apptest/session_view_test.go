@@ -11,8 +11,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/handlers/apptest"
-	"storefront/store"
+	"storefront/store/board"
+	"storefront/store/keys"
 	"storefront/store/storetest"
+	"storefront/wiring"
 )
 
 // keyTouches records the commands sent to Redis on keys a test watches,
@@ -68,7 +70,7 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 	s := apptest.NewClient(t, srv.URL)
 	s.MustPost("/register", url.Values{"username": {"reader"}, "password": {"a-long-password-1"}}, http.StatusSeeOther)
 	s.MustPost("/cart", url.Values{"item": {"3"}, "qty": {"2"}}, http.StatusSeeOther)
-	keys := store.KeysOfSession(s.Cookie("sid"))
+	sk := keys.OfSession(s.Cookie("sid"))
 	page := func() apptest.Response {
 		r := s.MustGet("/items", http.StatusOK)
 		if apptest.TextOf(r.Body, "user-name") == "reader" && apptest.TextOf(r.Body, "cart-count") != "2" {
@@ -80,13 +82,13 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 	if err := st.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	seen, err := rdb.ZScore(ctx, "recent:", keys.ID).Result()
+	seen, err := rdb.ZScore(ctx, keys.Recent, sk.ID).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	watch := &keyTouches{watch: func(k string) bool {
-		return k == "recent:" || k == "login:" || k == keys.Cart || strings.HasSuffix(k, ":cart") || strings.HasSuffix(k, ":unread")
+		return k == keys.Recent || k == keys.Login || k == sk.Cart || strings.HasSuffix(k, ":cart") || strings.HasSuffix(k, ":unread")
 	}}
 	rdb.AddHook(watch)
 	for range 10 {
@@ -103,7 +105,7 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 	if got := watch.take(); len(got) == 0 {
 		t.Error("the flush did not touch the session")
 	}
-	if after, _ := rdb.ZScore(ctx, "recent:", keys.ID).Result(); after <= seen {
+	if after, _ := rdb.ZScore(ctx, keys.Recent, sk.ID).Result(); after <= seen {
 		t.Errorf("recent: score %v -> %v: the page reads' touch was not written", seen, after)
 	}
 
@@ -120,7 +122,7 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 
 	// The session ends on the server (another instance signed it out):
 	// Redis invalidates the cached read and the next page is anonymous.
-	if err := rdb.HDel(ctx, "login:", keys.ID).Err(); err != nil {
+	if err := rdb.HDel(ctx, keys.Login, sk.ID).Err(); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, "the ended session is seen on a page read", func() bool {
@@ -144,7 +146,7 @@ func containsPrefix(list []string, prefix string) bool {
 func TestListingsFromClientSideCache(t *testing.T) {
 	_, cached, st, _ := cachedApp(t)
 	ctx := t.Context()
-	other := store.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
+	other := wiring.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
 	u, err := st.CreateUser(ctx, "voter", "a-long-password-1")
 	if err != nil {
@@ -155,27 +157,27 @@ func TestListingsFromClientSideCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, title := range []string{"First news", "Second news"} {
-		if _, err := st.PostArticle(ctx, store.NewArticle{Title: title, Link: "https://example.com/" + url.PathEscape(title), PosterID: poster.ID}); err != nil {
+		if _, err := st.PostArticle(ctx, board.NewArticle{Title: title, Link: "https://example.com/" + url.PathEscape(title), PosterID: poster.ID}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	page, err := st.Articles(ctx, store.ArticleQuery{PerPage: 5})
+	page, err := st.Articles(ctx, board.ArticleQuery{PerPage: 5})
 	if err != nil || len(page.Articles) == 0 {
 		t.Fatalf("no articles to list: %v", err)
 	}
 	a := page.Articles[0]
 	misses := cached.CSCStats().Misses
-	if again, err := st.Articles(ctx, store.ArticleQuery{PerPage: 5}); err != nil || len(again.Articles) != len(page.Articles) {
+	if again, err := st.Articles(ctx, board.ArticleQuery{PerPage: 5}); err != nil || len(again.Articles) != len(page.Articles) {
 		t.Fatalf("second listing: %v", err)
 	}
 	if got := cached.CSCStats().Misses - misses; got != 0 {
 		t.Errorf("a repeated listing missed the client-side cache %d times, want 0", got)
 	}
-	if _, _, err := other.Vote(ctx, a.ID, u.ID, store.VoteUp); err != nil {
+	if _, _, err := other.Vote(ctx, a.ID, u.ID, board.VoteUp); err != nil {
 		t.Fatal(err)
 	}
 	got, err := st.ArticlesByID(ctx, []int64{a.ID}, u.ID)
-	if err != nil || len(got) != 1 || got[0].MyVote != store.VoteUp {
+	if err != nil || len(got) != 1 || got[0].MyVote != board.VoteUp {
 		t.Fatalf("the voter's own vote is not shown at once: %+v, %v", got, err)
 	}
 	eventually(t, "the other instance's vote in the listing", func() bool {

@@ -1,8 +1,12 @@
-// Package storetest gives each test a clean Redis and a clean database:
-// miniredis and a temporary SQLite file on a fresh machine, or real Redis
-// (REDIS_URL), a Redis Cluster (REDIS_CLUSTER_ADDRS) and PostgreSQL
-// (DATABASE_URL) when they are set. With both Redis variables set, Main
-// runs every test of the package once on each.
+// Package storetest is test support, not part of the shop: it gives each
+// test a clean Redis and a clean database, miniredis and a temporary
+// SQLite file on a fresh machine, or real Redis (REDIS_URL), a Redis
+// Cluster (REDIS_CLUSTER_ADDRS) and PostgreSQL (DATABASE_URL) when they
+// are set. With both Redis variables set, Main runs every test of the
+// package once on each.
+//
+// It builds on store/platform alone, so that any package's internal tests
+// may use it; the whole shop on these backends is wiring/wiringtest's.
 package storetest
 
 import (
@@ -24,9 +28,8 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
-	"golang.org/x/crypto/bcrypt"
 
-	"storefront/store"
+	"storefront/store/platform"
 )
 
 // AdminPassword is the admin account's password in tests.
@@ -34,7 +37,7 @@ const AdminPassword = "admin-password-for-tests"
 
 var (
 	mu      sync.Mutex
-	backend = store.ModeMiniredis
+	backend = platform.ModeMiniredis
 	minis   = map[testing.TB]*miniredis.Miniredis{}
 )
 
@@ -42,13 +45,13 @@ var (
 func Backends() []string {
 	var out []string
 	if os.Getenv("REDIS_URL") != "" {
-		out = append(out, store.ModeSingle)
+		out = append(out, platform.ModeSingle)
 	}
 	if os.Getenv("REDIS_CLUSTER_ADDRS") != "" {
-		out = append(out, store.ModeCluster)
+		out = append(out, platform.ModeCluster)
 	}
 	if len(out) == 0 {
-		out = append(out, store.ModeMiniredis)
+		out = append(out, platform.ModeMiniredis)
 	}
 	return out
 }
@@ -66,7 +69,7 @@ func Run(m *testing.M) int {
 		backend = b
 		mu.Unlock()
 		unlock := func() {}
-		if b != store.ModeMiniredis {
+		if b != platform.ModeMiniredis {
 			unlock = lockServer(b)
 		}
 		fmt.Fprintf(os.Stderr, "storetest: redis=%s database=%s\n", b, DBKind())
@@ -88,16 +91,16 @@ func Backend() string {
 // DBKind is the database of this run.
 func DBKind() string {
 	if os.Getenv("DATABASE_URL") != "" {
-		return store.DBPostgres
+		return platform.DBPostgres
 	}
-	return store.DBSQLite
+	return platform.DBSQLite
 }
 
 // lockServer makes test binaries that share one Redis server (or Cluster)
 // take turns, since each test flushes it.
 func lockServer(mode string) func() {
 	addr := os.Getenv("REDIS_URL")
-	if mode == store.ModeCluster {
+	if mode == platform.ModeCluster {
 		addr = os.Getenv("REDIS_CLUSTER_ADDRS")
 	}
 	sum := sha256.Sum256([]byte(addr))
@@ -115,7 +118,7 @@ func Redis(t testing.TB) redis.UniversalClient {
 	t.Helper()
 	ctx := context.Background()
 	switch Backend() {
-	case store.ModeSingle:
+	case platform.ModeSingle:
 		opt, err := redis.ParseURL(os.Getenv("REDIS_URL"))
 		if err != nil {
 			t.Fatalf("REDIS_URL: %v", err)
@@ -126,7 +129,7 @@ func Redis(t testing.TB) redis.UniversalClient {
 		}
 		t.Cleanup(func() { c.Close() })
 		return c
-	case store.ModeCluster:
+	case platform.ModeCluster:
 		c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: strings.Split(os.Getenv("REDIS_CLUSTER_ADDRS"), ",")})
 		err := c.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error { return m.FlushDB(ctx).Err() })
 		if err != nil {
@@ -168,14 +171,14 @@ func DB(t testing.TB) *sql.DB {
 	t.Helper()
 	ctx := context.Background()
 	if u := DatabaseURL(t); u != "" {
-		db, err := store.OpenDB(ctx, u, "")
+		db, err := platform.OpenDB(ctx, u, "")
 		if err != nil {
 			t.Fatalf("postgres: %v", err)
 		}
 		t.Cleanup(func() { db.Close() })
 		return db
 	}
-	db, err := store.OpenDB(ctx, "", t.TempDir())
+	db, err := platform.OpenDB(ctx, "", t.TempDir())
 	if err != nil {
 		t.Fatalf("sqlite: %v", err)
 	}
@@ -194,7 +197,7 @@ func DatabaseURL(t testing.TB) string {
 		return ""
 	}
 	ctx := context.Background()
-	admin, err := store.OpenDB(ctx, u, "")
+	admin, err := platform.OpenDB(ctx, u, "")
 	if err != nil {
 		t.Fatalf("postgres: %v", err)
 	}
@@ -219,43 +222,6 @@ func DatabaseURL(t testing.TB) string {
 	return pu.String()
 }
 
-// Options are small, fast defaults for tests.
-func Options() store.Options {
-	return store.Options{
-		RedisMode:        Backend(),
-		SessionLimit:     10_000_000,
-		ViewedPerSession: 25,
-		PageCacheTTL:     300 * time.Second,
-		PageCacheTop:     10_000,
-		ViewedKeep:       20_000,
-		RescaleInterval:  5 * time.Minute,
-		GroupCacheTTL:    60 * time.Second,
-		VoteWindow:       168 * time.Hour,
-		VoteScore:        432,
-		PasswordCost:     bcrypt.MinCost,
-	}
-}
-
-// Store returns a migrated, seeded store on a clean Redis and database.
-// edit, if given, adjusts the options first.
-func Store(t testing.TB, edit ...func(*store.Options)) *store.Store {
-	t.Helper()
-	opt := Options()
-	for _, f := range edit {
-		f(&opt)
-	}
-	st := store.New(Redis(t), DB(t), opt, Logger(t))
-	t.Cleanup(st.Close)
-	ctx := context.Background()
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	if _, err := st.SeedDemo(ctx, AdminPassword); err != nil {
-		t.Fatalf("seed: %v", err)
-	}
-	return st
-}
-
 // Logger discards logs unless STORETEST_LOG is set.
 func Logger(t testing.TB) *slog.Logger {
 	if os.Getenv("STORETEST_LOG") != "" {
@@ -273,4 +239,15 @@ func Eventually(t testing.TB, cond func() bool, msg string) {
 			t.Fatal(msg)
 		}
 	}
+}
+
+// Base is a platform.Base on a clean Redis and a clean, migrated
+// database, for tests that build a service from its parts.
+func Base(t testing.TB) platform.Base {
+	t.Helper()
+	db := DB(t)
+	if err := platform.Migrate(context.Background(), db); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	return platform.NewBase(Redis(t), db, Logger(t))
 }

@@ -1,0 +1,87 @@
+package analytics_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"storefront/store/analytics"
+	"storefront/store/keys"
+	"storefront/store/storetest"
+	"storefront/wiring"
+	"storefront/wiring/wiringtest"
+)
+
+func TestMain(m *testing.M) { storetest.Main(m) }
+
+func TestRescaleTrimsAndHalves(t *testing.T) {
+	st := wiringtest.New(t, func(o *wiring.Options) { o.ViewedKeep = 3 })
+	ctx := t.Context()
+	rdb := st.Redis()
+	for i := 1; i <= 6; i++ {
+		rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: float64(-10 * i), Member: fmt.Sprint(i)})
+	}
+	if err := st.Rescale(ctx); err != nil {
+		t.Fatal(err)
+	}
+	top, err := st.PopularItems(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []analytics.ItemViews{{ItemID: 6, Views: 30}, {ItemID: 5, Views: 25}, {ItemID: 4, Views: 20}}
+	if fmt.Sprint(top) != fmt.Sprint(want) {
+		t.Fatalf("after rescale %v, want %v", top, want)
+	}
+}
+
+func TestRescaleWorkerRunsOnceAcrossInstances(t *testing.T) {
+	opts := func(o *wiring.Options) { o.RescaleInterval = 20 * time.Millisecond }
+	st := wiringtest.New(t, opts)
+	o := st.Options()
+	other := wiring.New(st.Redis(), st.DB(), o, storetest.Logger(t))
+	t.Cleanup(other.Close)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	n := 0
+	for _, s := range []*wiring.Services{st, other} {
+		for _, w := range s.Workers() {
+			if w.Name() == keys.LeaseRescale {
+				n++
+				go func() { w.Run(ctx); done <- struct{}{} }()
+			}
+		}
+	}
+	rdb := st.Redis()
+	rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: -1 << 20, Member: "1"})
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if s, _ := rdb.ZScore(ctx, keys.ViewRanking, "1").Result(); s > -1<<17 {
+			break // halved at least three times
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the rescale worker never ran")
+		}
+	}
+	holder, err := st.LeaseHolder(ctx, keys.LeaseRescale)
+	if err != nil || (holder != st.Instance() && holder != other.Instance()) {
+		t.Fatalf("lease holder %q %v", holder, err)
+	}
+	cancel()
+	for range n {
+		<-done
+	}
+}
+
+func TestViewToBuy(t *testing.T) {
+	if got, ok := (analytics.AlsoBought{Buyers: 1}).ViewToBuy(3); !ok || got != 33 {
+		t.Errorf("1 buyer over 3 views: %d%%", got)
+	}
+	if got, ok := (analytics.AlsoBought{Buyers: 5}).ViewToBuy(2); !ok || got != 100 {
+		t.Errorf("more buyers than views: %d%%, want 100", got)
+	}
+	if _, ok := (analytics.AlsoBought{}).ViewToBuy(0); ok {
+		t.Error("a percentage of no views")
+	}
+}

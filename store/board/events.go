@@ -1,0 +1,39 @@
+package board
+
+import "context"
+
+// Events is told about every successful post, vote, comment and hide on
+// the board, after the change is stored. Social implements it (feeds,
+// posts counters, notifications) and the wiring installs it with
+// SetEvents; until then nothing listens. Implementations run inside the
+// request, so they should be quick, and they handle (log) their own
+// errors: the post, vote or comment has already happened.
+type Events interface {
+	// ArticlePosted follows a new article (a.PosterID is its author).
+	ArticlePosted(ctx context.Context, a Article)
+	// ArticleVoted follows a vote that changed something: dir is VoteUp,
+	// VoteDown or VoteNone (a vote taken back). a is the article after the
+	// vote, with the voter's MyVote.
+	ArticleVoted(ctx context.Context, a Article, voterID int64, dir string)
+	// ArticleCommented follows a new comment c on a.
+	ArticleCommented(ctx context.Context, a Article, c Comment)
+	// ArticleHidden follows a moderator hiding a, which has left the
+	// board's listings already; its error is HideArticle's.
+	ArticleHidden(ctx context.Context, a Article) error
+}
+
+// SetEvents installs the listener for board events; nil removes it.
+func (s *Service) SetEvents(e Events) {
+	if e == nil {
+		e = noEvents{}
+	}
+	s.events = e
+}
+
+// noEvents is the listener in force until one is installed.
+type noEvents struct{}
+
+func (noEvents) ArticlePosted(context.Context, Article)               {}
+func (noEvents) ArticleVoted(context.Context, Article, int64, string) {}
+func (noEvents) ArticleCommented(context.Context, Article, Comment)   {}
+func (noEvents) ArticleHidden(context.Context, Article) error         { return nil }

@@ -1,0 +1,207 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"storefront/store/platform"
+)
+
+// NewItem is what an admin fills in to create an item.
+type NewItem struct {
+	Name        string
+	PriceCents  int64
+	Stock       int64
+	Category    string
+	Description string
+}
+
+// CreateItem adds an item to the catalog and returns it. The id is the
+// next after the largest (the demo catalog is inserted with its own ids,
+// which PostgreSQL's identity does not see); two admins creating at once
+// may pick the same id, and the loser takes the next (each round one
+// of them wins, so a few tries suffice).
+// The slug carries the id, so it is unique whatever the name.
+func (s *Service) CreateItem(ctx context.Context, n NewItem) (Item, error) {
+	base := Slugify(n.Name)
+	if base == "" {
+		base = "item"
+	}
+	for attempt := 0; attempt < 32; attempt++ {
+		var id int64
+		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM items`).Scan(&id); err != nil {
+			return Item{}, fmt.Errorf("create item: %w", err)
+		}
+		res, err := s.db.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+			id, base+"-"+strconv.FormatInt(id, 10), n.Name, n.Description, n.Category, n.PriceCents, n.Stock, s.clock.Now().Unix())
+		if err != nil {
+			return Item{}, fmt.Errorf("create item: %w", err)
+		}
+		if k, err := res.RowsAffected(); err == nil && k == 1 {
+			// Cached search results must now include the item.
+			if err := s.Changed(ctx, Change{IDs: []int64{id}, Search: true}); err != nil {
+				return Item{}, fmt.Errorf("create item: %w", err)
+			}
+			return s.Item(ctx, id)
+		}
+	}
+	return Item{}, fmt.Errorf("create item: %w", platform.ErrConflict)
+}
+
+// SetItemArchived takes an item off sale (archived) or puts it back. An
+// archived item leaves listings, search, category counts and the cards of
+// every list; its page answers Gone; carts and checkouts refuse it (the
+// checkout's stock update carries the condition, so one racing with the
+// archive cannot buy it after the commit); past orders keep it. Its cached
+// pages and row are purged at once (Changed), so no instance serves the
+// old page.
+// It reports whether anything changed.
+func (s *Service) SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error) {
+	q := `UPDATE items SET archived_at = $1, updated_at = $1 WHERE id = $2 AND archived_at IS NULL`
+	if !archived {
+		q = `UPDATE items SET archived_at = NULL, updated_at = $1 WHERE id = $2 AND archived_at IS NOT NULL`
+	}
+	res, err := s.db.ExecContext(ctx, q, s.clock.Now().Unix(), id)
+	if err != nil {
+		return false, fmt.Errorf("archive item %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("archive item %d: %w", id, err)
+	}
+	if n == 0 {
+		if _, err := s.Item(ctx, id); err != nil {
+			return false, err
+		}
+		return false, nil
+	}
+	return true, s.Changed(ctx, Change{IDs: []int64{id}, Search: true})
+}
+
+// AdminItemQuery selects a page of the admin's item list: every item,
+// archived ones too, matched on the name or the id.
+type AdminItemQuery struct {
+	Q       string
+	Page    int // from 1
+	PerPage int
+}
+
+// AdminItems returns one page of the admin's item list, by id, and how
+// many items match.
+func (s *Service) AdminItems(ctx context.Context, q AdminItemQuery) (ItemPage, error) {
+	where, args := "1=1", []any{}
+	if q.Q != "" {
+		args = append(args, "%"+likeEscape(strings.ToLower(q.Q))+"%")
+		where = `LOWER(name) LIKE $1 ESCAPE '\'`
+		if id, err := strconv.ParseInt(q.Q, 10, 64); err == nil {
+			args = append(args, id)
+			where = `(` + where + ` OR id = $2)`
+		}
+	}
+	var page ItemPage
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM items WHERE `+where, args...).Scan(&page.Total); err != nil {
+		return page, fmt.Errorf("admin items: %w", err)
+	}
+	offset := (q.Page - 1) * q.PerPage
+	if offset >= page.Total {
+		return page, nil
+	}
+	n := len(args)
+	args = append(args, q.PerPage, offset)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE `+where+
+		` ORDER BY id LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2), args...)
+	if err != nil {
+		return page, fmt.Errorf("admin items: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		it, err := scanItem(rows)
+		if err != nil {
+			return page, fmt.Errorf("admin items: %w", err)
+		}
+		page.Items = append(page.Items, it)
+	}
+	return page, rows.Err()
+}
+
+// ItemEdit is what an admin may change on an item.
+type ItemEdit struct {
+	Name        string
+	PriceCents  int64
+	Stock       int64
+	Category    string
+	Description string
+}
+
+// UpdateItem saves an admin's edit and makes it visible at once: the
+// change is announced (Changed), so the item's cached row and name go and
+// its cached pages are purged.
+func (s *Service) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, error) {
+	res, err := s.db.ExecContext(ctx,
+		`UPDATE items SET name = $1, price_cents = $2, stock = $3, description = $4, category = $5, updated_at = $6 WHERE id = $7`,
+		e.Name, e.PriceCents, e.Stock, e.Description, e.Category, s.clock.Now().Unix(), id)
+	if err != nil {
+		return Item{}, fmt.Errorf("update item %d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return Item{}, platform.ErrNotFound
+	}
+	if err := s.Changed(ctx, Change{IDs: []int64{id}, Search: true}); err != nil {
+		return Item{}, err
+	}
+	return s.Item(ctx, id)
+}
+
+// Slugify turns a name into the URL words of its slug: lower case letters
+// and digits, runs of anything else as one dash.
+func Slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+// AddItems inserts rows with their own ids, leaving alone the ones that
+// exist (the demo catalog, seeded by every instance that starts on an
+// empty database).
+func (s *Service) AddItems(ctx context.Context, items []Item) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	const batch = 100
+	for start := 0; start < len(items); start += batch {
+		end := min(start+batch, len(items))
+		args := make([]any, 0, (end-start)*8)
+		for _, it := range items[start:end] {
+			args = append(args, it.ID, it.Slug, it.Name, it.Description, it.Category, it.PriceCents, it.Stock, it.UpdatedAt)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at) VALUES `+
+			platform.ValueRows(1, end-start, 8)+` ON CONFLICT DO NOTHING`, args...); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Empty reports whether the catalog has no items yet.
+func (s *Service) Empty(ctx context.Context) (bool, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM items LIMIT 1) AS one`).Scan(&n); err != nil {
+		return false, fmt.Errorf("catalog: %w", err)
+	}
+	return n == 0, nil
+}

@@ -1,0 +1,23 @@
+// Package catalog owns the items: their rows in SQL (table items), the
+// admin's edits (create, edit, archive and restore), the row cache of
+// scheduled rows in Redis, the in-process item-name cache, and the item
+// events that tell other domains an item changed.
+//
+// Redis keys: `inv:<id>` (a row as JSON, keys.RowCache), `schedule:` and
+// `delay:` (the row cache's schedule, keys.RowSchedule and keys.RowDelay).
+// Tables: items (and the full-text tables search reads, kept by triggers).
+//
+// Invariants:
+//   - Every committed change of an item that a page, a search or a cart
+//     shows goes through Changed: the row-cache copy goes at once, the
+//     name is forgotten, and the listeners registered with OnChange (the
+//     page cache purges the item's pages, search moves its version) hear
+//     of it. No other domain purges pages for an item change.
+//   - Items are never deleted, only archived; an archived item leaves
+//     listings, search and carts, and its page answers Gone.
+//   - The row cache never decides a sale: the checkout re-reads stock and
+//     prices in its transaction (TakeStock, ItemsTx).
+//
+// Tests: rowcache_test.go and catalog_test.go here (external, on the
+// whole shop from wiring/wiringtest); the admin's HTTP flows in handlers.
+package catalog

@@ -1,0 +1,40 @@
+package keys
+
+import "strconv"
+
+// Catalog: the row cache and the view analytics.
+const (
+	// RowSchedule is the ZSET item id -> when its row is next refreshed.
+	RowSchedule = "schedule:"
+	// RowDelay is the ZSET item id -> refresh delay in seconds.
+	RowDelay = "delay:"
+	// ViewRanking is the ZSET item id -> minus its view count, so rank 0
+	// is the most viewed item (the original schema's `viewed:`).
+	ViewRanking = "viewed:"
+	// SearchGen is a counter the catalog bumps after each of its writes
+	// that a search can see has committed: part of the version cached
+	// search results are held under.
+	SearchGen = "searchgen"
+)
+
+// RowCache is one catalog row as JSON, column names as keys plus
+// `cached_at` (the original schema's `inv:<id>`).
+func RowCache(id int64) string { return "inv:" + strconv.FormatInt(id, 10) }
+
+// ItemCounts is the item's counters HASH: views (analytics), likes
+// (social) and buyers (orders that included the item, analytics). One
+// hash, so that a page reads them together.
+func ItemCounts(id int64) string { return itemTag(id) + ":counts" }
+
+// ItemLikes is the SET of user ids who like the item.
+func ItemLikes(id int64) string { return itemTag(id) + ":likes" }
+
+// AlsoBought is the ZSET of items bought in the same orders as the item:
+// item id -> orders they shared.
+func AlsoBought(id int64) string { return itemTag(id) + ":also" }
+
+// Item likes across items.
+const (
+	MostLiked     = "most-liked:"     // ZSET item id -> likes (leaderboard)
+	RecentlyLiked = "recently-liked:" // ZSET item id -> time last liked, capped (latest list)
+)

@@ -1,9 +1,0 @@
-package store_test
-
-import (
-	"testing"
-
-	"storefront/store/storetest"
-)
-
-func TestMain(m *testing.M) { storetest.Main(m) }

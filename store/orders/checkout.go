@@ -1,0 +1,305 @@
+package orders
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"storefront/store/cart"
+	"storefront/store/catalog"
+	"storefront/store/keys"
+	"storefront/store/platform"
+)
+
+// Checkout errors besides *CheckoutError.
+var (
+	// ErrEmptyCart means there is nothing to order.
+	ErrEmptyCart = errors.New("cart is empty")
+	// ErrCheckoutBusy means the same session is already checking out (a
+	// double click): the second attempt must not place a second order.
+	ErrCheckoutBusy = errors.New("checkout already in progress")
+)
+
+// Reasons why a cart line cannot be ordered.
+const (
+	ProblemGone    = "gone"     // the item is no longer in the catalog, or archived
+	ProblemSoldOut = "sold_out" // none left
+	ProblemShort   = "short"    // fewer left than the cart asks for
+)
+
+// LineProblem says why one cart line cannot be filled.
+type LineProblem struct {
+	ItemID    int64
+	Name      string
+	Reason    string // ProblemGone, ProblemSoldOut or ProblemShort
+	Wanted    int64
+	Available int64
+}
+
+// CheckoutError means the order was not placed and nothing changed: some
+// lines cannot be filled, or the total is not the one the shopper saw.
+type CheckoutError struct {
+	Problems []LineProblem
+	// PriceChanged is set when the caller's expected total differs from
+	// the total at current prices, which is Total.
+	PriceChanged bool
+	Total        int64
+}
+
+func (e *CheckoutError) Error() string {
+	if e.PriceChanged {
+		return "checkout: prices changed"
+	}
+	return fmt.Sprintf("checkout: %d lines cannot be filled", len(e.Problems))
+}
+
+// checkoutLockTTL bounds how long a crashed checkout blocks the session's
+// next one.
+const checkoutLockTTL = 30 * time.Second
+
+// CheckoutRequest is an order as the shopper confirmed it on the review.
+// Validating the form (address, email, methods) is the caller's job.
+type CheckoutRequest struct {
+	Cart cart.Owner
+	// Email is the guest's address for the order; "" for signed-in shoppers.
+	Email    string
+	Address  Address
+	Shipping string // ShippingStandard or ShippingExpress
+	Payment  string // a PaymentMethod code
+	// ExpectTotal is the total, items and delivery, that the shopper saw
+	// (cents); another total at current prices refuses the order. A
+	// negative value skips the comparison.
+	ExpectTotal int64
+}
+
+// Checkout places an order for the cart: in one database transaction it
+// takes the stock with a conditional update per line (so concurrent
+// checkouts never sell more than the stock), snapshots prices, adds the
+// delivery price and writes the order and its lines. If any line cannot
+// be filled, or the total differs from ExpectTotal, it rolls back and
+// returns a *CheckoutError. After the commit the ordered lines leave the
+// cart, the order id goes onto the fulfilment queue, the "also bought"
+// statistics count the order and the items' cached pages are purged.
+func (s *Service) Checkout(ctx context.Context, req CheckoutRequest) (Order, error) {
+	result := "error"
+	defer func() { s.checkouts.WithLabelValues(result).Inc() }()
+
+	lockKey := keys.CheckoutLock(req.Cart.UserID, req.Cart.Token)
+	lock := platform.RandomHex(8)
+	ok, err := s.rdb.SetNX(ctx, lockKey, lock, checkoutLockTTL).Result()
+	if err != nil {
+		return Order{}, fmt.Errorf("checkout: %w", err)
+	}
+	if !ok {
+		result = "busy"
+		return Order{}, ErrCheckoutBusy
+	}
+	defer func() {
+		_ = platform.ReleaseLock(context.WithoutCancel(ctx), s.rdb, lockKey, lock)
+	}()
+
+	c, err := s.carts.Cart(ctx, req.Cart)
+	if err != nil {
+		return Order{}, err
+	}
+	if len(c.Lines) == 0 {
+		result = "empty"
+		return Order{}, ErrEmptyCart
+	}
+	if err := s.precheck(ctx, c); err != nil {
+		result = checkoutResult(err)
+		return Order{}, err
+	}
+	o, soldOut, err := s.placeOrder(ctx, req, c.Lines)
+	if err != nil {
+		result = checkoutResult(err)
+		return Order{}, err
+	}
+	result = "ok"
+	// The order is committed: what follows must happen even if the client
+	// has gone, and its failures must not turn the order into an error.
+	s.afterCheckout(context.WithoutCancel(ctx), req.Cart, o, soldOut)
+	return o, nil
+}
+
+func checkoutResult(err error) string {
+	var ce *CheckoutError
+	switch {
+	case errors.As(err, &ce) && ce.PriceChanged:
+		return "price_changed"
+	case errors.As(err, &ce):
+		return "out_of_stock"
+	}
+	return "error"
+}
+
+// precheck reads the lines through CatalogRows (the path the row cache
+// serves) and refuses lines that cannot be filled without taking the
+// database's write lock. It may be stale; the transaction decides.
+func (s *Service) precheck(ctx context.Context, c cart.Cart) error {
+	rows, err := s.catalog.CatalogRows(ctx, c.ItemIDs())
+	if err != nil {
+		return err
+	}
+	var problems []LineProblem
+	for _, l := range c.Lines {
+		it, ok := rows[l.ItemID]
+		if p, bad := problemFor(l, it, ok); bad {
+			problems = append(problems, p)
+		}
+	}
+	if len(problems) > 0 {
+		return &CheckoutError{Problems: problems}
+	}
+	return nil
+}
+
+// problemFor says whether line l can be filled from row it (ok = exists).
+func problemFor(l cart.Line, it catalog.Item, ok bool) (LineProblem, bool) {
+	p := LineProblem{ItemID: l.ItemID, Name: it.Name, Wanted: l.Qty, Available: it.Stock}
+	switch {
+	case !ok || it.Archived():
+		p.Reason, p.Available = ProblemGone, 0
+	case it.Stock <= 0:
+		p.Reason, p.Available = ProblemSoldOut, 0
+	case it.Stock < l.Qty:
+		p.Reason = ProblemShort
+	default:
+		return p, false
+	}
+	return p, true
+}
+
+// placeOrder is the checkout transaction. Lines are sorted by item id (the
+// cart's order), so two transactions lock rows in the same order and
+// PostgreSQL cannot deadlock; SQLite's write transactions take the lock at
+// BEGIN (_txlock=immediate) and simply queue. soldOut says an item's
+// stock ran out.
+func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, lines []cart.Line) (o Order, soldOut bool, err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Order{}, false, fmt.Errorf("checkout: %w", err)
+	}
+	defer tx.Rollback()
+	if err := lockBuyer(ctx, tx, req.Cart.UserID); err != nil {
+		return Order{}, false, err
+	}
+
+	var problems []LineProblem
+	for _, l := range lines {
+		left, taken, err := catalog.TakeStock(ctx, tx, l.ItemID, l.Qty)
+		if err != nil {
+			return Order{}, false, fmt.Errorf("checkout: take stock: %w", err)
+		}
+		if taken {
+			soldOut = soldOut || left == 0
+			continue
+		}
+		p, err := lineProblemTx(ctx, tx, l)
+		if err != nil {
+			return Order{}, false, err
+		}
+		problems = append(problems, p)
+	}
+	if len(problems) > 0 {
+		return Order{}, false, &CheckoutError{Problems: problems}
+	}
+
+	// Read names and prices after the updates: the rows are ours now, so
+	// the snapshot is the committed price at the moment of sale.
+	ids := make([]int64, len(lines))
+	for i, l := range lines {
+		ids[i] = l.ItemID
+	}
+	rows, err := catalog.PricesTx(ctx, tx, ids)
+	if err != nil {
+		return Order{}, false, fmt.Errorf("checkout: %w", err)
+	}
+	o = Order{UserID: req.Cart.UserID, Status: OrderPending, CreatedAt: time.Unix(s.clock.Now().Unix(), 0),
+		Email: req.Email, Address: req.Address, Shipping: req.Shipping, Payment: req.Payment}
+	if req.Cart.Guest() {
+		o.UserID = GuestUserID
+	}
+	for _, l := range lines {
+		it := rows[l.ItemID]
+		o.Lines = append(o.Lines, OrderLine{ItemID: l.ItemID, Name: it.Name, PriceCents: it.PriceCents, Qty: l.Qty})
+		o.SubtotalCents += it.PriceCents * l.Qty
+		o.ItemCount += l.Qty
+	}
+	o.ShippingCents = s.opt.Shipping.Cost(req.Shipping, o.SubtotalCents)
+	o.TotalCents = o.SubtotalCents + o.ShippingCents
+	if req.ExpectTotal >= 0 && req.ExpectTotal != o.TotalCents {
+		return Order{}, false, &CheckoutError{PriceChanged: true, Total: o.TotalCents}
+	}
+
+	a := o.Address
+	err = tx.QueryRowContext(ctx, `INSERT INTO orders (user_id, status, total_cents, created_at, email, ship_name, ship_line1, ship_line2,
+		ship_city, ship_postcode, ship_country, shipping_method, shipping_cents, payment_method)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+		o.UserID, o.Status, o.TotalCents, o.CreatedAt.Unix(), o.Email, a.Name, a.Line1, a.Line2,
+		a.City, a.Postcode, a.Country, o.Shipping, o.ShippingCents, o.Payment).Scan(&o.ID)
+	if err != nil {
+		return Order{}, false, fmt.Errorf("checkout: insert order: %w", err)
+	}
+	if err := insertOrderLines(ctx, tx, o); err != nil {
+		return Order{}, false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Order{}, false, fmt.Errorf("checkout: commit: %w", err)
+	}
+	return o, soldOut, nil
+}
+
+// lineProblemTx says why the conditional update of line l touched no row.
+func lineProblemTx(ctx context.Context, tx *sql.Tx, l cart.Line) (LineProblem, error) {
+	it, ok, err := catalog.StockTx(ctx, tx, l.ItemID)
+	if err != nil {
+		return LineProblem{}, fmt.Errorf("checkout: %w", err)
+	}
+	p, bad := problemFor(l, it, ok)
+	if ok && !bad { // restocked between the update and this read: still refuse, it is rare
+		p.Reason = ProblemShort
+	}
+	return p, nil
+}
+
+func insertOrderLines(ctx context.Context, tx *sql.Tx, o Order) error {
+	args := make([]any, 0, 5*len(o.Lines))
+	for _, l := range o.Lines {
+		args = append(args, o.ID, l.ItemID, l.Name, l.PriceCents, l.Qty)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO order_lines (order_id, item_id, name, price_cents, qty) VALUES `+
+		platform.ValueRows(1, len(o.Lines), 5), args...)
+	if err != nil {
+		return fmt.Errorf("checkout: insert lines: %w", err)
+	}
+	return nil
+}
+
+// afterCheckout empties the cart, enqueues the order and has the OnPlaced
+// listeners count it (the "also bought" statistics) in one round trip, then announces the sold
+// items' change (their pages are purged). Failures are logged, not returned: the order exists, and
+// an order that never reached the queue is found by the fulfilment sweep.
+func (s *Service) afterCheckout(ctx context.Context, owner cart.Owner, o Order, soldOut bool) {
+	ordered := make([]cart.Line, len(o.Lines))
+	ids := make([]int64, len(o.Lines))
+	for i, l := range o.Lines {
+		ordered[i] = cart.Line{ItemID: l.ItemID, Qty: l.Qty}
+		ids[i] = l.ItemID
+	}
+	pipe := s.rdb.Pipeline()
+	cart.AddRemoveOrdered(ctx, pipe, owner, ordered)
+	s.addEnqueueOrder(ctx, pipe, o.ID)
+	for _, f := range s.placed {
+		f(ctx, pipe, ids)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		s.log.Error("after checkout: cart, queue or statistics", "order", o.ID, "err", err)
+	}
+	// Their stock changed; a search sees it when some ran out.
+	if err := s.catalog.Changed(ctx, catalog.Change{IDs: ids, Search: soldOut}); err != nil {
+		s.log.Error("after checkout: item change", "order", o.ID, "err", err)
+	}
+}

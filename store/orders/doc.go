@@ -1,0 +1,30 @@
+// Package orders owns what happens once a shopper buys: the checkout (one
+// database transaction that takes the stock, snapshots prices, adds the
+// delivery price and writes the order), the order lifecycle (pending,
+// processed, paid, shipped, delivered; cancelled until it ships, with the
+// stock back), fulfilment through a reliable queue, payment methods,
+// shipping rates, delivery addresses, and the admin's list of orders.
+//
+// Tables: orders, order_lines, order_events (and it reads the users table
+// to refuse a banned buyer inside the checkout's transaction). Redis keys:
+// `orders:queue` (a Stream read by the `fulfilment` group), the checkout
+// locks (keys.CheckoutLock), the `fulfilment-sweep` lease and the
+// `fulfilment` worker report.
+//
+// Effects on other domains: a checkout takes stock through the catalog's
+// transaction helpers and announces the items' change (catalog.Changed)
+// once committed; the OnPlaced listeners add their writes to the pipeline
+// that empties the cart (the analytics' "also bought"), and the OnStatus
+// listeners hear of every status change (the shopper's notification).
+//
+// Invariants: concurrent checkouts never sell more than the stock (one
+// conditional update per line, in item id order so PostgreSQL cannot
+// deadlock); a double submit places one order (a lock per cart); an order
+// only moves forward, and of two racing moves one applies; fulfilment is
+// at least once and idempotent, and nothing is lost if a worker dies (the
+// group's pending entries are reclaimed, and a sweep of the database
+// covers an order whose id never reached the queue).
+//
+// Tests: checkout_test.go, lifecycle_test.go, fulfilment_test.go
+// (external) and checkout_internal_test.go here.
+package orders

@@ -1,0 +1,241 @@
+package orders
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"storefront/store/catalog"
+	"storefront/store/platform"
+)
+
+// Order statuses after processing. An order moves forward along
+// OrderPath; it may be cancelled until it ships.
+const (
+	OrderPaid      = "paid"      // payment received
+	OrderShipped   = "shipped"   // handed to the carrier
+	OrderDelivered = "delivered" // arrived
+	OrderCancelled = "cancelled" // stopped; its stock went back on sale
+)
+
+// OrderPath is the order lifecycle in order. Cancelled sits outside it.
+var OrderPath = []string{OrderPending, OrderProcessed, OrderPaid, OrderShipped, OrderDelivered}
+
+// IsOrderStatus reports whether s is a status an order can have.
+func IsOrderStatus(s string) bool { return s == OrderCancelled || slices.Contains(OrderPath, s) }
+
+// CanMoveOrder reports whether an order in status from may move to to:
+// forward along OrderPath (a step may be skipped: cash on delivery is paid
+// after it ships), or to cancelled before it ships.
+func CanMoveOrder(from, to string) bool {
+	if to == OrderCancelled {
+		return from == OrderPending || from == OrderProcessed || from == OrderPaid
+	}
+	fi, ti := slices.Index(OrderPath, from), slices.Index(OrderPath, to)
+	return fi >= 0 && ti > fi
+}
+
+// MoveError means an order cannot move from its status to the one asked:
+// a backward move, a move out of cancelled or delivered, a cancel after
+// shipping, or another move that got there first. Nothing changed.
+type MoveError struct{ From, To string }
+
+func (e *MoveError) Error() string {
+	return fmt.Sprintf("order cannot move from %s to %s", e.From, e.To)
+}
+
+// OrderEvent is one step of an order's timeline.
+type OrderEvent struct {
+	Status string
+	Actor  string // "shopper", "fulfilment" or "admin:<name>"
+	At     time.Time
+}
+
+// Actors of order events.
+const (
+	ActorShopper    = "shopper"
+	ActorFulfilment = "fulfilment"
+)
+
+// AdminActor names an admin in an order's timeline.
+func AdminActor(name string) string { return "admin:" + name }
+
+// MoveOrder moves order id to status to, in one transaction: a
+// conditional update on the status it read (so of two concurrent moves
+// exactly one applies; the other gets a *MoveError), the timeline entry,
+// and for a cancel the stock back on every line. ownerID > 0 limits the
+// move to that shopper's order (another's is platform.ErrNotFound). After the
+// commit the OnStatus listeners hear of it (the shopper is notified) and,
+// for a cancel, the items' change is announced (their stock changed).
+func (s *Service) MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (Order, error) {
+	if !IsOrderStatus(to) {
+		return Order{}, platform.ErrInvalid
+	}
+	userID, lines, err := s.moveOrderTx(ctx, id, ownerID, to, actor)
+	if err != nil {
+		return Order{}, err
+	}
+	ctx = context.WithoutCancel(ctx) // the move is committed: finish the rest
+	s.statusChanged(ctx, userID, id, to)
+	if to == OrderCancelled && len(lines) > 0 {
+		// Stock back: an item may be in stock again.
+		if err := s.catalog.Changed(ctx, catalog.Change{IDs: lines, Search: true}); err != nil {
+			s.log.Error("order cancelled: item change", "order", id, "err", err)
+		}
+	}
+	return s.OrderAny(ctx, id)
+}
+
+// moveOrderTx is MoveOrder's transaction. It returns the order's owner
+// and, for a cancel, the items whose stock went back.
+func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor string) (int64, []int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
+	}
+	defer tx.Rollback()
+	var userID int64
+	var from string
+	err = tx.QueryRowContext(ctx, `SELECT user_id, status FROM orders WHERE id = $1`, id).Scan(&userID, &from)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && ownerID > 0 && userID != ownerID) {
+		return 0, nil, platform.ErrNotFound
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
+	}
+	if !CanMoveOrder(from, to) {
+		return 0, nil, &MoveError{From: from, To: to}
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE orders SET status = $1 WHERE id = $2 AND status = $3`, to, id, from)
+	if err != nil {
+		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
+	} else if n == 0 {
+		// Another move committed between our read and our update (on
+		// PostgreSQL the update waited for it and then saw the new
+		// status): it won, this one changes nothing.
+		_ = tx.QueryRowContext(ctx, `SELECT status FROM orders WHERE id = $1`, id).Scan(&from)
+		return 0, nil, &MoveError{From: from, To: to}
+	}
+	var items []int64
+	if to == OrderCancelled {
+		if items, err = restock(ctx, tx, id); err != nil {
+			return 0, nil, err
+		}
+	}
+	if err := insertOrderEvent(ctx, tx, id, to, actor, s.clock.Now().Unix()); err != nil {
+		return 0, nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, nil, fmt.Errorf("move order %d: commit: %w", id, err)
+	}
+	return userID, items, nil
+}
+
+// restock puts a cancelled order's quantities back on sale, in item id
+// order (the checkout's lock order, so the two cannot deadlock on
+// PostgreSQL), and returns the item ids.
+func restock(ctx context.Context, tx *sql.Tx, orderID int64) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT item_id, qty FROM order_lines WHERE order_id = $1 ORDER BY item_id`, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("restock order %d: %w", orderID, err)
+	}
+	var ids, qtys []int64
+	for rows.Next() {
+		var id, qty int64
+		if err := rows.Scan(&id, &qty); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("restock order %d: %w", orderID, err)
+		}
+		ids, qtys = append(ids, id), append(qtys, qty)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("restock order %d: %w", orderID, err)
+	}
+	for i, id := range ids {
+		if err := catalog.PutBackStock(ctx, tx, id, qtys[i]); err != nil {
+			return nil, fmt.Errorf("restock order %d: %w", orderID, err)
+		}
+	}
+	return ids, nil
+}
+
+func insertOrderEvent(ctx context.Context, tx *sql.Tx, orderID int64, status, actor string, at int64) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO order_events (order_id, status, actor, at) VALUES ($1, $2, $3, $4)`,
+		orderID, status, actor, at)
+	if err != nil {
+		return fmt.Errorf("order %d: timeline: %w", orderID, err)
+	}
+	return nil
+}
+
+// OrderEvents returns an order's timeline after it was placed, oldest first.
+func (s *Service) OrderEvents(ctx context.Context, orderID int64) ([]OrderEvent, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT status, actor, at FROM order_events WHERE order_id = $1 ORDER BY id`, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("order %d: timeline: %w", orderID, err)
+	}
+	defer rows.Close()
+	var out []OrderEvent
+	for rows.Next() {
+		var e OrderEvent
+		var at int64
+		if err := rows.Scan(&e.Status, &e.Actor, &at); err != nil {
+			return nil, fmt.Errorf("order %d: timeline: %w", orderID, err)
+		}
+		e.At = platform.UnixTime(at)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// AdminOrder is an order on the admin's list, with its shopper's name.
+type AdminOrder struct {
+	Order
+	Username string
+}
+
+// AdminOrders returns one page of every shopper's orders, newest first,
+// optionally of one status, and how many match.
+func (s *Service) AdminOrders(ctx context.Context, status string, limit, offset int) ([]AdminOrder, int, error) {
+	where, args := "", []any{}
+	if status != "" {
+		where, args = "WHERE o.status = $1", append(args, status)
+	}
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders o `+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("admin orders: %w", err)
+	}
+	if offset >= total {
+		return nil, total, nil
+	}
+	n := len(args)
+	args = append(args, limit, offset)
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT o.id, o.user_id, COALESCE(u.username, ''), o.status, o.total_cents, o.created_at,
+		       (SELECT COALESCE(SUM(l.qty), 0) FROM order_lines l WHERE l.order_id = o.id)
+		FROM orders o LEFT JOIN users u ON u.id = o.user_id `+where+`
+		ORDER BY o.id DESC LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2), args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("admin orders: %w", err)
+	}
+	defer rows.Close()
+	var out []AdminOrder
+	for rows.Next() {
+		var o AdminOrder
+		var created int64
+		if err := rows.Scan(&o.ID, &o.UserID, &o.Username, &o.Status, &o.TotalCents, &created, &o.ItemCount); err != nil {
+			return nil, 0, fmt.Errorf("admin orders: %w", err)
+		}
+		o.CreatedAt = platform.UnixTime(created)
+		out = append(out, o)
+	}
+	return out, total, rows.Err()
+}

@@ -1,0 +1,179 @@
+package orders
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"storefront/store/platform"
+)
+
+// Order statuses.
+const (
+	OrderPending   = "pending"   // placed, waiting for the fulfilment worker
+	OrderProcessed = "processed" // handled by the fulfilment worker
+)
+
+// GuestUserID owns the orders of guests. Its users row exists only so
+// that guest orders satisfy the orders table's foreign key: it has no
+// password and a username key that registration cannot produce, so no one
+// signs in as it, and Order never serves it (guests reach their orders
+// through GuestOrder).
+const GuestUserID = 0
+
+// Order is a placed order with its price snapshots.
+type Order struct {
+	ID     int64
+	UserID int64 // GuestUserID for a guest's order
+	Status string
+	// TotalCents is what the shopper pays: SubtotalCents (the lines) plus
+	// ShippingCents. Orders placed before delivery was charged have no
+	// shipping, and their subtotal is their total.
+	TotalCents    int64
+	SubtotalCents int64
+	ShippingCents int64
+	ItemCount     int64 // total quantity
+	CreatedAt     time.Time
+	ProcessedAt   time.Time // zero while pending
+	Email         string    // a guest's email; "" for signed-in shoppers
+	Address       Address
+	Shipping      string // delivery method, "" for orders placed before methods existed
+	Payment       string // payment method code, "" likewise
+	Lines         []OrderLine
+	// Events is the timeline after the order was placed, oldest first.
+	Events []OrderEvent
+}
+
+// OrderLine is one item of an order at the price it was sold for.
+type OrderLine struct {
+	ItemID     int64
+	Name       string
+	PriceCents int64
+	Qty        int64
+}
+
+// TotalCents is the line's price times its quantity.
+func (l OrderLine) TotalCents() int64 { return l.PriceCents * l.Qty }
+
+// Orders returns one page of a shopper's orders, newest first, without
+// their lines, and how many orders the shopper has in all.
+func (s *Service) Orders(ctx context.Context, userID int64, limit, offset int) ([]Order, int, error) {
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = $1`, userID).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("orders: %w", err)
+	}
+	if offset >= total {
+		return nil, total, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT o.id, o.status, o.total_cents, o.created_at, o.processed_at, COALESCE(SUM(l.qty), 0)
+		FROM orders o LEFT JOIN order_lines l ON l.order_id = o.id
+		WHERE o.user_id = $1
+		GROUP BY o.id, o.status, o.total_cents, o.created_at, o.processed_at
+		ORDER BY o.id DESC LIMIT $2 OFFSET $3`, userID, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("orders: %w", err)
+	}
+	defer rows.Close()
+	var out []Order
+	for rows.Next() {
+		o := Order{UserID: userID}
+		var created int64
+		var processed sql.NullInt64
+		if err := rows.Scan(&o.ID, &o.Status, &o.TotalCents, &created, &processed, &o.ItemCount); err != nil {
+			return nil, 0, fmt.Errorf("orders: %w", err)
+		}
+		o.CreatedAt, o.ProcessedAt = platform.UnixTime(created), platform.UnixTime(processed.Int64)
+		out = append(out, o)
+	}
+	return out, total, rows.Err()
+}
+
+// Order reads one of a shopper's orders with its lines and timeline.
+// Another shopper's order is platform.ErrNotFound, exactly like one that does not
+// exist.
+func (s *Service) Order(ctx context.Context, userID, id int64) (Order, error) {
+	if userID <= 0 {
+		return Order{}, platform.ErrNotFound
+	}
+	return s.readOrder(ctx, userID, id)
+}
+
+// GuestOrder reads a guest's order with its lines (the caller checked the
+// signed link); a shopper's order is platform.ErrNotFound.
+func (s *Service) GuestOrder(ctx context.Context, id int64) (Order, error) {
+	o, err := s.readOrder(ctx, 0, id)
+	if err == nil && o.UserID != GuestUserID {
+		return Order{}, platform.ErrNotFound
+	}
+	return o, err
+}
+
+// OrderAny reads any order, a shopper's or a guest's (the admin's view).
+func (s *Service) OrderAny(ctx context.Context, id int64) (Order, error) {
+	return s.readOrder(ctx, 0, id)
+}
+
+// readOrder reads an order, of userID only unless userID is 0.
+func (s *Service) readOrder(ctx context.Context, userID, id int64) (Order, error) {
+	o := Order{ID: id}
+	var created int64
+	var processed sql.NullInt64
+	a := &o.Address
+	q, args := `SELECT user_id, status, total_cents, created_at, processed_at, email, ship_name, ship_line1, ship_line2,
+		ship_city, ship_postcode, ship_country, shipping_method, shipping_cents, payment_method FROM orders WHERE id = $1`, []any{id}
+	if userID > 0 {
+		q, args = q+` AND user_id = $2`, append(args, userID)
+	}
+	err := s.db.QueryRowContext(ctx, q, args...).Scan(&o.UserID, &o.Status, &o.TotalCents, &created, &processed, &o.Email,
+		&a.Name, &a.Line1, &a.Line2, &a.City, &a.Postcode, &a.Country, &o.Shipping, &o.ShippingCents, &o.Payment)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Order{}, platform.ErrNotFound
+	}
+	if err != nil {
+		return Order{}, fmt.Errorf("order %d: %w", id, err)
+	}
+	o.SubtotalCents = o.TotalCents - o.ShippingCents
+	o.CreatedAt, o.ProcessedAt = platform.UnixTime(created), platform.UnixTime(processed.Int64)
+	rows, err := s.db.QueryContext(ctx, `SELECT item_id, name, price_cents, qty FROM order_lines WHERE order_id = $1 ORDER BY item_id`, id)
+	if err != nil {
+		return Order{}, fmt.Errorf("order %d: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l OrderLine
+		if err := rows.Scan(&l.ItemID, &l.Name, &l.PriceCents, &l.Qty); err != nil {
+			return Order{}, fmt.Errorf("order %d: %w", id, err)
+		}
+		o.Lines = append(o.Lines, l)
+		o.ItemCount += l.Qty
+	}
+	if err := rows.Err(); err != nil {
+		return Order{}, fmt.Errorf("order %d: %w", id, err)
+	}
+	if o.Events, err = s.OrderEvents(ctx, id); err != nil {
+		return Order{}, err
+	}
+	return o, nil
+}
+
+// LastAddress is the delivery address of the shopper's latest order that
+// has one, for the checkout form to offer; ok is false when there is none.
+func (s *Service) LastAddress(ctx context.Context, userID int64) (Address, bool, error) {
+	if userID <= 0 {
+		return Address{}, false, nil
+	}
+	var a Address
+	err := s.db.QueryRowContext(ctx, `SELECT ship_name, ship_line1, ship_line2, ship_city, ship_postcode, ship_country
+		FROM orders WHERE user_id = $1 AND ship_line1 <> '' ORDER BY id DESC LIMIT 1`, userID).
+		Scan(&a.Name, &a.Line1, &a.Line2, &a.City, &a.Postcode, &a.Country)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Address{}, false, nil
+	}
+	if err != nil {
+		return Address{}, false, fmt.Errorf("last address: %w", err)
+	}
+	return a, true, nil
+}

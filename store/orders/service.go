@@ -1,0 +1,121 @@
+package orders
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"math"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"storefront/store/cart"
+	"storefront/store/catalog"
+	"storefront/store/keys"
+	"storefront/store/platform"
+	"storefront/store/workers"
+)
+
+// Service is the orders: checkout, the order lifecycle and fulfilment.
+type Service struct {
+	rdb      redis.UniversalClient
+	db       *sql.DB
+	log      *slog.Logger
+	clock    *platform.Clock
+	instance string
+	opt      Options
+	catalog  *catalog.Service
+	carts    *cart.Service
+	host     *workers.Host
+	// placed and status are the listeners the wiring registers (OnPlaced,
+	// OnStatus).
+	placed []func(ctx context.Context, pipe redis.Pipeliner, itemIDs []int64)
+	status []func(ctx context.Context, userID, orderID int64, status string)
+	// Metrics.
+	checkouts *prometheus.CounterVec
+	fulfilled prometheus.Counter
+	depth     prometheus.Collector
+}
+
+// Options are the orders' knobs; zero values take the defaults.
+type Options struct {
+	// Shipping prices the delivery methods (zero: DefaultShipping).
+	Shipping        ShippingRates
+	OrderVisibility time.Duration // a taken order not acknowledged within this goes to another worker
+	OrderSweepAge   time.Duration // orders pending longer than this are fulfilled from the database
+	OrderPoll       time.Duration // how long a worker waits for new orders per poll
+}
+
+// New returns the orders: the stock is taken through the catalog, the
+// cart emptied through the carts.
+func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service, carts *cart.Service) *Service {
+	if opt.Shipping == (ShippingRates{}) {
+		opt.Shipping = DefaultShipping
+	}
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&opt.OrderVisibility, DefaultOrderVisibility}, {&opt.OrderSweepAge, DefaultOrderSweepAge}, {&opt.OrderPoll, DefaultOrderPoll}} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
+	s := &Service{
+		rdb: b.Redis, db: b.DB, log: b.Log, clock: b.Clock, instance: b.Instance, opt: opt, host: host, catalog: cat, carts: carts,
+		checkouts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "storefront_checkouts_total",
+			Help: "Checkouts by result: ok, out_of_stock, price_changed, empty, busy, error.",
+		}, []string{"result"}),
+		fulfilled: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "storefront_orders_fulfilled_total",
+			Help: "Orders moved from pending to processed by the fulfilment worker or sweep.",
+		}),
+	}
+	for _, r := range []string{"ok", "out_of_stock", "price_changed", "empty", "busy", "error"} {
+		s.checkouts.WithLabelValues(r) // series from 0, so rate() sees the first checkout
+	}
+	s.depth = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "storefront_order_queue_depth",
+		Help: "Orders in the fulfilment queue, taken or not, not yet acknowledged.",
+	}, func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		n, err := s.rdb.XLen(ctx, keys.OrderQueue).Result()
+		if err != nil {
+			return math.NaN()
+		}
+		return float64(n)
+	})
+	return s
+}
+
+// Workers returns this instance's fulfilment consumer.
+func (s *Service) Workers() []workers.Worker { return []workers.Worker{s.Fulfilment(s.instance)} }
+
+// Collectors are the orders' Prometheus series.
+func (s *Service) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{s.checkouts, s.fulfilled, s.depth}
+}
+
+// OnPlaced registers a listener for placed orders: it queues its writes
+// about the order's items on the pipeline that empties the cart, so that
+// it costs no round trip of its own (the wiring registers the analytics'
+// "also bought" statistics).
+func (s *Service) OnPlaced(f func(ctx context.Context, pipe redis.Pipeliner, itemIDs []int64)) {
+	s.placed = append(s.placed, f)
+}
+
+// OnStatus registers a listener for orders that changed status (the
+// wiring registers the shopper's notification). It runs after the change
+// committed and handles its own failures.
+func (s *Service) OnStatus(f func(ctx context.Context, userID, orderID int64, status string)) {
+	s.status = append(s.status, f)
+}
+
+// statusChanged tells the OnStatus listeners.
+func (s *Service) statusChanged(ctx context.Context, userID, orderID int64, status string) {
+	for _, f := range s.status {
+		f(ctx, userID, orderID, status)
+	}
+}

@@ -1,0 +1,29 @@
+// Package platform is the ground every domain of the data layer stands on.
+// It owns no Redis key and no table of its own (besides the migrations'
+// bookkeeping table, schema_migrations) and imports no other package of
+// the shop.
+//
+// What it holds:
+//   - the domain errors (ErrNotFound, ErrInvalid, ...) and IsUnavailable,
+//     which tells an outage of Redis or the database from a bug;
+//   - Redis: ConnectRedis picks one server, a Cluster, a supervised
+//     redis-server child or in-process miniredis (the modes), and the
+//     Cluster helpers (ForEachMaster, UnlinkMatching);
+//   - Reader, the one way to read data many requests share: through the
+//     client-side caching client where there is one, else on one pipeline;
+//   - SQL: OpenDB (SQLite or PostgreSQL), the database kind, the one
+//     placeholder helper and Migrate with the embedded migrations (every
+//     domain's tables, run as one numbered sequence);
+//   - Base, what every domain service is built on (clients, log, Clock,
+//     this instance's name), and small helpers written once (ParseIDs,
+//     FormatID, RandomHex, RealErr, EvalInPipeline);
+//   - SizedLRU, the byte-bounded LRU behind the page cache's in-process
+//     copy and the search cache.
+//
+// Invariants: nothing here depends on process memory for correctness;
+// Reader only ever serves what Redis would answer (the caching client is
+// invalidated by Redis itself).
+//
+// Tests: lru_test.go and reader_test.go here; the test backends (miniredis
+// or real Redis, SQLite or PostgreSQL) come from store/storetest.
+package platform

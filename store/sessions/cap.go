@@ -1,0 +1,94 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"storefront/store/keys"
+)
+
+// clientAddrKey keys the client's address in a request context.
+type clientAddrKey struct{}
+
+// WithClientAddr returns ctx carrying the client's address, which the
+// session-creating functions use for the per-address cap. The HTTP layer
+// sets it once per request, so that every path that creates a session
+// (item views, cart writes) is capped without passing it along.
+func WithClientAddr(ctx context.Context, addr string) context.Context {
+	return context.WithValue(ctx, clientAddrKey{}, addr)
+}
+
+func clientAddr(ctx context.Context) string {
+	addr, _ := ctx.Value(clientAddrKey{}).(string)
+	return addr
+}
+
+// TooManySessionsError says a client address made SESSION_RATE new
+// sessions already; RetryAfter is when it may make another.
+type TooManySessionsError struct{ RetryAfter time.Duration }
+
+func (e *TooManySessionsError) Error() string {
+	return fmt.Sprintf("too many new sessions from this address; retry after %s", e.RetryAfter)
+}
+
+// Admit counts a new guest session against the per-address cap
+// (Options.SessionRate) of the context's client. A client that never keeps
+// cookies would otherwise store a session on every request: with the cap it
+// stores at most SessionRate's N per window per address, and the cleanup
+// worker keeps the total under SESSION_LIMIT. Contexts without an address
+// (workers, tests of other things) are not capped.
+func (s *Service) Admit(ctx context.Context) error {
+	addr := clientAddr(ctx)
+	if addr == "" {
+		return nil
+	}
+	now := s.clock.Now()
+	if until, ok := s.capped.get(addr, now); ok {
+		return &TooManySessionsError{RetryAfter: until.Sub(now)}
+	}
+	a, err := s.limiter.Allow(ctx, keys.RateNewSession, addr, s.opt.SessionRate)
+	if err != nil {
+		return err
+	}
+	if !a.Allowed {
+		s.capped.put(addr, now.Add(a.RetryAfter))
+		return &TooManySessionsError{RetryAfter: a.RetryAfter}
+	}
+	return nil
+}
+
+// cappedAddrs remembers client addresses over the cap of new sessions
+// until the time Redis said they may make another, so that a client that
+// never keeps cookies costs no Redis round trip per request once refused.
+// The memory is exact, not a guess: the cap is a sliding window, so no
+// event on any instance can admit the address before that time; events
+// elsewhere can only push it later, which the next ask learns. Bounded:
+// past cappedAddrsMax it starts over (a forgotten address asks Redis).
+type cappedAddrs struct {
+	mu sync.Mutex
+	m  map[string]time.Time
+}
+
+const cappedAddrsMax = 100_000
+
+func (c *cappedAddrs) get(addr string, now time.Time) (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	until, ok := c.m[addr]
+	if ok && !now.Before(until) {
+		delete(c.m, addr)
+		return time.Time{}, false
+	}
+	return until, ok
+}
+
+func (c *cappedAddrs) put(addr string, until time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= cappedAddrsMax {
+		c.m = make(map[string]time.Time)
+	}
+	c.m[addr] = until
+}

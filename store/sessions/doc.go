@@ -1,0 +1,29 @@
+// Package sessions owns who a visitor is: cookie tokens' sessions in
+// Redis, the accounts in SQL (users), signing in and out, passwords,
+// bans, the cap of new guest sessions per client address, each account's
+// list of sessions, and the cleanup that keeps at most SESSION_LIMIT
+// sessions.
+//
+// Redis keys: `recent:` (every session, last seen; signed-in ones ranked
+// after every guest by keys.SignedInScore), `login:` (signed-in session ->
+// user), a session's `viewed:{<sid>}` list (with its guest cart, in one
+// slot), `{user:<id>}:sessions`, the `new-session` rate limit, and the
+// `cleanup` lease and worker report. Tables: users.
+//
+// One round trip per page: the session read (AddLoad) carries the cart's
+// count (cart.AddCount) and the unread count (notify.AddUnread); the page
+// cache adds its own reads to the same pipeline, or reads through the
+// client-side cache with ReadCached, and writes a cached hit's touch and
+// views behind with AddTouch and AddViews (AddAlive and AddDropIfGone
+// learn behind that a guest's session ended).
+//
+// Invariants: a token the server never issued creates no server state;
+// signing in rotates the token and keeps the cart and viewed items;
+// ending a session deletes every key and entry it has; the cleanup evicts
+// guests before signed-in shoppers and is safe from several instances and
+// on a Cluster; a ban or a password change ends the account's sessions at
+// once.
+//
+// Tests: sessions_test.go, cap_test.go, cleanup_test.go, bench_test.go
+// (external) and accounts_internal_test.go here.
+package sessions

@@ -1,0 +1,78 @@
+package social
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+
+	"storefront/store/board"
+	"storefront/store/keys"
+)
+
+// BoardEvents is social's listener of the board's events (the wiring
+// installs it with board.SetEvents).
+func (s *Service) BoardEvents() board.Events { return boardEvents{s: s} }
+
+// boardEvents connects the article board to the social side: a new article
+// is recorded for its author (posts counter, profile) and fanned out to the
+// followers' feeds; votes and comments notify the author. Errors are logged,
+// not returned: the post, vote or comment has already happened, and
+// RecordPost is idempotent so a later retry is safe.
+type boardEvents struct{ s *Service }
+
+// ArticlePosted records the article and fans it out.
+func (e boardEvents) ArticlePosted(ctx context.Context, a board.Article) {
+	err := e.s.RecordPost(ctx, FeedEntry{
+		ArticleID: a.ID, AuthorID: a.PosterID, AuthorName: a.Poster,
+		Title: a.Title, Link: a.Link, PostedAt: float64(a.Posted.UnixMicro()) / 1e6,
+	})
+	if err != nil {
+		e.s.log.Warn("article posted: record for feeds", "article", a.ID, "err", err)
+	}
+}
+
+// ArticleVoted notifies the author of a new up or down vote (not of a vote
+// taken back).
+func (e boardEvents) ArticleVoted(ctx context.Context, a board.Article, voterID int64, dir string) {
+	if dir == board.VoteNone || voterID == a.PosterID {
+		return
+	}
+	name := "someone"
+	if u, err := e.s.users.UserByID(ctx, voterID); err == nil {
+		name = u.Username
+	}
+	if err := e.s.notify.NotifyVote(ctx, a.PosterID, voterID, name, a.ID, a.Title, dir); err != nil {
+		e.s.log.Warn("article voted: notify", "article", a.ID, "err", err)
+	}
+}
+
+// ArticleCommented notifies the author of a comment.
+func (e boardEvents) ArticleCommented(ctx context.Context, a board.Article, c board.Comment) {
+	if err := e.s.notify.NotifyComment(ctx, a.PosterID, c.UserID, c.User, a.ID, a.Title); err != nil {
+		e.s.log.Warn("article commented: notify", "article", a.ID, "err", err)
+	}
+}
+
+// unpostScript takes a hidden article off its author's profile and posts
+// counter, together, in the author's slot. KEYS: posts, counts. ARGV: id.
+var unpostScript = redis.NewScript(`
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('HINCRBY', KEYS[2], 'posts', -1)
+end
+return 1`)
+
+// ArticleHidden takes a hidden article out of feeds (they hold only ids
+// and read the entry from post:<id>: without it every feed skips the
+// article) and off its author's profile and posts counter.
+func (e boardEvents) ArticleHidden(ctx context.Context, a board.Article) error {
+	if err := e.s.rdb.Unlink(ctx, keys.Post(a.ID)).Err(); err != nil {
+		return fmt.Errorf("hide article %d: feed entry: %w", a.ID, err)
+	}
+	if a.PosterID > 0 {
+		if err := unpostScript.Run(ctx, e.s.rdb, []string{keys.Posts(a.PosterID), keys.UserCounts(a.PosterID)}, a.ID).Err(); err != nil {
+			return fmt.Errorf("hide article %d: author's posts: %w", a.ID, err)
+		}
+	}
+	return nil
+}

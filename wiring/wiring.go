@@ -1,0 +1,300 @@
+package wiring
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/crypto/bcrypt"
+
+	"storefront/store/analytics"
+	"storefront/store/board"
+	"storefront/store/cart"
+	"storefront/store/catalog"
+	"storefront/store/media"
+	"storefront/store/notify"
+	"storefront/store/orders"
+	"storefront/store/pagecache"
+	"storefront/store/platform"
+	"storefront/store/ratelimit"
+	"storefront/store/reviews"
+	"storefront/store/search"
+	"storefront/store/seed"
+	"storefront/store/sessions"
+	"storefront/store/social"
+	"storefront/store/stats"
+	"storefront/store/workers"
+)
+
+// Options are every knob of the data layer, as main reads them from the
+// environment; New hands each service its own.
+type Options struct {
+	RedisMode        string
+	SessionLimit     int64
+	ViewedPerSession int64
+	PageCacheTTL     time.Duration
+	// PageCacheTop: only items ranked below this in views are cached.
+	PageCacheTop    int64
+	ViewedKeep      int64
+	RescaleInterval time.Duration
+	GroupCacheTTL   time.Duration
+	VoteWindow      time.Duration
+	VoteScore       int64
+	// Tuning knobs below: 0 takes the default (see withDefaults).
+	PasswordCost int           // bcrypt cost (tests use the minimum)
+	FeedSize     int64         // entries kept per feed
+	FeedTTL      time.Duration // a feed nobody reads for this long expires
+	FanOutInline int           // followers a post reaches before the request returns
+	FanOutChunk  int           // followers one background fan-out step reaches
+	// SeedArticles adds demo articles, voters and comments to an empty
+	// board (main turns it on; tests that want them opt in).
+	SeedArticles bool
+	// SeedImages gives demo items generated pictures (main turns it on;
+	// tests that want them opt in).
+	SeedImages bool
+	// DemoPictureCacheDir, if set, is a directory where the generated
+	// demo pictures are kept for the next start of the same program:
+	// drawing them is most of a first start's work.
+	DemoPictureCacheDir string
+	// Fulfilment queue tuning.
+	OrderVisibility time.Duration // a taken order not acknowledged within this goes to another worker
+	OrderSweepAge   time.Duration // orders pending longer than this are fulfilled from the database
+	OrderPoll       time.Duration // how long a worker waits for new orders per poll
+	// Admin dashboard: how often the stats worker samples the shared
+	// counters and scans the keyspace for cached pages and carts. Tests
+	// set small values.
+	StatsInterval        time.Duration
+	KeyspaceScanInterval time.Duration
+	// PageL1Bytes bounds the in-process copy of cached pages (negative
+	// turns it off); WriteBehind is how often the buffered writes of page
+	// cache hits are flushed.
+	PageL1Bytes int64
+	WriteBehind time.Duration
+	// SearchCacheBytes bounds the in-process cache of search results
+	// (negative turns it off).
+	SearchCacheBytes int64
+	// AccountCartTTL is how long a signed-in account's cart is kept
+	// without use.
+	AccountCartTTL time.Duration
+	// Shipping prices the checkout's delivery methods (nil: the defaults).
+	Shipping *orders.ShippingRates
+	// SessionRate caps the new guest sessions one client address may make
+	// (SESSION_RATE); empty: no cap.
+	SessionRate ratelimit.Rate
+}
+
+// withDefaults fills every tuning knob left at zero with its domain's
+// default, so that Options reports the knobs in force.
+func (o Options) withDefaults() Options {
+	def := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	zero := func(v *int64, d int64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	if o.PasswordCost <= 0 {
+		o.PasswordCost = bcrypt.DefaultCost
+	}
+	if o.FeedSize <= 0 {
+		o.FeedSize = social.DefaultFeedSize
+	}
+	def(&o.FeedTTL, social.DefaultFeedTTL)
+	if o.FanOutInline <= 0 {
+		o.FanOutInline = social.DefaultFanOutInline
+	}
+	if o.FanOutChunk <= 0 {
+		o.FanOutChunk = social.DefaultFanOutChunk
+	}
+	def(&o.OrderVisibility, orders.DefaultOrderVisibility)
+	def(&o.OrderSweepAge, orders.DefaultOrderSweepAge)
+	def(&o.OrderPoll, orders.DefaultOrderPoll)
+	def(&o.StatsInterval, stats.DefaultInterval)
+	def(&o.KeyspaceScanInterval, stats.DefaultScanInterval)
+	def(&o.WriteBehind, pagecache.DefaultWriteBehind)
+	zero(&o.PageL1Bytes, pagecache.DefaultL1Bytes) // negative: off
+	zero(&o.SearchCacheBytes, search.DefaultCacheBytes)
+	def(&o.AccountCartTTL, cart.DefaultAccountTTL)
+	if o.Shipping == nil {
+		rates := orders.DefaultShipping
+		o.Shipping = &rates
+	}
+	return o
+}
+
+// The domain services, under names that do not clash with their methods
+// (Services embeds them).
+type (
+	Catalog    = catalog.Service
+	Pictures   = media.Service
+	Searcher   = search.Service
+	Analytics  = analytics.Service
+	Notifier   = notify.Service
+	Carts      = cart.Service
+	Sessions   = sessions.Service
+	Reviews    = reviews.Service
+	Board      = board.Service
+	Social     = social.Service
+	Sales      = orders.Service
+	Pages      = pagecache.Service
+	Statistics = stats.Service
+	Limiter    = ratelimit.Limiter
+)
+
+// Services is the data layer, built and wired.
+type Services struct {
+	*Catalog
+	*Pictures
+	*Searcher
+	*Analytics
+	*Notifier
+	*Carts
+	*Sessions
+	*Reviews
+	*Board
+	*Social
+	*Sales
+	*Pages
+	*Statistics
+	*Limiter
+	// Host is this instance's leases and worker reports.
+	Host *workers.Host
+	// Seeder fills an empty shop with the demo data.
+	Seeder *seed.Service
+
+	base       platform.Base
+	opt        Options
+	workers    []workers.Worker
+	collectors []prometheus.Collector
+}
+
+// New builds every service over open clients, registers the hooks between
+// them and collects their workers and series. The page cache's background
+// work starts here; Close stops it.
+func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *Services {
+	opt = opt.withDefaults()
+	b := platform.NewBase(rdb, db, log)
+	s := &Services{base: b, opt: opt, Host: workers.NewHost(b)}
+	s.Limiter = ratelimit.New(b)
+	s.Catalog = catalog.New(b, s.Host)
+	s.Pictures = media.New(b, s.Catalog)
+	s.Analytics = analytics.New(b, s.Host, analytics.Options{ViewedKeep: opt.ViewedKeep, RescaleInterval: opt.RescaleInterval})
+	s.Searcher = search.New(b, search.Options{CacheBytes: opt.SearchCacheBytes}, s.Catalog, s.Analytics)
+	s.Notifier = notify.New(b)
+	s.Carts = cart.New(b, opt.AccountCartTTL)
+	s.Sessions = sessions.New(b, sessions.Options{SessionLimit: opt.SessionLimit, ViewedPerSession: opt.ViewedPerSession,
+		PasswordCost: opt.PasswordCost, SessionRate: opt.SessionRate}, s.Limiter, s.Carts, s.Host)
+	s.Reviews = reviews.New(b, s.Catalog)
+	s.Board = board.New(b, board.Options{VoteWindow: opt.VoteWindow, VoteScore: opt.VoteScore, GroupCacheTTL: opt.GroupCacheTTL})
+	s.Social = social.New(b, social.Options{FeedSize: opt.FeedSize, FeedTTL: opt.FeedTTL, FanOutInline: opt.FanOutInline,
+		FanOutChunk: opt.FanOutChunk}, s.Host, s.Notifier, s.Sessions)
+	s.Sales = orders.New(b, orders.Options{Shipping: *opt.Shipping, OrderVisibility: opt.OrderVisibility,
+		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll}, s.Host, s.Catalog, s.Carts)
+	s.Pages = pagecache.New(b, pagecache.Options{TTL: opt.PageCacheTTL, Top: opt.PageCacheTop, L1Bytes: opt.PageL1Bytes,
+		WriteBehind: opt.WriteBehind, ViewedPerSession: opt.ViewedPerSession},
+		pagecache.Deps{Catalog: s.Catalog, Media: s.Pictures, Reviews: s.Reviews, Sessions: s.Sessions})
+	s.Statistics = stats.New(b, stats.Options{RedisMode: opt.RedisMode, StatsInterval: opt.StatsInterval,
+		KeyspaceScanInterval: opt.KeyspaceScanInterval}, s.Host, s.Catalog)
+	s.Seeder = seed.New(b, seed.Options{Articles: opt.SeedArticles, Pictures: opt.SeedImages, PictureCacheDir: opt.DemoPictureCacheDir},
+		seed.Deps{Catalog: s.Catalog, Media: s.Pictures, Sessions: s.Sessions, Board: s.Board, Social: s.Social})
+
+	// Effects across domains, each in one line.
+	s.Catalog.OnChange(s.Pages.ItemsChanged)      // an item changed: purge its pages
+	s.Catalog.OnChange(s.Searcher.ItemsChanged)   // ... and move the search version
+	s.Pages.OnPurgeAll(s.Searcher.AllChanged)     // every page purged: search starts afresh too
+	s.Sales.OnPlaced(analytics.AddBoughtTogether) // an order: the "also bought" statistics grow
+	s.Sales.OnStatus(s.Notifier.NotifyOrder)      // an order moved: the shopper is notified
+	s.Board.SetEvents(s.Social.BoardEvents())     // posts, votes, comments, hides: feeds, counters, notes
+	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch)   // the own-review memo follows the page purges
+
+	// Every background loop main starts and stops, and every series the
+	// data layer exports.
+	for _, ws := range [][]workers.Worker{
+		s.Social.Workers(),     // spreads new posts to followers' feeds
+		s.Sales.Workers(),      // fulfils queued orders
+		s.Analytics.Workers(),  // rescales item view counts
+		s.Catalog.Workers(),    // refreshes cached item rows
+		s.Sessions.Workers(),   // evicts the oldest sessions
+		s.Statistics.Workers(), // samples the dashboard's counters
+	} {
+		s.workers = append(s.workers, ws...)
+	}
+	s.Statistics.SetWorkers(s.workers)
+	for _, cs := range [][]prometheus.Collector{
+		s.Pages.Collectors(), s.Sessions.Collectors(), s.Board.Collectors(), s.Sales.Collectors(),
+		{s.Host.Collector()}, s.Statistics.Collectors(),
+	} {
+		s.collectors = append(s.collectors, cs...)
+	}
+	return s
+}
+
+// Workers returns the background loops that main starts and stops.
+func (s *Services) Workers() []workers.Worker { return s.workers }
+
+// Collectors returns the data layer's Prometheus series for /metrics.
+func (s *Services) Collectors() []prometheus.Collector { return s.collectors }
+
+// UseClientSideCache gives every reader of shared data a client with
+// client-side caching (see platform.RedisConn.Cached).
+func (s *Services) UseClientSideCache(c *redis.Client) { s.base.Reader.UseCache(c) }
+
+// Migrate applies the embedded migrations that have not run yet.
+func (s *Services) Migrate(ctx context.Context) error { return platform.Migrate(ctx, s.base.DB) }
+
+// SeedDemo fills an empty shop with the demo data (seed.Service.Demo).
+func (s *Services) SeedDemo(ctx context.Context, adminPassword string) (string, error) {
+	return s.Seeder.Demo(ctx, adminPassword)
+}
+
+// Ping checks that Redis and the database answer, for /readyz.
+func (s *Services) Ping(ctx context.Context) error { return s.base.Ping(ctx) }
+
+// Redis returns the client, for tests and the admin dashboard.
+func (s *Services) Redis() redis.UniversalClient { return s.base.Redis }
+
+// DB returns the database handle.
+func (s *Services) DB() *sql.DB { return s.base.DB }
+
+// DBKind is platform.DBSQLite or platform.DBPostgres.
+func (s *Services) DBKind() string { return s.base.DBKind }
+
+// Options returns the knobs in force, defaults filled in.
+func (s *Services) Options() Options { return s.opt }
+
+// Instance names this process in leases and worker reports.
+func (s *Services) Instance() string { return s.base.Instance }
+
+// SetClock replaces the clock of every service; tests use it to move time.
+func (s *Services) SetClock(now func() time.Time) { s.base.Clock.Set(now) }
+
+// LeaseHolder says which instance holds a worker's lease.
+func (s *Services) LeaseHolder(ctx context.Context, name string) (string, error) {
+	return s.Host.Holder(ctx, name)
+}
+
+// WorkerStatus reads a worker's last report.
+func (s *Services) WorkerStatus(ctx context.Context, name string) (workers.Status, error) {
+	return s.Host.Status(ctx, name)
+}
+
+// Close stops the background work (the page cache's flusher and purge
+// listener) and flushes the buffered writes: main calls it after the
+// workers stopped and the page renders finished (WaitBackground). The
+// clients are the caller's to close, after Close.
+func (s *Services) Close() { s.Pages.Close() }
+
+// WorkerStatuses reads the last report of every background worker.
+func (s *Services) WorkerStatuses(ctx context.Context) ([]workers.Status, error) {
+	names := make([]string, len(s.workers))
+	for i, w := range s.workers {
+		names[i] = w.Name()
+	}
+	return s.Host.Statuses(ctx, names)
+}
