@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/store/cart"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/sessions"
@@ -83,7 +84,7 @@ func (h *Handler) Register(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.limit(c, "register", c.RealIP(), h.cfg.Rates.Register, "Too many new accounts from your address."); err != nil {
+	if err := h.limit(c, keys.RateRegister, c.RealIP(), h.cfg.Rates.Register, "Too many new accounts from your address."); err != nil {
 		return err
 	}
 	if errs := f.validate(); len(errs) > 0 {
@@ -128,11 +129,11 @@ func (h *Handler) Login(c echo.Context) error {
 		return err
 	}
 	ip := c.RealIP()
-	byAddr, err := h.admit(c, "login-ip", ip, h.cfg.Rates.LoginAddr, "Too many failed sign-ins from your address.")
+	byAddr, err := h.admit(c, keys.RateLoginAddr, ip, h.cfg.Rates.LoginAddr, "Too many failed sign-ins from your address.")
 	if err != nil {
 		return err
 	}
-	byPair, err := h.admit(c, "login-user", limitSubject(f.Username)+"|"+ip, h.cfg.Rates.Login, "Too many failed sign-ins for this account.")
+	byPair, err := h.admit(c, keys.RateLogin, limitSubject(f.Username)+"|"+ip, h.cfg.Rates.Login, "Too many failed sign-ins for this account.")
 	if err != nil {
 		// Refused before the password was checked: no failure to count.
 		if rerr := h.store.Refund(c.Request().Context(), byAddr); rerr != nil {

@@ -229,11 +229,11 @@ func TestRegisterRateLimitAndClientAddress(t *testing.T) {
 		second     int
 		key        string // the rate-limit key of the first client
 	}{
-		{"no trusted proxies", nil, "203.0.113.1", "203.0.113.2", 429, keys.Rate("register", "127.0.0.1")},
-		{"untrusted peer", []string{"10.0.0.0/8"}, "203.0.113.1", "203.0.113.2", 429, keys.Rate("register", "127.0.0.1")},
-		{"trusted peer", []string{"127.0.0.0/8"}, "203.0.113.1", "203.0.113.2", 303, keys.Rate("register", "203.0.113.1")},
-		{"spoofed hop before a trusted proxy", []string{"127.0.0.0/8"}, "6.6.6.6, 203.0.113.1", "6.6.6.6, 203.0.113.2", 303, keys.Rate("register", "203.0.113.1")},
-		{"same client behind a trusted proxy", []string{"127.0.0.0/8"}, "203.0.113.1", "6.6.6.6, 203.0.113.1", 429, keys.Rate("register", "203.0.113.1")},
+		{"no trusted proxies", nil, "203.0.113.1", "203.0.113.2", 429, keys.Rate(keys.RateRegister, "127.0.0.1")},
+		{"untrusted peer", []string{"10.0.0.0/8"}, "203.0.113.1", "203.0.113.2", 429, keys.Rate(keys.RateRegister, "127.0.0.1")},
+		{"trusted peer", []string{"127.0.0.0/8"}, "203.0.113.1", "203.0.113.2", 303, keys.Rate(keys.RateRegister, "203.0.113.1")},
+		{"spoofed hop before a trusted proxy", []string{"127.0.0.0/8"}, "6.6.6.6, 203.0.113.1", "6.6.6.6, 203.0.113.2", 303, keys.Rate(keys.RateRegister, "203.0.113.1")},
+		{"same client behind a trusted proxy", []string{"127.0.0.0/8"}, "203.0.113.1", "6.6.6.6, 203.0.113.1", 429, keys.Rate(keys.RateRegister, "203.0.113.1")},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/store/board"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/views"
 )
@@ -125,7 +126,7 @@ func (h *Handler) PostArticle(c echo.Context) error {
 		return render(c, http.StatusUnprocessableEntity, views.NewArticlePage(h.chrome(c, "Post an article"), views.ArticleForm{
 			Title: f.Title, Link: f.Link, Chosen: f.Groups, Groups: board.ArticleGroups, Errors: errs}))
 	}
-	if err := h.limit(c, "post", itoa(s.UserID), h.cfg.Rates.Post, "You have posted several articles recently."); err != nil {
+	if err := h.limit(c, keys.RatePost, itoa(s.UserID), h.cfg.Rates.Post, "You have posted several articles recently."); err != nil {
 		return err
 	}
 	a, err := h.store.PostArticle(c.Request().Context(), board.NewArticle{

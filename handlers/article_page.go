@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/store/board"
+	"storefront/store/keys"
 	"storefront/views"
 )
 
@@ -78,7 +79,7 @@ func (h *Handler) VoteArticle(c echo.Context) error {
 	}
 	back := returnPath(c, views.ArticleURL(id))
 	s := session(c)
-	if err := h.limit(c, "vote", itoa(s.UserID), h.cfg.Rates.Vote, "You are voting very quickly."); err != nil {
+	if err := h.limit(c, keys.RateVote, itoa(s.UserID), h.cfg.Rates.Vote, "You are voting very quickly."); err != nil {
 		return err
 	}
 	a, _, err := h.store.Vote(c.Request().Context(), id, s.UserID, dir)
@@ -113,7 +114,7 @@ func (h *Handler) CommentArticle(c echo.Context) error {
 		}
 		return h.renderArticle(c, id, http.StatusUnprocessableEntity, views.CommentForm{Body: body, Error: msg})
 	}
-	if err := h.limit(c, "comment", itoa(s.UserID), h.cfg.Rates.Comment, "You are commenting faster than we allow."); err != nil {
+	if err := h.limit(c, keys.RateComment, itoa(s.UserID), h.cfg.Rates.Comment, "You are commenting faster than we allow."); err != nil {
 		// A form post over the limit gets the article back with the text
 		// as typed and the wait by the box, not a bare error page.
 		var rl *rateLimited

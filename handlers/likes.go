@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/store/keys"
 	"storefront/store/social"
 	"storefront/views"
 )
@@ -48,7 +49,7 @@ func (h *Handler) LikeItem(c echo.Context) error {
 	if _, err := h.store.Item(ctx, id); err != nil {
 		return err
 	}
-	if err := h.limit(c, "like", itoa(s.UserID), h.cfg.Rates.Like, "You are liking very quickly."); err != nil {
+	if err := h.limit(c, keys.RateLike, itoa(s.UserID), h.cfg.Rates.Like, "You are liking very quickly."); err != nil {
 		return err
 	}
 	res, err := h.store.SetLike(ctx, id, s.UserID, mode)

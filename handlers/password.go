@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/store/keys"
 	"storefront/store/sessions"
 	"storefront/views"
 )
@@ -29,7 +30,7 @@ func (h *Handler) PasswordForm(c echo.Context) error {
 // attempts per account.
 func (h *Handler) ChangePassword(c echo.Context) error {
 	s := session(c)
-	if err := h.limit(c, "password", itoa(s.UserID), h.cfg.Rates.Password, "Too many password changes."); err != nil {
+	if err := h.limit(c, keys.RatePassword, itoa(s.UserID), h.cfg.Rates.Password, "Too many password changes."); err != nil {
 		return err
 	}
 	current, next := c.FormValue("current"), c.FormValue("new")

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/store/board"
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/sessions"
 	"storefront/store/social"
@@ -128,7 +129,7 @@ func (h *Handler) FollowUser(c echo.Context) error {
 	if u.ID == s.UserID {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "You cannot follow yourself.")
 	}
-	if err := h.limit(c, "follow", itoa(s.UserID), h.cfg.Rates.Follow, "You are following and unfollowing very quickly."); err != nil {
+	if err := h.limit(c, keys.RateFollow, itoa(s.UserID), h.cfg.Rates.Follow, "You are following and unfollowing very quickly."); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/reviews"
 	"storefront/views"
@@ -52,7 +53,7 @@ func (h *Handler) PostReview(c echo.Context) error {
 		}
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
 	}
-	if err := h.limit(c, "review", itoa(s.UserID), h.cfg.Rates.Review, "You are reviewing faster than we allow."); err != nil {
+	if err := h.limit(c, keys.RateReview, itoa(s.UserID), h.cfg.Rates.Review, "You are reviewing faster than we allow."); err != nil {
 		return err
 	}
 	created, err := h.store.SaveReview(c.Request().Context(), id, s.UserID, rating, body)

@@ -88,7 +88,7 @@ func checkSamples(t *testing.T, samples []sample) (unavailable int) {
 // waitRecovered polls until /readyz says ready and the shopper's home page
 // renders signed in, and returns how long that took. The deadline is
 // generous: how soon service returns is logged as a measurement (the
-// README quotes it), never asserted.
+// docs/operations.md quotes it), never asserted.
 func waitRecovered(t *testing.T, base string, s *apptest.Client, name string) time.Duration {
 	t.Helper()
 	start := time.Now()

@@ -27,9 +27,10 @@ import (
 // memory moves with everyone else's work), default settings but no
 // append-only file:
 //
-//	go test -run XXX -bench SessionMemory -benchtime 20000x ./handlers/apptest
+//	go test -run XXX -bench SessionMemory -benchtime 50000x ./handlers/apptest
 //
-// The figure feeds the "Scaling out" arithmetic in the README.
+// The figure feeds the "Scaling out" arithmetic in docs/operations.md
+// (and its measurement is in docs/performance.md).
 func BenchmarkSessionMemory(b *testing.B) {
 	for _, kind := range []string{"guest", "signed-in"} {
 		b.Run(kind, func(b *testing.B) {
