@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/cart"
 	"storefront/store/keys"
 	"storefront/store/platform"
@@ -25,6 +25,8 @@ import (
 type accountStore interface {
 	CreateUser(ctx context.Context, username, password string) (sessions.User, error)
 	Authenticate(ctx context.Context, username, password string) (sessions.User, error)
+	SignIn(ctx context.Context, oldToken, newToken string, userID int64) (int64, error)
+	EndSession(ctx context.Context, token string) error
 }
 
 // rateStore is the shared sliding-window limiter.
@@ -42,7 +44,7 @@ type accountForm struct {
 
 func (f *accountForm) validate() map[string]string {
 	errs := map[string]string{}
-	if !usernameRE.MatchString(f.Username) {
+	if !web.ValidUsername(f.Username) {
 		errs["username"] = "Use 3 to 32 letters, digits or underscores."
 	}
 	if n := utf8.RuneCountInString(f.Password); n < 8 || n > 128 {
@@ -54,10 +56,10 @@ func (f *accountForm) validate() map[string]string {
 func readAccountForm(c echo.Context) (accountForm, error) {
 	var f accountForm
 	if err := c.Bind(&f); err != nil {
-		return f, badRequest("The form could not be read.")
+		return f, web.BadRequest("The form could not be read.")
 	}
 	f.Username = strings.TrimSpace(f.Username)
-	f.Next = localPath(f.Next, "/")
+	f.Next = web.LocalPath(f.Next, "/")
 	return f, nil
 }
 
@@ -75,7 +77,7 @@ func limitSubject(name string) string {
 
 // RegisterForm shows the registration form.
 func (h *Handler) RegisterForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.RegisterPage(h.chrome(c, "Create an account"), views.AccountForm{Next: localPath(c.QueryParam("next"), "")}))
+	return web.Render(c, http.StatusOK, views.RegisterPage(h.web.Chrome(c, "Create an account"), views.AccountForm{Next: web.LocalPath(c.QueryParam("next"), "")}))
 }
 
 // Register creates an account and signs it in.
@@ -84,7 +86,7 @@ func (h *Handler) Register(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.limit(c, keys.RateRegister, c.RealIP(), h.cfg.Rates.Register, "Too many new accounts from your address."); err != nil {
+	if err := h.web.Limit(c, keys.RateRegister, c.RealIP(), h.cfg.Rates.Register, "Too many new accounts from your address."); err != nil {
 		return err
 	}
 	if errs := f.validate(); len(errs) > 0 {
@@ -101,18 +103,18 @@ func (h *Handler) Register(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.setFlash(c, "Welcome, "+u.Username+"! Your account is ready."+note)
-	return redirect(c, f.Next)
+	h.web.SetFlash(c, "Welcome, "+u.Username+"! Your account is ready."+note)
+	return web.Redirect(c, f.Next)
 }
 
 func (h *Handler) registerError(c echo.Context, f accountForm, errs map[string]string, msg string) error {
-	return render(c, http.StatusUnprocessableEntity, views.RegisterPage(h.chrome(c, "Create an account"),
+	return web.Render(c, http.StatusUnprocessableEntity, views.RegisterPage(h.web.Chrome(c, "Create an account"),
 		views.AccountForm{Username: f.Username, Next: f.Next, Errors: errs, Error: msg}))
 }
 
 // LoginForm shows the sign-in form.
 func (h *Handler) LoginForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.LoginPage(h.chrome(c, "Sign in"), views.AccountForm{Next: localPath(c.QueryParam("next"), "")}))
+	return web.Render(c, http.StatusOK, views.LoginPage(h.web.Chrome(c, "Sign in"), views.AccountForm{Next: web.LocalPath(c.QueryParam("next"), "")}))
 }
 
 // Login checks the password and signs the shopper in on a new token.
@@ -129,14 +131,14 @@ func (h *Handler) Login(c echo.Context) error {
 		return err
 	}
 	ip := c.RealIP()
-	byAddr, err := h.admit(c, keys.RateLoginAddr, ip, h.cfg.Rates.LoginAddr, "Too many failed sign-ins from your address.")
+	byAddr, err := h.web.Admit(c, keys.RateLoginAddr, ip, h.cfg.Rates.LoginAddr, "Too many failed sign-ins from your address.")
 	if err != nil {
 		return err
 	}
-	byPair, err := h.admit(c, keys.RateLogin, limitSubject(f.Username)+"|"+ip, h.cfg.Rates.Login, "Too many failed sign-ins for this account.")
+	byPair, err := h.web.Admit(c, keys.RateLogin, limitSubject(f.Username)+"|"+ip, h.cfg.Rates.Login, "Too many failed sign-ins for this account.")
 	if err != nil {
 		// Refused before the password was checked: no failure to count.
-		if rerr := h.store.Refund(c.Request().Context(), byAddr); rerr != nil {
+		if rerr := h.web.Refund(c, byAddr); rerr != nil {
 			return rerr
 		}
 		return err
@@ -155,7 +157,7 @@ func (h *Handler) Login(c echo.Context) error {
 		return err
 	}
 	for _, a := range []ratelimit.Admission{byAddr, byPair} {
-		if err := h.store.Refund(c.Request().Context(), a); err != nil {
+		if err := h.web.Refund(c, a); err != nil {
 			return err
 		}
 	}
@@ -165,23 +167,19 @@ func (h *Handler) Login(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	h.setFlash(c, "Signed in as "+u.Username+"."+note)
-	return redirect(c, f.Next)
+	h.web.SetFlash(c, "Signed in as "+u.Username+"."+note)
+	return web.Redirect(c, f.Next)
 }
 
 func (h *Handler) loginError(c echo.Context, f accountForm, msg string) error {
-	return render(c, http.StatusUnprocessableEntity, views.LoginPage(h.chrome(c, "Sign in"),
+	return web.Render(c, http.StatusUnprocessableEntity, views.LoginPage(h.web.Chrome(c, "Sign in"),
 		views.AccountForm{Username: f.Username, Next: f.Next, Error: msg}))
 }
 
-// bannedMessage is what a banned account is told when it tries to sign in
-// or check out.
-const bannedMessage = "This account has been suspended by the shop's administrators. Your orders are kept; contact us if you think this is a mistake."
-
 // loginBanned refuses a banned account's sign-in (403) with a clear message.
 func (h *Handler) loginBanned(c echo.Context, f accountForm) error {
-	return render(c, http.StatusForbidden, views.LoginPage(h.chrome(c, "Sign in"),
-		views.AccountForm{Username: f.Username, Next: f.Next, Error: bannedMessage}))
+	return web.Render(c, http.StatusForbidden, views.LoginPage(h.web.Chrome(c, "Sign in"),
+		views.AccountForm{Username: f.Username, Next: f.Next, Error: web.BannedMessage}))
 }
 
 // signIn rotates the token: a new session for the user carries the
@@ -192,8 +190,8 @@ func (h *Handler) loginBanned(c echo.Context, f accountForm) error {
 // the password check either saw this session (and ended it) or is seen
 // here, and the new session is ended (ErrBanned).
 func (h *Handler) signIn(c echo.Context, u sessions.User) (string, error) {
-	s := session(c)
-	token := h.newToken()
+	s := web.SessionOf(c)
+	token := h.web.NewToken()
 	ctx := c.Request().Context()
 	dropped, err := h.store.SignIn(ctx, s.Token, token, u.ID)
 	if err != nil {
@@ -206,11 +204,9 @@ func (h *Handler) signIn(c echo.Context, u sessions.User) (string, error) {
 		}
 		return "", platform.ErrBanned
 	}
-	claim := &userClaim{ID: u.ID, Name: u.Username, Admin: u.IsAdmin, LoginAt: time.Now().Unix()}
-	if err := h.setSessionCookies(c, token, claim); err != nil {
+	if err := h.web.SetSignedIn(c, s, token, u); err != nil {
 		return "", err
 	}
-	s.Token, s.UserID, s.UserName, s.IsAdmin = token, u.ID, u.Username, u.IsAdmin
 	if dropped > 0 {
 		return fmt.Sprintf(" Your cart holds at most %d different items: %d from this visit did not fit.", cart.MaxLines, dropped), nil
 	}
@@ -219,14 +215,13 @@ func (h *Handler) signIn(c echo.Context, u sessions.User) (string, error) {
 
 // Logout ends the server-side session and clears both cookies.
 func (h *Handler) Logout(c echo.Context) error {
-	s := session(c)
+	s := web.SessionOf(c)
 	if s.Token != "" {
 		if err := h.store.EndSession(c.Request().Context(), s.Token); err != nil {
 			return err
 		}
 	}
-	h.clearCookie(c, tokenCookie)
-	h.clearCookie(c, userCookie)
-	h.setFlash(c, "You are signed out.")
-	return redirect(c, "/")
+	h.web.Anonymous(c, s, true)
+	h.web.SetFlash(c, "You are signed out.")
+	return web.Redirect(c, "/")
 }

@@ -11,6 +11,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
+	"storefront/handlers/web"
 	"storefront/store/keys"
 	"storefront/store/storetest"
 )
@@ -338,7 +339,7 @@ func TestCookieKeyRotation(t *testing.T) {
 	k2 := "S0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMg=="
 	withKeys := func(s string) func(*handlers.Config) {
 		return func(c *handlers.Config) {
-			keys, err := handlers.ParseCookieKeys(s)
+			keys, err := web.ParseCookieKeys(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -382,10 +383,10 @@ func TestCookieKeyRotation(t *testing.T) {
 	if got := signedInAs(e.home().Body); got != "heidi" {
 		t.Errorf("encrypted cookie: %q", got)
 	}
-	if _, err := handlers.ParseCookieKeys("c2hvcnQ="); err == nil {
+	if _, err := web.ParseCookieKeys("c2hvcnQ="); err == nil {
 		t.Error("a short key was accepted")
 	}
-	if _, err := handlers.ParseCookieKeys("not base64!"); err == nil {
+	if _, err := web.ParseCookieKeys("not base64!"); err == nil {
 		t.Error("a non-base64 key was accepted")
 	}
 }

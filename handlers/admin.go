@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/platform"
@@ -31,36 +32,19 @@ type adminStore interface {
 	Rescale(ctx context.Context) error
 }
 
-// audit logs an admin action: who, what, when, and on what (target).
-func (h *Handler) audit(c echo.Context, action, target string, attrs ...any) {
-	s := session(c)
-	h.log.Info("admin action", append([]any{"who", s.UserName, "user_id", s.UserID, "action", action,
-		"target", target, "at", time.Now().UTC().Format(time.RFC3339), "ip", c.RealIP(),
-		"id", c.Response().Header().Get(echo.HeaderXRequestID)}, attrs...)...)
-}
-
-// adminDone answers a successful admin post: JSON, or a flash and 303.
-func (h *Handler) adminDone(c echo.Context, msg, to string) error {
-	if wantsJSON(c) {
-		return c.JSON(http.StatusOK, map[string]string{"message": msg})
-	}
-	h.setFlash(c, msg)
-	return redirect(c, to)
-}
-
 // adminInvalid answers an admin post with bad input: 422 with the message,
 // as JSON or on the dashboard.
 func (h *Handler) adminInvalid(c echo.Context, msg string) error {
-	if wantsJSON(c) {
+	if web.WantsJSON(c) {
 		return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
 	}
 	d, err := h.dashboardData(c)
 	if err != nil {
 		return err
 	}
-	ch := h.chrome(c, "Dashboard")
+	ch := h.web.Chrome(c, "Dashboard")
 	ch.Flash, ch.FlashOK = msg, false
-	return render(c, http.StatusUnprocessableEntity, views.DashboardPage(ch, d))
+	return web.Render(c, http.StatusUnprocessableEntity, views.DashboardPage(ch, d))
 }
 
 // AdminPurge is POST /admin/cache/purge: item=<id> purges that item's
@@ -72,8 +56,8 @@ func (h *Handler) AdminPurge(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		h.audit(c, "purge all pages", "all pages", "pages", n)
-		return h.adminDone(c, fmt.Sprintf("Purged every cached page (%d).", n), "/admin")
+		h.web.Audit(c, "purge all pages", "all pages", "pages", n)
+		return h.web.Done(c, fmt.Sprintf("Purged every cached page (%d).", n), "/admin")
 	}
 	id, ok := positiveID(c.FormValue("item"))
 	if !ok {
@@ -83,8 +67,8 @@ func (h *Handler) AdminPurge(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.audit(c, "purge item pages", "item "+itoa(id), "pages", n)
-	return h.adminDone(c, fmt.Sprintf("Purged the cached pages of item %d (%d).", id, n), "/admin")
+	h.web.Audit(c, "purge item pages", "item "+web.Itoa(id), "pages", n)
+	return h.web.Done(c, fmt.Sprintf("Purged the cached pages of item %d (%d).", id, n), "/admin")
 }
 
 // AdminRescale is POST /admin/rescale: trim and halve the view counts now.
@@ -92,8 +76,8 @@ func (h *Handler) AdminRescale(c echo.Context) error {
 	if err := h.store.Rescale(c.Request().Context()); err != nil {
 		return err
 	}
-	h.audit(c, "rescale views", keys.ViewRanking)
-	return h.adminDone(c, "View counts rescaled.", "/admin")
+	h.web.Audit(c, "rescale views", keys.ViewRanking)
+	return h.web.Done(c, "View counts rescaled.", "/admin")
 }
 
 // AdminRowCache is POST /admin/rowcache (row, delay in seconds): schedule
@@ -126,16 +110,16 @@ func (h *Handler) AdminRowCache(c echo.Context) error {
 	if secs <= 0 {
 		action = "unschedule row"
 	}
-	h.audit(c, action, "row "+itoa(id), "delay_s", secs)
+	h.web.Audit(c, action, "row "+web.Itoa(id), "delay_s", secs)
 	if secs <= 0 {
-		return h.adminDone(c, fmt.Sprintf("Row %d is no longer cached.", id), "/admin")
+		return h.web.Done(c, fmt.Sprintf("Row %d is no longer cached.", id), "/admin")
 	}
-	return h.adminDone(c, fmt.Sprintf("Row %d is cached and refreshed every %s s.", id, strconv.FormatFloat(secs, 'f', -1, 64)), "/admin")
+	return h.web.Done(c, fmt.Sprintf("Row %d is cached and refreshed every %s s.", id, strconv.FormatFloat(secs, 'f', -1, 64)), "/admin")
 }
 
 // AdminItemForm is GET /admin/items/:id.
 func (h *Handler) AdminItemForm(c echo.Context) error {
-	id, err := itemIDParam(c)
+	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}
@@ -150,7 +134,7 @@ func (h *Handler) AdminItemForm(c echo.Context) error {
 	if err := h.withItemPictures(c, &f); err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminItemPage(h.chrome(c, "Edit "+it.Name), f))
+	return web.Render(c, http.StatusOK, views.AdminItemPage(h.web.Chrome(c, "Edit "+it.Name), f))
 }
 
 // itemForm is the edit form filled with an item's current values.
@@ -164,7 +148,7 @@ func itemForm(it catalog.Item) views.ItemForm {
 // AdminUpdateItem is POST /admin/items/:id: validate, save, purge the
 // item's cached pages at once, and redirect with a flash.
 func (h *Handler) AdminUpdateItem(c echo.Context) error {
-	id, err := itemIDParam(c)
+	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}
@@ -185,8 +169,8 @@ func (h *Handler) AdminUpdateItem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.audit(c, "edit item", "item "+itoa(id), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock, "category", it.Category)
-	return h.adminDone(c, fmt.Sprintf("Saved item %d. Its cached pages were purged.", id), "/admin/items/"+itoa(id))
+	h.web.Audit(c, "edit item", "item "+web.Itoa(id), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock, "category", it.Category)
+	return h.web.Done(c, fmt.Sprintf("Saved item %d. Its cached pages were purged.", id), "/admin/items/"+web.Itoa(id))
 }
 
 var priceRE = regexp.MustCompile(`^[0-9]{1,7}(\.[0-9]{1,2})?$`)
@@ -195,10 +179,10 @@ var priceRE = regexp.MustCompile(`^[0-9]{1,7}(\.[0-9]{1,2})?$`)
 func validateItemForm(f views.ItemForm) (catalog.ItemEdit, map[string]string) {
 	errs := map[string]string{}
 	e := catalog.ItemEdit{Name: f.Name, Description: f.Description, Category: f.Category}
-	if n := utf8.RuneCountInString(f.Name); n < 1 || n > 200 || !printable(f.Name) {
+	if n := utf8.RuneCountInString(f.Name); n < 1 || n > 200 || !web.Printable(f.Name) {
 		errs["name"] = "Use 1 to 200 characters, on one line."
 	}
-	if cents, ok := parsePrice(f.Price); ok {
+	if cents, ok := web.ParsePrice(f.Price); ok {
 		e.PriceCents = cents
 	} else {
 		errs["price"] = "Write the price in dollars and cents, such as 12.34."
@@ -215,18 +199,6 @@ func validateItemForm(f views.ItemForm) (catalog.ItemEdit, map[string]string) {
 		errs["description"] = "Use at most 2,000 characters."
 	}
 	return e, errs
-}
-
-// parsePrice reads "12.34", "12.3" or "12" as cents.
-func parsePrice(s string) (int64, bool) {
-	if !priceRE.MatchString(s) {
-		return 0, false
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	d, _ := strconv.ParseInt(whole, 10, 64)
-	frac = (frac + "00")[:2]
-	c, _ := strconv.ParseInt(frac, 10, 64)
-	return d*100 + c, true
 }
 
 func moneyInput(cents int64) string {

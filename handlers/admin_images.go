@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/media"
 	"storefront/store/platform"
 	"storefront/views"
@@ -37,7 +38,7 @@ var uploadRefusal = map[error]string{
 // image): the picture is checked, re-encoded and added as the item's last.
 // Anything refused is a 422 and stores nothing.
 func (h *Handler) AdminUploadImage(c echo.Context) error {
-	id, err := itemIDParam(c)
+	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}
@@ -66,8 +67,8 @@ func (h *Handler) AdminUploadImage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.audit(c, "add picture", "item "+itoa(id), "position", pos, "hash", img.Hash)
-	return h.adminDone(c, fmt.Sprintf("Added picture %d. The item's cached pages were purged.", pos), "/admin/items/"+itoa(id))
+	h.web.Audit(c, "add picture", "item "+web.Itoa(id), "position", pos, "hash", img.Hash)
+	return h.web.Done(c, fmt.Sprintf("Added picture %d. The item's cached pages were purged.", pos), "/admin/items/"+web.Itoa(id))
 }
 
 // readUpload streams the multipart body to the image field and reads at
@@ -98,27 +99,27 @@ func (h *Handler) readUpload(c echo.Context) ([]byte, error) {
 
 // AdminDeleteImage is POST /admin/items/:id/images/:n/delete.
 func (h *Handler) AdminDeleteImage(c echo.Context) error {
-	id, err := itemIDParam(c)
+	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil || n < 1 || n > media.MaxItemImages {
-		return notFound("That item has no such picture.")
+		return web.NotFound("That item has no such picture.")
 	}
 	if err := h.store.DeleteItemImage(c.Request().Context(), id, n); errors.Is(err, platform.ErrNotFound) {
-		return notFound("That item has no such picture.")
+		return web.NotFound("That item has no such picture.")
 	} else if err != nil {
 		return err
 	}
-	h.audit(c, "delete picture", "item "+itoa(id), "position", n)
-	return h.adminDone(c, fmt.Sprintf("Deleted picture %d. The item's cached pages were purged.", n), "/admin/items/"+itoa(id))
+	h.web.Audit(c, "delete picture", "item "+web.Itoa(id), "position", n)
+	return h.web.Done(c, fmt.Sprintf("Deleted picture %d. The item's cached pages were purged.", n), "/admin/items/"+web.Itoa(id))
 }
 
 // pictureRefused answers a refused upload: 422 with the reason, as JSON
 // or on the item's edit page.
 func (h *Handler) pictureRefused(c echo.Context, id int64, msg string) error {
-	if wantsJSON(c) {
+	if web.WantsJSON(c) {
 		return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
 	}
 	it, err := h.store.Item(c.Request().Context(), id)
@@ -130,7 +131,7 @@ func (h *Handler) pictureRefused(c echo.Context, id int64, msg string) error {
 	if err := h.withItemPictures(c, &f); err != nil {
 		return err
 	}
-	return render(c, http.StatusUnprocessableEntity, views.AdminItemPage(h.chrome(c, "Edit "+it.Name), f))
+	return web.Render(c, http.StatusUnprocessableEntity, views.AdminItemPage(h.web.Chrome(c, "Edit "+it.Name), f))
 }
 
 // withItemPictures adds the item's pictures and the upload limit to its
@@ -140,7 +141,7 @@ func (h *Handler) withItemPictures(c echo.Context, f *views.ItemForm) error {
 	if err != nil {
 		return err
 	}
-	f.Pictures = pictures(imgs)
+	f.Pictures = web.Pictures(imgs)
 	f.CanAddPicture = len(imgs) < media.MaxItemImages
 	f.PictureLimit = byteSize(h.cfg.MaxImageBytes)
 	return nil

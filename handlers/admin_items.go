@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/catalog"
 	"storefront/views"
 )
@@ -28,16 +29,16 @@ const adminItemsPerPage = 50
 // AdminItems is GET /admin/items?q=&page=: every item, archived ones too,
 // searched by name or number.
 func (h *Handler) AdminItems(c echo.Context) error {
-	page, err := pageParam(c)
+	page, err := web.PageParam(c)
 	if err != nil {
 		return err
 	}
 	q := strings.TrimSpace(c.QueryParam("q"))
-	if utf8.RuneCountInString(q) > maxQueryLen || !utf8.ValidString(q) {
-		return badRequest("Search for at most 200 characters.")
+	if utf8.RuneCountInString(q) > web.MaxQueryLen || !utf8.ValidString(q) {
+		return web.BadRequest("Search for at most 200 characters.")
 	}
 	d := views.AdminItemsData{Query: q}
-	if page <= maxPage {
+	if page <= web.MaxPage {
 		res, err := h.store.AdminItems(c.Request().Context(), catalog.AdminItemQuery{Q: q, Page: page, PerPage: adminItemsPerPage})
 		if err != nil {
 			return err
@@ -48,14 +49,14 @@ func (h *Handler) AdminItems(c echo.Context) error {
 				PriceCents: it.PriceCents, Stock: it.Stock, Archived: it.Archived()})
 		}
 	}
-	d.Pager = pagerFor(page, adminItemsPerPage, d.Total, func(p int) string {
+	d.Pager = web.PagerFor(page, adminItemsPerPage, d.Total, func(p int) string {
 		v := url.Values{"page": {strconv.Itoa(p)}}
 		if q != "" {
 			v.Set("q", q)
 		}
 		return "/admin/items?" + v.Encode()
 	})
-	return render(c, http.StatusOK, views.AdminItemsPage(h.chrome(c, "Items"), d))
+	return web.Render(c, http.StatusOK, views.AdminItemsPage(h.web.Chrome(c, "Items"), d))
 }
 
 // AdminNewItemForm is GET /admin/items/new.
@@ -64,7 +65,7 @@ func (h *Handler) AdminNewItemForm(c echo.Context) error {
 	if err := h.withCategories(c.Request().Context(), &f); err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminItemPage(h.chrome(c, "New item"), f))
+	return web.Render(c, http.StatusOK, views.AdminItemPage(h.web.Chrome(c, "New item"), f))
 }
 
 // AdminCreateItem is POST /admin/items/new: validate, create, and go to
@@ -80,8 +81,8 @@ func (h *Handler) AdminCreateItem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.audit(c, "create item", "item "+itoa(it.ID), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock, "category", it.Category)
-	return h.adminDone(c, fmt.Sprintf("Created item %d.", it.ID), "/admin/items/"+itoa(it.ID))
+	h.web.Audit(c, "create item", "item "+web.Itoa(it.ID), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock, "category", it.Category)
+	return h.web.Done(c, fmt.Sprintf("Created item %d.", it.ID), "/admin/items/"+web.Itoa(it.ID))
 }
 
 // AdminArchiveItem is POST /admin/items/:id/archive.
@@ -91,7 +92,7 @@ func (h *Handler) AdminArchiveItem(c echo.Context) error { return h.setArchived(
 func (h *Handler) AdminRestoreItem(c echo.Context) error { return h.setArchived(c, false) }
 
 func (h *Handler) setArchived(c echo.Context, archived bool) error {
-	id, err := itemIDParam(c)
+	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}
@@ -106,8 +107,8 @@ func (h *Handler) setArchived(c echo.Context, archived bool) error {
 	if !changed {
 		msg = fmt.Sprintf("Item %d was already like that; nothing changed.", id)
 	}
-	h.audit(c, action, "item "+itoa(id), "changed", changed)
-	return h.adminDone(c, msg, "/admin/items/"+itoa(id))
+	h.web.Audit(c, action, "item "+web.Itoa(id), "changed", changed)
+	return h.web.Done(c, msg, "/admin/items/"+web.Itoa(id))
 }
 
 // readItemForm reads the item form's fields as typed.
@@ -119,7 +120,7 @@ func readItemForm(c echo.Context, id int64) views.ItemForm {
 
 // itemFormError answers a bad item form: 422 with the form as typed.
 func (h *Handler) itemFormError(c echo.Context, f views.ItemForm, errs map[string]string) error {
-	if wantsJSON(c) {
+	if web.WantsJSON(c) {
 		return c.JSON(http.StatusUnprocessableEntity, map[string]any{"errors": errs})
 	}
 	f.Errors = errs
@@ -130,7 +131,7 @@ func (h *Handler) itemFormError(c echo.Context, f views.ItemForm, errs map[strin
 	if f.ID > 0 {
 		title = "Edit item"
 	}
-	return render(c, http.StatusUnprocessableEntity, views.AdminItemPage(h.chrome(c, title), f))
+	return web.Render(c, http.StatusUnprocessableEntity, views.AdminItemPage(h.web.Chrome(c, title), f))
 }
 
 // withCategories fills the form's category suggestions.
@@ -148,5 +149,5 @@ func (h *Handler) withCategories(ctx context.Context, f *views.ItemForm) error {
 // validCategory checks a category name: 1 to 50 characters on one line.
 func validCategory(s string) bool {
 	n := utf8.RuneCountInString(s)
-	return n >= 1 && n <= 50 && printable(s)
+	return n >= 1 && n <= 50 && web.Printable(s)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/orders"
 	"storefront/views"
 )
@@ -31,16 +32,16 @@ var adminMoves = []string{orders.OrderPaid, orders.OrderShipped, orders.OrderDel
 // AdminOrders is GET /admin/orders?status=&page=: every shopper's orders,
 // newest first, optionally of one status.
 func (h *Handler) AdminOrders(c echo.Context) error {
-	page, err := pageParam(c)
+	page, err := web.PageParam(c)
 	if err != nil {
 		return err
 	}
 	status := c.QueryParam("status")
 	if status != "" && !orders.IsOrderStatus(status) {
-		return badRequest("Unknown order status.")
+		return web.BadRequest("Unknown order status.")
 	}
 	d := views.AdminOrdersData{Status: status, Statuses: append(append([]string{}, orders.OrderPath...), orders.OrderCancelled)}
-	if page <= maxPage {
+	if page <= web.MaxPage {
 		orders, total, err := h.store.AdminOrders(c.Request().Context(), status, adminOrdersPerPage, (page-1)*adminOrdersPerPage)
 		if err != nil {
 			return err
@@ -48,17 +49,17 @@ func (h *Handler) AdminOrders(c echo.Context) error {
 		d.Total = total
 		for _, o := range orders {
 			d.Orders = append(d.Orders, views.AdminOrderRow{ID: o.ID, Shopper: o.Username, Status: o.Status,
-				TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: when(o.CreatedAt), Next: nextMoves(o.Status)})
+				TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: web.When(o.CreatedAt), Next: nextMoves(o.Status)})
 		}
 	}
-	d.Pager = pagerFor(page, adminOrdersPerPage, d.Total, func(p int) string {
+	d.Pager = web.PagerFor(page, adminOrdersPerPage, d.Total, func(p int) string {
 		v := url.Values{"page": {strconv.Itoa(p)}}
 		if status != "" {
 			v.Set("status", status)
 		}
 		return "/admin/orders?" + v.Encode()
 	})
-	return render(c, http.StatusOK, views.AdminOrdersPage(h.chrome(c, "Orders"), d))
+	return web.Render(c, http.StatusOK, views.AdminOrdersPage(h.web.Chrome(c, "Orders"), d))
 }
 
 // nextMoves lists the admin moves open to an order in status.
@@ -78,15 +79,15 @@ func nextMoves(status string) []string {
 // nothing. Of two admins moving one order at once, one wins and the other
 // gets the 422.
 func (h *Handler) AdminMoveOrder(c echo.Context) error {
-	id, ok := pathID(c.Param("id"))
+	id, ok := web.PathID(c.Param("id"))
 	if !ok {
-		return notFound("There is no order with that number.")
+		return web.NotFound("There is no order with that number.")
 	}
 	to := c.FormValue("status")
 	if !slices.Contains(adminMoves, to) {
 		return h.orderMoveInvalid(c, "Choose paid, shipped, delivered or cancelled.")
 	}
-	o, err := h.store.MoveOrder(c.Request().Context(), id, 0, to, orders.AdminActor(session(c).UserName))
+	o, err := h.store.MoveOrder(c.Request().Context(), id, 0, to, orders.AdminActor(web.SessionOf(c).UserName))
 	var me *orders.MoveError
 	if errors.As(err, &me) {
 		return h.orderMoveInvalid(c, fmt.Sprintf("Order %d is %s: it cannot move to %s.", id, views.StatusText(me.From), views.StatusText(to)))
@@ -94,14 +95,11 @@ func (h *Handler) AdminMoveOrder(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.audit(c, "move order", "order "+itoa(id), "status", o.Status)
-	return h.adminDone(c, fmt.Sprintf("Order %d is now %s.", id, views.StatusText(o.Status)), "/admin/orders")
+	h.web.Audit(c, "move order", "order "+web.Itoa(id), "status", o.Status)
+	return h.web.Done(c, fmt.Sprintf("Order %d is now %s.", id, views.StatusText(o.Status)), "/admin/orders")
 }
 
 // orderMoveInvalid is a refused move: 422 with the message.
 func (h *Handler) orderMoveInvalid(c echo.Context, msg string) error {
-	if wantsJSON(c) {
-		return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
-	}
-	return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
+	return web.Unprocessable(c, msg)
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"storefront/handlers/web"
 )
 
 // rowStore is the row cache's read side.
@@ -17,7 +19,7 @@ type rowStore interface {
 // when the row is scheduled there, else from the database (MISS). Item
 // pages poll it for live price and stock.
 func (h *Handler) APIItem(c echo.Context) error {
-	id, err := itemIDParam(c)
+	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}

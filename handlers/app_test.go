@@ -10,6 +10,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
+	"storefront/handlers/web"
 	"storefront/store/storetest"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
@@ -31,7 +32,7 @@ type app struct {
 
 // testConfig is the HTTP config tests start from.
 func testConfig(t testing.TB) handlers.Config {
-	keys, err := handlers.ParseCookieKeys(testKeys)
+	keys, err := web.ParseCookieKeys(testKeys)
 	if err != nil {
 		t.Fatal(err)
 	}

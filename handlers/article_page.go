@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/board"
 	"storefront/store/keys"
 	"storefront/views"
@@ -18,7 +18,7 @@ import (
 
 // ShowArticle is an article's page with its comments.
 func (h *Handler) ShowArticle(c echo.Context) error {
-	id, err := articleIDParam(c)
+	id, err := web.ArticleIDParam(c)
 	if err != nil {
 		return err
 	}
@@ -26,18 +26,18 @@ func (h *Handler) ShowArticle(c echo.Context) error {
 }
 
 func (h *Handler) renderArticle(c echo.Context, id int64, status int, form views.CommentForm) error {
-	s := session(c)
+	s := web.SessionOf(c)
 	a, comments, err := h.store.ArticleWithComments(c.Request().Context(), id, s.UserID)
 	if err != nil {
-		return articleNotFound(err)
+		return web.ArticleNotFound(err)
 	}
 	// A hidden article is gone for everyone but its poster and admins.
 	if a.Hidden && !s.IsAdmin && (s.UserID == 0 || s.UserID != a.PosterID) {
-		return notFound("There is no article with that number.")
+		return web.NotFound("There is no article with that number.")
 	}
 	now := time.Now()
 	d := views.ArticleData{
-		Row: articleRow(a, now), Next: views.ArticleURL(id), SignedIn: s.SignedIn() && !a.Hidden, Form: form,
+		Row: web.ArticleRow(a, now), Next: views.ArticleURL(id), SignedIn: s.SignedIn() && !a.Hidden, Form: form,
 		LoginURL: "/login?next=" + url.QueryEscape(views.ArticleURL(id)+"#comments"),
 		Hidden:   a.Hidden, Moderator: s.IsAdmin,
 		CanEditGroups: !a.Hidden && s.SignedIn() && (s.UserID == a.PosterID || s.IsAdmin),
@@ -50,9 +50,9 @@ func (h *Handler) renderArticle(c echo.Context, id int64, status int, form views
 		}
 		d.Comments = append(d.Comments, views.CommentView{
 			ID: cm.ID, Ref: board.CommentRef(id, cm.ID), User: cm.User, Body: cm.Body, Hidden: cm.Hidden,
-			Age: ageText(now.Sub(cm.Posted)), PostedAt: cm.Posted.UTC().Format(time.RFC3339)})
+			Age: web.AgeText(now.Sub(cm.Posted)), PostedAt: cm.Posted.UTC().Format(time.RFC3339)})
 	}
-	return render(c, status, views.ArticlePage(h.chrome(c, a.Title), d))
+	return web.Render(c, status, views.ArticlePage(h.web.Chrome(c, a.Title), d))
 }
 
 // voteResponse is the JSON answer to a vote.
@@ -69,82 +69,68 @@ type voteResponse struct {
 // JSON clients get the article's new tally; forms go back where they came
 // from (post/redirect/get).
 func (h *Handler) VoteArticle(c echo.Context) error {
-	id, err := articleIDParam(c)
+	id, err := web.ArticleIDParam(c)
 	if err != nil {
 		return err
 	}
 	dir := c.FormValue("dir")
 	if dir != board.VoteUp && dir != board.VoteDown && dir != board.VoteNone {
-		return badRequest("A vote must be up, down or none.")
+		return web.BadRequest("A vote must be up, down or none.")
 	}
-	back := returnPath(c, views.ArticleURL(id))
-	s := session(c)
-	if err := h.limit(c, keys.RateVote, itoa(s.UserID), h.cfg.Rates.Vote, "You are voting very quickly."); err != nil {
+	back := web.ReturnPath(c, views.ArticleURL(id))
+	s := web.SessionOf(c)
+	if err := h.web.Limit(c, keys.RateVote, web.Itoa(s.UserID), h.cfg.Rates.Vote, "You are voting very quickly."); err != nil {
 		return err
 	}
 	a, _, err := h.store.Vote(c.Request().Context(), id, s.UserID, dir)
 	if err != nil {
-		return articleNotFound(err)
+		return web.ArticleNotFound(err)
 	}
-	if wantsJSON(c) {
-		noStore(c)
+	if web.WantsJSON(c) {
+		web.NoStore(c)
 		return c.JSON(http.StatusOK, voteResponse{ID: a.ID, Score: a.Score, Up: a.Up, Down: a.Down, MyVote: a.MyVote, Open: a.Open})
 	}
 	if !a.Open {
-		h.setFlash(c, "Voting on this article has closed.")
+		h.web.SetFlash(c, "Voting on this article has closed.")
 	}
 	if !strings.Contains(back, "#") {
-		back += "#article-" + itoa(id)
+		back += "#article-" + web.Itoa(id)
 	}
-	return redirect(c, back)
+	return web.Redirect(c, back)
 }
 
 // CommentArticle adds a comment (1 to 2,000 characters) for a signed-in
 // reader, at most COMMENT_RATE per reader.
 func (h *Handler) CommentArticle(c echo.Context) error {
-	id, err := articleIDParam(c)
+	id, err := web.ArticleIDParam(c)
 	if err != nil {
 		return err
 	}
-	s := session(c)
+	s := web.SessionOf(c)
 	body := strings.TrimSpace(strings.ReplaceAll(c.FormValue("body"), "\r\n", "\n"))
-	if msg := checkComment(body); msg != "" {
-		if wantsJSON(c) {
+	if msg := web.CheckText(body, "comment"); msg != "" {
+		if web.WantsJSON(c) {
 			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
 		}
 		return h.renderArticle(c, id, http.StatusUnprocessableEntity, views.CommentForm{Body: body, Error: msg})
 	}
-	if err := h.limit(c, keys.RateComment, itoa(s.UserID), h.cfg.Rates.Comment, "You are commenting faster than we allow."); err != nil {
+	if err := h.web.Limit(c, keys.RateComment, web.Itoa(s.UserID), h.cfg.Rates.Comment, "You are commenting faster than we allow."); err != nil {
 		// A form post over the limit gets the article back with the text
 		// as typed and the wait by the box, not a bare error page.
-		var rl *rateLimited
-		if wantsJSON(c) || !errors.As(err, &rl) {
+		var rl *web.RateLimited
+		if web.WantsJSON(c) || !errors.As(err, &rl) {
 			return err
 		}
-		c.Response().Header().Set("Retry-After", strconv.Itoa(rl.retryAfter))
-		return h.renderArticle(c, id, http.StatusTooManyRequests, views.CommentForm{Body: body, Error: rl.msg})
+		c.Response().Header().Set("Retry-After", strconv.Itoa(rl.RetryAfter))
+		return h.renderArticle(c, id, http.StatusTooManyRequests, views.CommentForm{Body: body, Error: rl.Message})
 	}
 	cm, err := h.store.AddComment(c.Request().Context(), id, s.UserID, s.UserName, body)
 	if err != nil {
-		return articleNotFound(err)
+		return web.ArticleNotFound(err)
 	}
-	if wantsJSON(c) {
+	if web.WantsJSON(c) {
 		return c.JSON(http.StatusCreated, map[string]any{"id": cm.ID, "article_id": id, "user": cm.User, "body": cm.Body})
 	}
-	h.setFlash(c, "Your comment is posted.")
-	return redirect(c, views.ArticleURL(id)+"#comment-"+itoa(cm.ID))
-}
-
-// checkComment says what is wrong with a comment's text, or "".
-func checkComment(body string) string {
-	n := utf8.RuneCountInString(body)
-	switch {
-	case n == 0:
-		return "Write something first."
-	case n > maxCommentLen:
-		return "Comments can be at most 2,000 characters long."
-	case !utf8.ValidString(body) || strings.ContainsFunc(body, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f }):
-		return "The comment contains characters we cannot show."
-	}
-	return ""
+	h.web.SetFlash(c, "Your comment is posted.")
+	return web.Redirect(c, views.ArticleURL(id)+"#comment-"+web.Itoa(cm.ID))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/board"
 	"storefront/store/platform"
 	"storefront/views"
@@ -24,15 +25,15 @@ type articleGroupStore interface {
 // the article in and out of groups. Unknown groups are a 422; anyone else
 // gets a 403.
 func (h *Handler) EditArticleGroups(c echo.Context) error {
-	id, err := articleIDParam(c)
+	id, err := web.ArticleIDParam(c)
 	if err != nil {
 		return err
 	}
-	s := session(c)
+	s := web.SessionOf(c)
 	ctx := c.Request().Context()
 	a, _, err := h.store.ArticleWithComments(ctx, id, 0)
 	if err != nil || a.Hidden {
-		return articleNotFound(platform.ErrNotFound)
+		return web.ArticleNotFound(platform.ErrNotFound)
 	}
 	if a.PosterID != s.UserID && !s.IsAdmin {
 		return echo.NewHTTPError(http.StatusForbidden, "Only the poster can change an article's groups.")
@@ -42,22 +43,19 @@ func (h *Handler) EditArticleGroups(c echo.Context) error {
 	groups, err := h.store.EditArticleGroups(ctx, id, add, remove)
 	if errors.Is(err, platform.ErrInvalid) || (err == nil && len(add)+len(remove) == 0) {
 		msg := "Choose groups from the site's list: " + strings.Join(board.ArticleGroups, ", ") + "."
-		if wantsJSON(c) {
-			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
-		}
-		return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
+		return web.Unprocessable(c, msg)
 	}
 	if err != nil {
-		return articleNotFound(err)
+		return web.ArticleNotFound(err)
 	}
 	if a.PosterID != s.UserID {
-		h.audit(c, "edit article groups", "article "+itoa(id), "add", strings.Join(add, ","), "remove", strings.Join(remove, ","))
+		h.web.Audit(c, "edit article groups", "article "+web.Itoa(id), "add", strings.Join(add, ","), "remove", strings.Join(remove, ","))
 	}
-	if wantsJSON(c) {
+	if web.WantsJSON(c) {
 		return c.JSON(http.StatusOK, map[string]any{"id": id, "groups": groups})
 	}
-	h.setFlash(c, "The article's groups are saved.")
-	return redirect(c, views.ArticleURL(id))
+	h.web.SetFlash(c, "The article's groups are saved.")
+	return web.Redirect(c, views.ArticleURL(id))
 }
 
 // groupList reads repeated or comma-separated group names, skipping blanks.

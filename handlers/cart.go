@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/cart"
 	"storefront/store/catalog"
 	"storefront/views"
@@ -25,7 +26,7 @@ type cartStore interface {
 
 // cartOwner is whose cart the visitor sees: the account's when signed in,
 // else the guest session's.
-func cartOwner(s *Session) cart.Owner {
+func cartOwner(s *web.Session) cart.Owner {
 	return cart.Owner{UserID: s.UserID, Token: s.Token}
 }
 
@@ -40,19 +41,19 @@ func (h *Handler) renderCart(c echo.Context, status int, msg string) error {
 	if err != nil {
 		return err
 	}
-	s := session(c)
+	s := web.SessionOf(c)
 	s.CartCount = basket.Count // the header agrees with the page
 	d := h.cartView(basket, rows, nil)
 	d.Error = msg
 	if err := h.pictureLines(c.Request().Context(), d.Lines); err != nil {
 		return err
 	}
-	return render(c, status, views.CartPage(h.chrome(c, "Your cart"), d))
+	return web.Render(c, status, views.CartPage(h.web.Chrome(c, "Your cart"), d))
 }
 
 // loadCart reads the visitor's cart and its catalog rows.
 func (h *Handler) loadCart(c echo.Context) (cart.Cart, map[int64]catalog.Item, error) {
-	s := session(c)
+	s := web.SessionOf(c)
 	if s.Token == "" {
 		return cart.Cart{}, nil, nil
 	}
@@ -120,19 +121,19 @@ var idRE = regexp.MustCompile(`^[1-9][0-9]{0,17}$`)
 // Anything our forms cannot produce (a missing or repeated field, an item
 // that is not an id) is a malformed request (400).
 func readCartForm(c echo.Context) (int64, string, error) {
-	form, err := postForm(c)
+	form, err := web.PostForm(c)
 	if err != nil {
 		return 0, "", err
 	}
 	items, qtys := form["item"], form["qty"]
 	if len(items) == 0 || len(qtys) == 0 {
-		return 0, "", badRequest("The form must say which item and what quantity.")
+		return 0, "", web.BadRequest("The form must say which item and what quantity.")
 	}
 	if len(items) > 1 || len(qtys) > 1 {
-		return 0, "", badRequest("Send the item and the quantity once each.")
+		return 0, "", web.BadRequest("Send the item and the quantity once each.")
 	}
 	if !idRE.MatchString(items[0]) {
-		return 0, "", badRequest("The item number is not valid.")
+		return 0, "", web.BadRequest("The item number is not valid.")
 	}
 	id, _ := strconv.ParseInt(items[0], 10, 64)
 	return id, qtys[0], nil
@@ -187,8 +188,8 @@ func (h *Handler) SetCart(c echo.Context) error {
 		name, known = it.Name, rows
 	}
 	basket := cart.Cart{}
-	if qty > 0 || session(c).Token != "" { // a visitor without a session has nothing to remove
-		s, err := h.ensureSession(c)
+	if qty > 0 || web.SessionOf(c).Token != "" { // a visitor without a session has nothing to remove
+		s, err := h.web.EnsureSession(c)
 		if err != nil {
 			return err
 		}
@@ -205,11 +206,11 @@ func (h *Handler) SetCart(c echo.Context) error {
 	if qty > 0 {
 		flash = fmt.Sprintf("Your cart has %d × %s.", qty, name)
 	}
-	if wantsJSON(c) {
+	if web.WantsJSON(c) {
 		return h.cartJSON(c, http.StatusOK, itemID, basket, flash, known)
 	}
-	h.setFlash(c, flash)
-	return redirect(c, "/cart")
+	h.web.SetFlash(c, flash)
+	return web.Redirect(c, "/cart")
 }
 
 // stockProblem says why qty of an item cannot go in the cart, if so.
@@ -230,7 +231,7 @@ func stockProblem(it catalog.Item, ok bool, qty int64) string {
 // cartError refuses a cart form: the cart page with the message (422), or
 // JSON with the message and the line as it still is.
 func (h *Handler) cartError(c echo.Context, itemID int64, msg string) error {
-	if !wantsJSON(c) {
+	if !web.WantsJSON(c) {
 		return h.renderCart(c, http.StatusUnprocessableEntity, msg)
 	}
 	basket, _, err := h.loadCart(c)
@@ -299,6 +300,6 @@ func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, basket cart
 				Price: views.Money(l.PriceCents), TotalCents: l.TotalCents(), Total: views.Money(l.TotalCents())}
 		}
 	}
-	noStore(c)
+	web.NoStore(c)
 	return c.JSON(status, a)
 }

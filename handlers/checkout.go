@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/orders"
 	"storefront/views"
 )
@@ -27,7 +28,7 @@ type orderStore interface {
 // cart at current prices and the form. A signed-in shopper's last address
 // is filled in.
 func (h *Handler) ShowCheckout(c echo.Context) error {
-	s := session(c)
+	s := web.SessionOf(c)
 	f := checkoutForm{Shipping: orders.ShippingStandard, Payment: orders.PaymentMethods()[0].Code()}
 	fromLast := false
 	if s.SignedIn() {
@@ -54,7 +55,7 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	s := session(c)
+	s := web.SessionOf(c)
 	errs := f.validate(!s.SignedIn())
 	if len(errs) > 0 {
 		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, errs, "Please correct the marked fields.", nil)
@@ -74,8 +75,8 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 	case errors.As(err, &ce):
 		return h.checkoutRefused(c, f, ce)
 	case errors.Is(err, orders.ErrEmptyCart):
-		h.setFlash(c, "Your cart is empty: add something before checking out.")
-		return redirect(c, "/cart")
+		h.web.SetFlash(c, "Your cart is empty: add something before checking out.")
+		return web.Redirect(c, "/cart")
 	case errors.Is(err, orders.ErrCheckoutBusy):
 		return echo.NewHTTPError(http.StatusConflict, "Your order is already being placed. See your orders in a moment.")
 	case err != nil:
@@ -87,17 +88,17 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 		return err
 	}
 	if next == "" && s.SignedIn() {
-		next = "/orders/" + itoa(o.ID)
+		next = "/orders/" + web.Itoa(o.ID)
 	} else if next == "" {
-		next = h.guestOrderURL(o.ID)
+		next = h.web.GuestOrderURL(o.ID)
 	}
-	h.setFlash(c, fmt.Sprintf("Thank you! Order #%d is placed.", o.ID))
-	return redirect(c, next)
+	h.web.SetFlash(c, fmt.Sprintf("Thank you! Order #%d is placed.", o.ID))
+	return web.Redirect(c, next)
 }
 
 // placeOrder runs the checkout for a cart that has a session (a guest with
 // no session has an empty cart).
-func (h *Handler) placeOrder(c echo.Context, s *Session, req orders.CheckoutRequest) (orders.Order, error) {
+func (h *Handler) placeOrder(c echo.Context, s *web.Session, req orders.CheckoutRequest) (orders.Order, error) {
 	if s.Token == "" {
 		return orders.Order{}, orders.ErrEmptyCart
 	}
@@ -132,10 +133,10 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 		return err
 	}
 	if len(cart.Lines) == 0 {
-		h.setFlash(c, "Your cart is empty: add something before checking out.")
-		return redirect(c, "/cart")
+		h.web.SetFlash(c, "Your cart is empty: add something before checking out.")
+		return web.Redirect(c, "/cart")
 	}
-	s := session(c)
+	s := web.SessionOf(c)
 	s.CartCount = cart.Count
 	cv := h.cartView(cart, rows, nil)
 	if err := h.pictureLines(c.Request().Context(), cv.Lines); err != nil {
@@ -157,7 +158,7 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 	if edit != nil {
 		edit(&d)
 	}
-	return render(c, status, views.CheckoutPage(h.chrome(c, "Checkout"), d))
+	return web.Render(c, status, views.CheckoutPage(h.web.Chrome(c, "Checkout"), d))
 }
 
 func paymentOptions() []views.PaymentOption {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/orders"
 	"storefront/views"
 )
@@ -25,7 +26,7 @@ var checkoutFields = []string{"email", "name", "line1", "line2", "city", "postco
 // readCheckoutForm reads the posted fields. A field sent twice is a
 // request our form cannot make (400); everything else is validated.
 func readCheckoutForm(c echo.Context) (checkoutForm, error) {
-	form, err := postForm(c)
+	form, err := web.PostForm(c)
 	if err != nil {
 		return checkoutForm{}, err
 	}
@@ -36,7 +37,7 @@ func readCheckoutForm(c echo.Context) (checkoutForm, error) {
 		case 1:
 			v[name] = strings.TrimSpace(vals[0])
 		default:
-			return checkoutForm{}, badRequest("Send each field of the checkout form once.")
+			return checkoutForm{}, web.BadRequest("Send each field of the checkout form once.")
 		}
 	}
 	return checkoutForm{Email: v["email"], Name: v["name"], Line1: v["line1"], Line2: v["line2"], City: v["city"],
@@ -63,12 +64,12 @@ func (f checkoutForm) validate(guest bool) map[string]string {
 	}
 	text := func(field, value, label string, required bool, maxLen int) {
 		switch {
-		case !printable(value):
+		case !web.Printable(value):
 			errs[field] = label + " contains characters we cannot print on a parcel."
 		case value == "" && required:
 			errs[field] = "Enter " + strings.ToLower(label) + "."
 		case utf8.RuneCountInString(value) > maxLen:
-			errs[field] = label + " is too long: use at most " + itoa(int64(maxLen)) + " characters."
+			errs[field] = label + " is too long: use at most " + web.Itoa(int64(maxLen)) + " characters."
 		}
 	}
 	text("name", f.Name, "Your full name", true, 100)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/platform"
 	"storefront/store/stats"
 	"storefront/views"
@@ -31,7 +32,7 @@ func (h *Handler) AdminDashboard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.DashboardPage(h.chrome(c, "Dashboard"), d))
+	return web.Render(c, http.StatusOK, views.DashboardPage(h.web.Chrome(c, "Dashboard"), d))
 }
 
 // dashboardData reads the dashboard and formats it for the page.
@@ -59,7 +60,7 @@ func (h *Handler) dashboardData(c echo.Context) (views.DashboardData, error) {
 		if it, ok := rows[id]; ok {
 			return it.Name
 		}
-		return "Item " + itoa(id)
+		return "Item " + web.Itoa(id)
 	}
 	opt := h.store.Options()
 	f := dashFormat{now: d.At}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/social"
 	"storefront/views"
 )
@@ -23,15 +24,15 @@ type feedStore interface {
 // ShowFeed is GET /feed: articles by the people the reader follows,
 // newest first, ARTICLES_PER_PAGE a page.
 func (h *Handler) ShowFeed(c echo.Context) error {
-	page, err := pageParam(c)
+	page, err := web.PageParam(c)
 	if err != nil {
 		return err
 	}
-	s := session(c)
+	s := web.SessionOf(c)
 	per := h.cfg.ArticlesPage
 	var entries []social.FeedEntry
 	var total int64
-	if page <= maxPage {
+	if page <= web.MaxPage {
 		if entries, total, err = h.store.FeedPage(c.Request().Context(), s.UserID, page, per); err != nil {
 			return err
 		}
@@ -40,9 +41,9 @@ func (h *Handler) ShowFeed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.FeedPage(h.chrome(c, "Your feed"), views.FeedData{
+	return web.Render(c, http.StatusOK, views.FeedPage(h.web.Chrome(c, "Your feed"), views.FeedData{
 		Articles: rows,
 		Total:    total,
-		Pager:    pagerFor(page, per, int(total), func(p int) string { return "/feed?page=" + strconv.Itoa(p) }),
+		Pager:    web.PagerFor(page, per, int(total), func(p int) string { return "/feed?page=" + strconv.Itoa(p) }),
 	}))
 }

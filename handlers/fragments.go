@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/pagecache"
 	"storefront/store/pagecache/pagebody"
 	"storefront/views"
@@ -28,7 +29,7 @@ import (
 // of the item, since both purge its pages.
 
 // pageVisit is what a fragment may use: the request, its session (through
-// session(c)), and what the page cache read for this visitor.
+// web.SessionOf(c)), and what the page cache read for this visitor.
 type pageVisit struct {
 	c      echo.Context
 	itemID int64
@@ -52,14 +53,14 @@ type fragment func(ctx context.Context, h *Handler, pv *pageVisit) (templ.Compon
 // A hole without a renderer shows its anonymous version.
 var fragments = map[string]fragment{
 	views.HoleAccount: func(_ context.Context, _ *Handler, pv *pageVisit) (templ.Component, any, error) {
-		v := viewer(session(pv.c))
+		v := web.ViewerOf(web.SessionOf(pv.c))
 		return views.Account(v), v, nil
 	},
 	views.HoleFlash: func(_ context.Context, _ *Handler, pv *pageVisit) (templ.Component, any, error) {
-		return views.FlashMessage(session(pv.c).Flash, true), nil, nil
+		return views.FlashMessage(web.SessionOf(pv.c).Flash, true), nil, nil
 	},
 	views.HoleLike: func(_ context.Context, _ *Handler, pv *pageVisit) (templ.Component, any, error) {
-		s := session(pv.c)
+		s := web.SessionOf(pv.c)
 		lv := pv.view.Like
 		// The reads were made for the user the cookie claims; the session
 		// has confirmed that user only if SignedIn.
@@ -70,7 +71,7 @@ var fragments = map[string]fragment{
 	// signed-in shopper's carries their earlier review, read by primary
 	// key from the database (Redis holds no copy of reviews).
 	views.HoleReview: func(ctx context.Context, h *Handler, pv *pageVisit) (templ.Component, any, error) {
-		s := session(pv.c)
+		s := web.SessionOf(pv.c)
 		f := views.ReviewForm{ItemID: pv.itemID, SignedIn: s.SignedIn(), Rating: 5}
 		if s.SignedIn() {
 			r, ok, err := h.store.MyReview(ctx, pv.itemID, s.UserID)

@@ -5,25 +5,23 @@
 package handlers
 
 import (
-	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"sync/atomic"
 	"time"
 
-	"github.com/gorilla/securecookie"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"storefront/handlers/web"
 	"storefront/store/media"
 	"storefront/store/ratelimit"
 )
 
 // Config is what the HTTP layer needs from the environment.
 type Config struct {
-	CookieKeys     CookieKeys
-	CookieSecure   SecureMode
+	CookieKeys     web.CookieKeys
+	CookieSecure   web.SecureMode
 	TrustedProxies []*net.IPNet
 	ItemsPerPage   int
 	ArticlesPage   int
@@ -57,26 +55,12 @@ type Rates struct {
 // Rate is a store rate: windows that must all allow.
 type Rate = ratelimit.Rate
 
-// SecureMode says when cookies get the Secure flag.
-type SecureMode int
-
-// Secure modes: on for HTTPS requests, always, never.
-const (
-	SecureAuto SecureMode = iota
-	SecureAlways
-	SecureNever
-)
-
 // Handler holds the dependencies every handler shares.
 type Handler struct {
-	cfg     Config
-	store   Store
-	log     *slog.Logger
-	codecs  []securecookie.Codec
-	metrics *metrics
-	cop     *http.CrossOriginProtection
-	// tokens and users are the `sid` and `user` cookies verified lately.
-	tokens, users cookieMemo
+	cfg   Config
+	store Store
+	log   *slog.Logger
+	web   *web.Kit
 	// holes are per-visitor parts of cached pages rendered lately.
 	holes holeMemo
 	// draining is set on shutdown: /readyz answers 503 from then on.
@@ -85,26 +69,17 @@ type Handler struct {
 
 // New builds the handlers over a store.
 func New(cfg Config, st Store, log *slog.Logger) (*Handler, error) {
-	if len(cfg.CookieKeys) == 0 {
-		return nil, fmt.Errorf("COOKIE_KEYS: no keys")
-	}
-	if cfg.RequestTimeout == 0 {
-		cfg.RequestTimeout = 10 * time.Second
-	}
 	if cfg.MaxImageBytes == 0 {
 		cfg.MaxImageBytes = media.DefaultMaxImageBytes
 	}
-	h := &Handler{
-		cfg:     cfg,
-		store:   st,
-		log:     log,
-		codecs:  cfg.CookieKeys.codecs(),
-		metrics: newMetrics(),
-		cop:     http.NewCrossOriginProtection(),
+	kit, err := web.New(web.Config{CookieKeys: cfg.CookieKeys, CookieSecure: cfg.CookieSecure,
+		TrustedProxies: cfg.TrustedProxies, RequestTimeout: cfg.RequestTimeout},
+		web.Deps{Sessions: st, Views: st, Limiter: st}, log)
+	if err != nil {
+		return nil, err
 	}
-	for _, c := range st.Collectors() {
-		h.metrics.reg.MustRegister(c)
-	}
+	h := &Handler{cfg: cfg, store: st, log: log, web: kit}
+	kit.Registry().MustRegister(st.Collectors()...)
 	return h, nil
 }
 
@@ -113,9 +88,10 @@ func New(cfg Config, st Store, log *slog.Logger) (*Handler, error) {
 type Store interface {
 	healthStore
 	catalogStore
-	sessionStore
+	web.Sessions
+	web.SessionViews
+	web.Limiter
 	accountStore
-	rateStore
 	likeStore
 	peopleStore
 	feedStore

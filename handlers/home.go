@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/analytics"
 	"storefront/store/board"
 	"storefront/store/catalog"
@@ -24,6 +25,7 @@ type catalogStore interface {
 	CategoryExists(ctx context.Context, name string) (bool, error)
 	Categories(ctx context.Context) ([]catalog.Category, error)
 	PopularItems(ctx context.Context, n int64) ([]analytics.ItemViews, error)
+	RecentlyViewed(ctx context.Context, token string) ([]int64, error)
 }
 
 const (
@@ -40,7 +42,7 @@ const featuredCount = 8
 // Home shows popular items, the visitor's recently viewed items and picks.
 func (h *Handler) Home(c echo.Context) error {
 	ctx := c.Request().Context()
-	s := session(c)
+	s := web.SessionOf(c)
 	popular, err := h.store.PopularItems(ctx, homePopular)
 	if err != nil {
 		return err
@@ -82,14 +84,14 @@ func (h *Handler) Home(c echo.Context) error {
 	if err := h.withPictures(ctx, picks); err != nil {
 		return err
 	}
-	noStore(c)
-	return render(c, http.StatusOK, views.HomePage(h.chrome(c, "Home"), views.HomeData{
+	web.NoStore(c)
+	return web.Render(c, http.StatusOK, views.HomePage(h.web.Chrome(c, "Home"), views.HomeData{
 		Popular:       rated(cards(rows, popIDs), ratings),
 		Recent:        rated(cards(rows, recent), ratings),
 		Featured:      picks,
 		MostLiked:     likedCards(rows, mostLiked),
 		RecentlyLiked: rated(cards(rows, recentlyLiked), ratings),
-		Articles:      articleRows(top.Articles, time.Now()),
+		Articles:      web.ArticleRows(top.Articles, time.Now()),
 	}))
 }
 

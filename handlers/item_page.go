@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/pagecache"
 	"storefront/views"
 )
@@ -21,29 +22,24 @@ type pageStore interface {
 // the visitor's cookies and the per-visitor parts (holes) rendered into
 // the page.
 func (h *Handler) ShowItem(c echo.Context) error {
-	id, err := itemIDParam(c)
+	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}
-	s := session(c)
+	s := web.SessionOf(c)
 	req := pagecache.ItemPageRequest{ItemID: id, Query: c.QueryParams(), Token: s.Token,
-		ClaimedUserID: s.claimedID(), Render: h.renderItem, NewToken: h.newToken}
+		ClaimedUserID: s.ClaimedID(), Render: h.renderItem, NewToken: h.web.NewToken}
 	v, err := h.store.ServeItemPage(c.Request().Context(), req)
 	if v.DroppedToken || v.Degraded {
 		// An unknown token (evicted, signed out, replayed): the visitor is
 		// anonymous. With Redis down nobody is anyone.
-		s.Token, s.hasClaim, s.loaded = "", false, true
-		if v.DroppedToken {
-			h.clearCookie(c, tokenCookie)
-			h.clearCookie(c, userCookie)
-		}
+		h.web.Anonymous(c, s, v.DroppedToken)
 	}
 	switch {
 	case v.NewSession:
-		s.Token, s.loaded = v.Token, true
-		h.setCookie(c, tokenCookie, s.Token, 0)
+		h.web.NewSession(c, s, v.Token)
 	case v.Token != "":
-		h.applyState(c, s, v.Session) // also for a 404: its page shows who is signed in
+		h.web.ApplyState(c, s, v.Session) // also for a 404: its page shows who is signed in
 	}
 	if err != nil {
 		return err
@@ -61,7 +57,7 @@ func (h *Handler) ShowItem(c echo.Context) error {
 func (h *Handler) renderItem(ctx context.Context, facts pagecache.PageData) ([]byte, error) {
 	it, rating := facts.Item, facts.Rating
 	d := views.ItemData{
-		Pictures:    pictures(facts.Pictures),
+		Pictures:    web.Pictures(facts.Pictures),
 		Views:       facts.Views,
 		Item:        card(it),
 		Description: it.Description,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/keys"
 	"storefront/store/social"
 	"storefront/views"
@@ -15,7 +16,6 @@ import (
 // boards use.
 type likeStore interface {
 	SetLike(ctx context.Context, itemID, userID int64, mode string) (social.LikeResult, error)
-	ItemStats(ctx context.Context, itemID, userID int64) (social.ItemCounts, bool, error)
 	LikeBoards(ctx context.Context, n int64) ([]social.ItemLikes, []int64, error)
 }
 
@@ -32,43 +32,33 @@ type likeAnswer struct {
 // for the signed-in shopper. JSON clients get {liked, count}; forms go
 // back to the item (or next).
 func (h *Handler) LikeItem(c echo.Context) error {
-	id, err := itemIDParam(c)
+	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}
-	s := session(c)
+	s := web.SessionOf(c)
 	mode := c.FormValue("dir")
 	switch mode {
 	case "like", "unlike":
 	case "", "toggle":
 		mode = social.LikeToggle
 	default:
-		return badRequest("Say like or unlike.")
+		return web.BadRequest("Say like or unlike.")
 	}
 	ctx := c.Request().Context()
 	if _, err := h.store.Item(ctx, id); err != nil {
 		return err
 	}
-	if err := h.limit(c, keys.RateLike, itoa(s.UserID), h.cfg.Rates.Like, "You are liking very quickly."); err != nil {
+	if err := h.web.Limit(c, keys.RateLike, web.Itoa(s.UserID), h.cfg.Rates.Like, "You are liking very quickly."); err != nil {
 		return err
 	}
 	res, err := h.store.SetLike(ctx, id, s.UserID, mode)
 	if err != nil {
 		return err
 	}
-	if wantsJSON(c) {
-		noStore(c)
+	if web.WantsJSON(c) {
+		web.NoStore(c)
 		return c.JSON(http.StatusOK, likeAnswer{Liked: res.Liked, Count: res.Count})
 	}
-	return redirect(c, localPath(c.FormValue("next"), views.ItemURL(id)))
-}
-
-// likeState is the like box of an item for the current visitor.
-func (h *Handler) likeState(c echo.Context, itemID int64) (views.LikeState, int64, error) {
-	s := session(c)
-	counts, liked, err := h.store.ItemStats(c.Request().Context(), itemID, s.UserID)
-	if err != nil {
-		return views.LikeState{}, 0, err
-	}
-	return views.LikeState{ItemID: itemID, Count: counts.Likes, Liked: liked, SignedIn: s.SignedIn()}, counts.Views, nil
+	return web.Redirect(c, web.LocalPath(c.FormValue("next"), views.ItemURL(id)))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/media"
 	"storefront/views"
 )
@@ -31,7 +32,7 @@ var mediaName = regexp.MustCompile(`^([0-9a-f]{24})-([0-9]{1,5})\.(jpg|png)$`)
 func (h *Handler) Media(c echo.Context) error {
 	m := mediaName.FindStringSubmatch(c.Param("file"))
 	if m == nil {
-		return notFound("No such picture.")
+		return web.NotFound("No such picture.")
 	}
 	etag := `"` + m[1] + "-" + m[2] + `"`
 	hdr := c.Response().Header()
@@ -69,14 +70,6 @@ func picture(img media.ItemImage) views.Picture {
 		Width: largest.Width, Height: largest.Height, Position: img.Position}
 }
 
-func pictures(imgs []media.ItemImage) []views.Picture {
-	out := make([]views.Picture, len(imgs))
-	for i, img := range imgs {
-		out[i] = picture(img)
-	}
-	return out
-}
-
 // linePictures returns the main pictures of items ids, for the lines of
 // carts and orders.
 func (h *Handler) linePictures(ctx context.Context, ids []int64) (map[int64]views.Picture, error) {
@@ -86,7 +79,7 @@ func (h *Handler) linePictures(ctx context.Context, ids []int64) (map[int64]view
 	}
 	out := make(map[int64]views.Picture, len(main))
 	for id, img := range main {
-		out[id] = picture(img)
+		out[id] = web.Picture(img)
 	}
 	return out, nil
 }
@@ -106,7 +99,7 @@ func (h *Handler) withPictures(ctx context.Context, lists ...[]views.ItemCard) e
 	for _, l := range lists {
 		for i := range l {
 			if img, ok := main[l[i].ID]; ok {
-				l[i].Picture = picture(img)
+				l[i].Picture = web.Picture(img)
 			}
 		}
 	}

@@ -3,66 +3,13 @@ package handlers
 import (
 	"crypto/subtle"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"storefront/handlers/web"
 )
-
-// metrics are the HTTP layer's Prometheus series, on a registry of their
-// own so that tests can build several handlers in one process.
-type metrics struct {
-	reg      *prometheus.Registry
-	requests *prometheus.CounterVec
-	latency  *prometheus.HistogramVec
-}
-
-func newMetrics() *metrics {
-	m := &metrics{
-		reg: prometheus.NewRegistry(),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "storefront_http_requests_total",
-			Help: "HTTP requests by route, method and status.",
-		}, []string{"route", "method", "status"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "storefront_http_request_duration_seconds",
-			Help:    "HTTP request latency by route.",
-			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
-		}, []string{"route"}),
-	}
-	m.reg.MustRegister(m.requests, m.latency,
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{Namespace: "storefront"}))
-	return m
-}
-
-// metricsViewer reads who is signed in for /metrics, an operations route:
-// like the session middleware, but it leaves the flash and every cookie
-// alone.
-func (h *Handler) metricsViewer(c echo.Context) (*Session, error) {
-	s := &Session{}
-	if ck, err := c.Cookie(tokenCookie); err == nil && h.validToken(ck.Value) {
-		s.Token = ck.Value
-	}
-	if ck, err := c.Cookie(userCookie); err == nil && s.Token != "" {
-		s.claim, s.hasClaim = h.decodeUser(ck.Value, s.Token)
-	}
-	if !s.hasClaim {
-		return s, nil
-	}
-	st, err := h.store.LoadSession(c.Request().Context(), s.Token, s.claimedID())
-	if err != nil {
-		return nil, err
-	}
-	if st.Known && st.UserID == s.claim.ID {
-		s.UserID, s.UserName, s.IsAdmin = s.claim.ID, s.claim.Name, s.claim.Admin
-	}
-	return s, nil
-}
 
 // metricsBearer reports whether the request carries the metrics token.
 func (h *Handler) metricsBearer(c echo.Context) bool {
@@ -70,17 +17,12 @@ func (h *Handler) metricsBearer(c echo.Context) bool {
 	return ok && h.cfg.MetricsToken != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(h.cfg.MetricsToken)) == 1
 }
 
-func (m *metrics) observe(route, method string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-	m.latency.WithLabelValues(route).Observe(d.Seconds())
-}
-
 // Metrics serves /metrics to the admin session or to a scraper with the
 // bearer METRICS_TOKEN: the series count sessions, carts, checkouts and
 // orders, which are the shop's business only.
 func (h *Handler) Metrics(c echo.Context) error {
 	if !h.metricsBearer(c) {
-		s, err := h.metricsViewer(c)
+		s, err := h.web.MetricsViewer(c)
 		if err != nil {
 			return err
 		}
@@ -88,11 +30,11 @@ func (h *Handler) Metrics(c echo.Context) error {
 			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
 			return echo.NewHTTPError(http.StatusUnauthorized, "Metrics need the admin session or the metrics token.")
 		}
-		if err := h.checkAdmin(c, s); err != nil {
+		if err := h.web.CheckAdmin(c, s); err != nil {
 			return err
 		}
 	}
-	noStore(c)
-	promhttp.HandlerFor(h.metrics.reg, promhttp.HandlerOpts{}).ServeHTTP(c.Response(), c.Request())
+	web.NoStore(c)
+	promhttp.HandlerFor(h.web.Registry(), promhttp.HandlerOpts{}).ServeHTTP(c.Response(), c.Request())
 	return nil
 }

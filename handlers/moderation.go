@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/board"
 	"storefront/store/platform"
 	"storefront/store/sessions"
@@ -27,16 +27,16 @@ type moderationStore interface {
 // every listing, group listing, feed and counter at once; its poster still
 // sees it, marked as hidden by a moderator.
 func (h *Handler) AdminHideArticle(c echo.Context) error {
-	id, err := articleIDParam(c)
+	id, err := web.ArticleIDParam(c)
 	if err != nil {
 		return err
 	}
-	a, err := h.store.HideArticle(c.Request().Context(), id, session(c).UserName)
+	a, err := h.store.HideArticle(c.Request().Context(), id, web.SessionOf(c).UserName)
 	if err != nil {
-		return articleNotFound(err)
+		return web.ArticleNotFound(err)
 	}
-	h.audit(c, "hide article", "article "+itoa(id), "title", a.Title, "poster", a.Poster)
-	return h.adminDone(c, fmt.Sprintf("Article %d is hidden.", id), views.ArticleURL(id))
+	h.web.Audit(c, "hide article", "article "+web.Itoa(id), "title", a.Title, "poster", a.Poster)
+	return h.web.Done(c, fmt.Sprintf("Article %d is hidden.", id), views.ArticleURL(id))
 }
 
 // AdminHideComment is POST /admin/comments/:id/hide, where id is the
@@ -45,17 +45,17 @@ func (h *Handler) AdminHideArticle(c echo.Context) error {
 func (h *Handler) AdminHideComment(c echo.Context) error {
 	articleID, commentID, ok := board.ParseCommentRef(c.Param("id"))
 	if !ok {
-		return notFound("There is no comment with that number.")
+		return web.NotFound("There is no comment with that number.")
 	}
 	cm, err := h.store.HideComment(c.Request().Context(), articleID, commentID)
 	if errors.Is(err, platform.ErrNotFound) {
-		return notFound("There is no comment with that number.")
+		return web.NotFound("There is no comment with that number.")
 	}
 	if err != nil {
 		return err
 	}
-	h.audit(c, "hide comment", "comment "+c.Param("id"), "author", cm.User)
-	return h.adminDone(c, "The comment is hidden.", views.ArticleURL(articleID)+"#comments")
+	h.web.Audit(c, "hide comment", "comment "+c.Param("id"), "author", cm.User)
+	return h.web.Done(c, "The comment is hidden.", views.ArticleURL(articleID)+"#comments")
 }
 
 // AdminBanUser is POST /admin/users/:name/ban: every session of the
@@ -64,17 +64,14 @@ func (h *Handler) AdminHideComment(c echo.Context) error {
 func (h *Handler) AdminBanUser(c echo.Context) error {
 	u, n, err := h.store.BanUser(c.Request().Context(), c.Param("name"))
 	if errors.Is(err, platform.ErrNotFound) {
-		return notFound("There is no one by that name.")
+		return web.NotFound("There is no one by that name.")
 	}
 	if errors.Is(err, platform.ErrInvalid) {
-		if wantsJSON(c) {
-			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": "Administrators cannot be banned."})
-		}
-		return echo.NewHTTPError(http.StatusUnprocessableEntity, "Administrators cannot be banned.")
+		return web.Unprocessable(c, "Administrators cannot be banned.")
 	}
 	if err != nil {
 		return err
 	}
-	h.audit(c, "ban user", "user "+u.Username, "user_id", u.ID, "sessions_ended", n)
-	return h.adminDone(c, fmt.Sprintf("%s is banned and was signed out of %d sessions.", u.Username, n), views.UserURL(u.Username))
+	h.web.Audit(c, "ban user", "user "+u.Username, "user_id", u.ID, "sessions_ended", n)
+	return h.web.Done(c, fmt.Sprintf("%s is banned and was signed out of %d sessions.", u.Username, n), views.UserURL(u.Username))
 }

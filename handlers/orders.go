@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/orders"
 	"storefront/store/platform"
 	"storefront/views"
@@ -21,31 +21,31 @@ const ordersPerPage = 20
 
 // ListOrders is the signed-in shopper's orders, newest first.
 func (h *Handler) ListOrders(c echo.Context) error {
-	s := session(c)
-	page, err := pageParam(c)
+	s := web.SessionOf(c)
+	page, err := web.PageParam(c)
 	if err != nil {
 		return err
 	}
 	var orders []orders.Order
 	total := 0
-	if page <= maxPage {
+	if page <= web.MaxPage {
 		orders, total, err = h.store.Orders(c.Request().Context(), s.UserID, ordersPerPage, (page-1)*ordersPerPage)
 		if err != nil {
 			return err
 		}
 	}
-	d := views.OrdersData{Total: total, Pager: pagerFor(page, ordersPerPage, total, func(p int) string { return "/orders?page=" + strconv.Itoa(p) })}
+	d := views.OrdersData{Total: total, Pager: web.PagerFor(page, ordersPerPage, total, func(p int) string { return "/orders?page=" + strconv.Itoa(p) })}
 	for _, o := range orders {
-		d.Orders = append(d.Orders, views.OrderSummary{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: when(o.CreatedAt)})
+		d.Orders = append(d.Orders, views.OrderSummary{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: web.When(o.CreatedAt)})
 	}
-	return render(c, http.StatusOK, views.OrdersPage(h.chrome(c, "Your orders"), d))
+	return web.Render(c, http.StatusOK, views.OrdersPage(h.web.Chrome(c, "Your orders"), d))
 }
 
 // ShowOrder is one of the shopper's orders; anyone else's is a 404,
 // except for an admin, who may open any order.
 func (h *Handler) ShowOrder(c echo.Context) error {
-	s := session(c)
-	id, err := orderIDParam(c)
+	s := web.SessionOf(c)
+	id, err := web.OrderIDParam(c)
 	if err != nil {
 		return err
 	}
@@ -71,19 +71,19 @@ func (h *Handler) ShowOrder(c echo.Context) error {
 			d.Shopper = u.Username
 		}
 	}
-	return render(c, http.StatusOK, views.OrderPage(h.chrome(c, "Order #"+itoa(o.ID)), d))
+	return web.Render(c, http.StatusOK, views.OrderPage(h.web.Chrome(c, "Order #"+web.Itoa(o.ID)), d))
 }
 
 // ShowGuestOrder is a guest's order, reachable only through the signed
 // link the confirmation gives (GET /guest-orders/:id?key=). A missing or
 // wrong key is a 404, like an order that does not exist.
 func (h *Handler) ShowGuestOrder(c echo.Context) error {
-	id, err := orderIDParam(c)
+	id, err := web.OrderIDParam(c)
 	if err != nil {
 		return err
 	}
-	if !h.validOrderKey(id, c.QueryParam("key")) {
-		return notFound("There is no order with that link. Use the link from your order confirmation.")
+	if !h.web.ValidOrderKey(id, c.QueryParam("key")) {
+		return web.NotFound("There is no order with that link. Use the link from your order confirmation.")
 	}
 	o, err := h.store.GuestOrder(c.Request().Context(), id)
 	if err != nil {
@@ -93,17 +93,9 @@ func (h *Handler) ShowGuestOrder(c echo.Context) error {
 	if err := h.pictureOrder(c.Request().Context(), &d); err != nil {
 		return err
 	}
-	d.Link = h.guestOrderURL(o.ID)
+	d.Link = h.web.GuestOrderURL(o.ID)
 	c.Response().Header().Set("Referrer-Policy", "no-referrer") // the key is in the URL
-	return render(c, http.StatusOK, views.OrderPage(h.chrome(c, "Order #"+itoa(o.ID)), d))
-}
-
-func orderIDParam(c echo.Context) (int64, error) {
-	id, ok := pathID(c.Param("id"))
-	if !ok {
-		return 0, notFound("There is no order with that number.")
-	}
-	return id, nil
+	return web.Render(c, http.StatusOK, views.OrderPage(h.web.Chrome(c, "Order #"+web.Itoa(o.ID)), d))
 }
 
 // pictureOrder sets the main picture of each order line (the item's
@@ -127,7 +119,7 @@ func (h *Handler) pictureOrder(ctx context.Context, d *views.OrderData) error {
 // (or, with adminView, an admin) reads it.
 func orderView(o orders.Order, adminView bool) views.OrderData {
 	d := views.OrderData{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, SubtotalCents: o.SubtotalCents, ShippingCents: o.ShippingCents,
-		ItemCount: o.ItemCount, Placed: when(o.CreatedAt), Processed: when(o.ProcessedAt), Email: o.Email, Guest: o.UserID == orders.GuestUserID,
+		ItemCount: o.ItemCount, Placed: web.When(o.CreatedAt), Processed: web.When(o.ProcessedAt), Email: o.Email, Guest: o.UserID == orders.GuestUserID,
 		Shipping: shippingLabel(o.Shipping), AdminView: adminView}
 	if o.Address.Line1 != "" {
 		a := o.Address
@@ -143,9 +135,9 @@ func orderView(o orders.Order, adminView bool) views.OrderData {
 	for _, l := range o.Lines {
 		d.Lines = append(d.Lines, views.OrderLine{ItemID: l.ItemID, Name: l.Name, PriceCents: l.PriceCents, Qty: l.Qty})
 	}
-	d.Timeline = append(d.Timeline, views.OrderEventView{Status: orders.OrderPending, By: actorText(orders.ActorShopper, adminView), At: when(o.CreatedAt)})
+	d.Timeline = append(d.Timeline, views.OrderEventView{Status: orders.OrderPending, By: actorText(orders.ActorShopper, adminView), At: web.When(o.CreatedAt)})
 	for _, e := range o.Events {
-		d.Timeline = append(d.Timeline, views.OrderEventView{Status: e.Status, By: actorText(e.Actor, adminView), At: when(e.At)})
+		d.Timeline = append(d.Timeline, views.OrderEventView{Status: e.Status, By: actorText(e.Actor, adminView), At: web.When(e.At)})
 	}
 	return d
 }
@@ -185,8 +177,8 @@ func actorText(actor string, adminView bool) string {
 // order until it ships; the stock goes back in the same transaction.
 // After shipping (or a second cancel) it is a 422 and nothing changes.
 func (h *Handler) CancelOrder(c echo.Context) error {
-	s := session(c)
-	id, err := orderIDParam(c)
+	s := web.SessionOf(c)
+	id, err := web.OrderIDParam(c)
 	if err != nil {
 		return err
 	}
@@ -194,25 +186,14 @@ func (h *Handler) CancelOrder(c echo.Context) error {
 	var me *orders.MoveError
 	if errors.As(err, &me) {
 		msg := fmt.Sprintf("Order %d is %s and can no longer be cancelled.", id, strings.ToLower(views.StatusText(me.From)))
-		if wantsJSON(c) {
-			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
-		}
-		return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
+		return web.Unprocessable(c, msg)
 	}
 	if err != nil {
 		return err
 	}
-	if wantsJSON(c) {
+	if web.WantsJSON(c) {
 		return c.JSON(http.StatusOK, map[string]string{"message": "Order cancelled.", "status": orders.OrderCancelled})
 	}
-	h.setFlash(c, fmt.Sprintf("Order %d is cancelled.", id))
-	return redirect(c, "/orders/"+itoa(id))
-}
-
-// when formats a time for order pages; the zero time is "".
-func when(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2 Jan 2006, 15:04 UTC")
+	h.web.SetFlash(c, fmt.Sprintf("Order %d is cancelled.", id))
+	return web.Redirect(c, "/orders/"+web.Itoa(id))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/pagecache"
 )
 
@@ -26,7 +27,7 @@ func (h *Handler) servePage(c echo.Context, pv *pageVisit) error {
 		return err
 	}
 	req, hdr := c.Request(), c.Response().Header()
-	gz := acceptsGzip(req.Header.Get(echo.HeaderAcceptEncoding))
+	gz := web.AcceptsGzip(req.Header.Get(echo.HeaderAcceptEncoding))
 	tag := page.ETag(fills)
 	if gz {
 		tag += "-gz" // another representation: another strong tag
@@ -37,7 +38,7 @@ func (h *Handler) servePage(c echo.Context, pv *pageVisit) error {
 	hdr.Add("Vary", "Accept-Encoding, Cookie")
 	hdr.Set("X-Cache", strings.ToUpper(result))
 	hdr.Set("Cache-Status", cacheStatus(result, pv.view))
-	if etagMatches(req.Header.Get("If-None-Match"), etag) {
+	if web.ETagMatches(req.Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	if !gz {
@@ -65,46 +66,4 @@ func cacheStatus(result string, v *pagecache.ItemView) string {
 		return name + "; fwd=uri-miss"
 	}
 	return name + "; fwd=bypass"
-}
-
-// acceptsGzip reads Accept-Encoding: gzip (or *) with a non-zero quality.
-func acceptsGzip(header string) bool {
-	star := false
-	for _, part := range strings.Split(header, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		name = strings.ToLower(strings.TrimSpace(name))
-		ok := qualityNonZero(params)
-		switch name {
-		case "gzip", "x-gzip":
-			return ok
-		case "*":
-			star = ok
-		}
-	}
-	return star
-}
-
-func qualityNonZero(params string) bool {
-	for _, p := range strings.Split(params, ";") {
-		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
-		if strings.EqualFold(strings.TrimSpace(k), "q") {
-			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			return err == nil && q > 0
-		}
-	}
-	return true
-}
-
-// etagMatches applies If-None-Match (weak comparison, as RFC 9110 asks).
-func etagMatches(header, etag string) bool {
-	if header == "" {
-		return false
-	}
-	for _, t := range strings.Split(header, ",") {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-		if t == "*" || t == etag {
-			return true
-		}
-	}
-	return false
 }

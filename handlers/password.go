@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/keys"
 	"storefront/store/sessions"
 	"storefront/views"
@@ -20,7 +21,7 @@ type passwordStore interface {
 
 // PasswordForm is GET /account/password (signed in only).
 func (h *Handler) PasswordForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.PasswordPage(h.chrome(c, "Change your password"), views.PasswordForm{}))
+	return web.Render(c, http.StatusOK, views.PasswordPage(h.web.Chrome(c, "Change your password"), views.PasswordForm{}))
 }
 
 // ChangePassword is POST /account/password (current, new; signed in
@@ -29,8 +30,8 @@ func (h *Handler) PasswordForm(c echo.Context) error {
 // every other session at once; this one stays. At most PASSWORD_RATE
 // attempts per account.
 func (h *Handler) ChangePassword(c echo.Context) error {
-	s := session(c)
-	if err := h.limit(c, keys.RatePassword, itoa(s.UserID), h.cfg.Rates.Password, "Too many password changes."); err != nil {
+	s := web.SessionOf(c)
+	if err := h.web.Limit(c, keys.RatePassword, web.Itoa(s.UserID), h.cfg.Rates.Password, "Too many password changes."); err != nil {
 		return err
 	}
 	current, next := c.FormValue("current"), c.FormValue("new")
@@ -57,10 +58,10 @@ func (h *Handler) ChangePassword(c echo.Context) error {
 		return err
 	}
 	h.log.Info("password changed", "user_id", s.UserID, "other_sessions_ended", n)
-	h.setFlash(c, "Your password is changed. Every other device was signed out.")
-	return redirect(c, "/account/password")
+	h.web.SetFlash(c, "Your password is changed. Every other device was signed out.")
+	return web.Redirect(c, "/account/password")
 }
 
 func (h *Handler) passwordError(c echo.Context, errs map[string]string) error {
-	return render(c, http.StatusUnprocessableEntity, views.PasswordPage(h.chrome(c, "Change your password"), views.PasswordForm{Errors: errs}))
+	return web.Render(c, http.StatusUnprocessableEntity, views.PasswordPage(h.web.Chrome(c, "Change your password"), views.PasswordForm{Errors: errs}))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/board"
 	"storefront/store/keys"
 	"storefront/store/platform"
@@ -46,12 +47,12 @@ type followAnswer struct {
 // is a 404 without a query.
 func (h *Handler) userParam(c echo.Context) (sessions.User, error) {
 	name := c.Param("name")
-	if !usernameRE.MatchString(name) {
-		return sessions.User{}, notFound("There is nobody by that name here.")
+	if !web.ValidUsername(name) {
+		return sessions.User{}, web.NotFound("There is nobody by that name here.")
 	}
 	u, err := h.store.UserByName(c.Request().Context(), name)
 	if errors.Is(err, platform.ErrNotFound) {
-		return sessions.User{}, notFound("There is nobody by that name here.")
+		return sessions.User{}, web.NotFound("There is nobody by that name here.")
 	}
 	return u, err
 }
@@ -64,7 +65,7 @@ func (h *Handler) ShowUser(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	s := session(c)
+	s := web.SessionOf(c)
 	p, err := h.store.Profile(ctx, u.ID, s.UserID, profilePosts)
 	if err != nil {
 		return err
@@ -92,7 +93,7 @@ func (h *Handler) ShowUser(c echo.Context) error {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, views.UserPage(h.chrome(c, u.Username), d))
+	return web.Render(c, http.StatusOK, views.UserPage(h.web.Chrome(c, u.Username), d))
 }
 
 // commonFollows names the people both a and b follow, sorted by name.
@@ -117,19 +118,19 @@ func (h *Handler) commonFollows(ctx context.Context, a, b int64) ([]string, erro
 // signed-in visitor. Following yourself is refused (422). A new follow
 // notifies the followed user.
 func (h *Handler) FollowUser(c echo.Context) error {
-	s := session(c)
+	s := web.SessionOf(c)
 	u, err := h.userParam(c)
 	if err != nil {
 		return err
 	}
 	dir := c.FormValue("dir")
 	if dir != "follow" && dir != "unfollow" {
-		return badRequest("Say follow or unfollow.")
+		return web.BadRequest("Say follow or unfollow.")
 	}
 	if u.ID == s.UserID {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "You cannot follow yourself.")
 	}
-	if err := h.limit(c, keys.RateFollow, itoa(s.UserID), h.cfg.Rates.Follow, "You are following and unfollowing very quickly."); err != nil {
+	if err := h.web.Limit(c, keys.RateFollow, web.Itoa(s.UserID), h.cfg.Rates.Follow, "You are following and unfollowing very quickly."); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -144,16 +145,16 @@ func (h *Handler) FollowUser(c echo.Context) error {
 			h.log.Warn("notify follower", "user", u.ID, "err", err)
 		}
 	}
-	if wantsJSON(c) {
-		noStore(c)
+	if web.WantsJSON(c) {
+		web.NoStore(c)
 		return c.JSON(http.StatusOK, followAnswer{Following: res.Following, Followers: res.Followers, Changed: res.Changed})
 	}
 	if res.Following {
-		h.setFlash(c, "You now follow "+u.Username+".")
+		h.web.SetFlash(c, "You now follow "+u.Username+".")
 	} else {
-		h.setFlash(c, "You no longer follow "+u.Username+".")
+		h.web.SetFlash(c, "You no longer follow "+u.Username+".")
 	}
-	return redirect(c, localPath(c.FormValue("next"), views.UserURL(u.Username)))
+	return web.Redirect(c, web.LocalPath(c.FormValue("next"), views.UserURL(u.Username)))
 }
 
 // withVotes fills the board's live score, vote counts and the reader's own
@@ -196,7 +197,7 @@ func feedArticles(entries []social.FeedEntry) []views.FeedArticle {
 			Link:     e.Link,
 			Author:   e.AuthorName,
 			PostedAt: time.UnixMicro(int64(e.PostedAt * 1e6)),
-			Age:      ageText(time.Since(time.UnixMicro(int64(e.PostedAt * 1e6)))),
+			Age:      web.AgeText(time.Since(time.UnixMicro(int64(e.PostedAt * 1e6)))),
 		})
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/reviews"
@@ -28,11 +29,11 @@ type reviewStore interface {
 // again edits it. At most REVIEW_RATE per account. The item's cached pages
 // are purged so that everyone sees the new average at once.
 func (h *Handler) PostReview(c echo.Context) error {
-	id, err := itemIDParam(c)
+	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}
-	s := session(c)
+	s := web.SessionOf(c)
 	rating, rerr := strconv.Atoi(strings.TrimSpace(c.FormValue("rating")))
 	body := strings.TrimSpace(strings.ReplaceAll(c.FormValue("body"), "\r\n", "\n"))
 	msg := ""
@@ -42,23 +43,17 @@ func (h *Handler) PostReview(c echo.Context) error {
 	case body == "":
 		msg = "Write a few words about the item."
 	default:
-		if m := checkComment(body); m != "" {
-			msg = strings.Replace(m, "Comments", "Reviews", 1)
-			msg = strings.Replace(msg, "comment", "review", 1)
-		}
+		msg = web.CheckText(body, "review")
 	}
 	if msg != "" {
-		if wantsJSON(c) {
-			return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
-		}
-		return echo.NewHTTPError(http.StatusUnprocessableEntity, msg)
+		return web.Unprocessable(c, msg)
 	}
-	if err := h.limit(c, keys.RateReview, itoa(s.UserID), h.cfg.Rates.Review, "You are reviewing faster than we allow."); err != nil {
+	if err := h.web.Limit(c, keys.RateReview, web.Itoa(s.UserID), h.cfg.Rates.Review, "You are reviewing faster than we allow."); err != nil {
 		return err
 	}
 	created, err := h.store.SaveReview(c.Request().Context(), id, s.UserID, rating, body)
 	if errors.Is(err, platform.ErrNotFound) {
-		return notFound("There is no item with that number.")
+		return web.NotFound("There is no item with that number.")
 	}
 	if err != nil {
 		return err
@@ -67,9 +62,9 @@ func (h *Handler) PostReview(c echo.Context) error {
 	if created {
 		flash = "Thank you for your review."
 	}
-	if wantsJSON(c) {
+	if web.WantsJSON(c) {
 		return c.JSON(http.StatusOK, map[string]any{"item": id, "rating": rating, "created": created})
 	}
-	h.setFlash(c, flash)
-	return redirect(c, views.ItemURL(id)+"#reviews")
+	h.web.SetFlash(c, flash)
+	return web.Redirect(c, views.ItemURL(id)+"#reviews")
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+
+	"storefront/handlers/web"
 )
 
 // routes registers every route, grouped by who may call it; each group
@@ -18,19 +20,19 @@ import (
 // (bodyChecks), except the picture upload, which streams and limits its
 // own multipart body.
 func (h *Handler) routes(e *echo.Echo) {
-	e.HTTPErrorHandler = h.ErrorHandler
-	e.IPExtractor = h.ipExtractor()
-	e.Use(h.requestID)
-	e.Use(h.deadline)
-	e.Use(h.clientAddr)
-	e.Use(compressPages())
-	e.Use(h.requestLog)
+	e.HTTPErrorHandler = h.web.ErrorHandler
+	e.IPExtractor = h.web.IPExtractor()
+	e.Use(h.web.RequestID)
+	e.Use(h.web.Deadline)
+	e.Use(h.web.ClientAddr)
+	e.Use(web.CompressPages())
+	e.Use(h.web.RequestLog)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogLevel: 0}))
-	e.Use(h.secureHeaders())
-	e.Use(h.crossOrigin)
+	e.Use(h.web.SecureHeaders())
+	e.Use(h.web.CrossOrigin)
 
 	// Operations: no session at all, the same answer for everyone.
-	ops := routeGroup{e, []echo.MiddlewareFunc{bodyLimit, validText, noSession}}
+	ops := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.ValidText, web.NoSession}}
 	ops.GET("/healthz", h.Healthz)
 	ops.GET("/readyz", h.Readyz)
 	ops.GET("/metrics", h.Metrics) // the token, or the admin's session read by Metrics itself
@@ -40,12 +42,12 @@ func (h *Handler) routes(e *echo.Echo) {
 	ops.GET("/api/items/:id", h.APIItem)
 
 	// Pages for everyone, with the visitor's session.
-	pages := routeGroup{e, []echo.MiddlewareFunc{bodyLimit, validText, h.loadSession}}
+	pages := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.ValidText, h.web.LoadSession}}
 	pages.GET("/", h.Home)
 	pages.GET("/items", h.ListItems)
 	// The item page reads the session state itself, in the same round
 	// trip as its own Redis work: only the cookies are read before it.
-	e.Match(readMethods, "/items/:id", h.ShowItem, bodyLimit, validText, h.cookieSession)
+	e.Match(readMethods, "/items/:id", h.ShowItem, web.BodyLimit, web.ValidText, h.web.CookieSession)
 	pages.GET("/cart", h.ShowCart)
 	pages.POST("/cart", h.SetCart)
 	pages.GET("/register", h.RegisterForm)
@@ -68,26 +70,26 @@ func (h *Handler) routes(e *echo.Echo) {
 	// the page (for a form post, the page the form is on) afterwards.
 	// Each route adds requireSignIn with its own words and return page.
 	members := pages
-	members.GET("/orders", h.ListOrders, h.requireSignIn("Sign in to see your orders.", ""))
-	members.GET("/orders/:id", h.ShowOrder, h.requireSignIn("Sign in to see your order.", ""))
-	members.POST("/orders/:id/cancel", h.CancelOrder, h.requireSignIn("Sign in to cancel your order.", "/orders/:id"))
-	members.GET("/account/password", h.PasswordForm, h.requireSignIn("Sign in to change your password.", ""))
-	members.POST("/account/password", h.ChangePassword, h.requireSignIn("Sign in to change your password.", "/account/password"))
-	members.POST("/items/:id/like", h.LikeItem, h.requireSignIn("Sign in to like items.", "/items/:id"))
-	members.POST("/items/:id/reviews", h.PostReview, h.requireSignIn("Sign in to review items.", "/items/:id#reviews"))
-	members.POST("/users/:name/follow", h.FollowUser, h.requireSignIn("Sign in to follow people.", "/users/:name"))
-	members.GET("/feed", h.ShowFeed, h.requireSignIn("Sign in to see your feed.", ""))
-	members.GET("/notifications", h.ShowNotifications, h.requireSignIn("Sign in to see your notifications.", ""))
-	members.POST("/notifications/read", h.MarkNotificationsRead, h.requireSignIn("Sign in to see your notifications.", "/notifications"))
-	members.GET("/articles/new", h.NewArticleForm, h.requireSignIn("Sign in to post an article.", ""))
-	members.POST("/articles", h.PostArticle, h.requireSignIn("Sign in to post an article.", "/articles/new"))
-	members.POST("/articles/:id/vote", h.VoteArticle, h.requireSignIn("Sign in to vote.", "/articles/:id"))
-	members.POST("/articles/:id/comments", h.CommentArticle, h.requireSignIn("Sign in to comment.", "/articles/:id#comments"))
-	members.POST("/articles/:id/groups", h.EditArticleGroups, h.requireSignIn("Sign in to change an article's groups.", "/articles/:id"))
+	members.GET("/orders", h.ListOrders, h.web.RequireSignIn("Sign in to see your orders.", ""))
+	members.GET("/orders/:id", h.ShowOrder, h.web.RequireSignIn("Sign in to see your order.", ""))
+	members.POST("/orders/:id/cancel", h.CancelOrder, h.web.RequireSignIn("Sign in to cancel your order.", "/orders/:id"))
+	members.GET("/account/password", h.PasswordForm, h.web.RequireSignIn("Sign in to change your password.", ""))
+	members.POST("/account/password", h.ChangePassword, h.web.RequireSignIn("Sign in to change your password.", "/account/password"))
+	members.POST("/items/:id/like", h.LikeItem, h.web.RequireSignIn("Sign in to like items.", "/items/:id"))
+	members.POST("/items/:id/reviews", h.PostReview, h.web.RequireSignIn("Sign in to review items.", "/items/:id#reviews"))
+	members.POST("/users/:name/follow", h.FollowUser, h.web.RequireSignIn("Sign in to follow people.", "/users/:name"))
+	members.GET("/feed", h.ShowFeed, h.web.RequireSignIn("Sign in to see your feed.", ""))
+	members.GET("/notifications", h.ShowNotifications, h.web.RequireSignIn("Sign in to see your notifications.", ""))
+	members.POST("/notifications/read", h.MarkNotificationsRead, h.web.RequireSignIn("Sign in to see your notifications.", "/notifications"))
+	members.GET("/articles/new", h.NewArticleForm, h.web.RequireSignIn("Sign in to post an article.", ""))
+	members.POST("/articles", h.PostArticle, h.web.RequireSignIn("Sign in to post an article.", "/articles/new"))
+	members.POST("/articles/:id/vote", h.VoteArticle, h.web.RequireSignIn("Sign in to vote.", "/articles/:id"))
+	members.POST("/articles/:id/comments", h.CommentArticle, h.web.RequireSignIn("Sign in to comment.", "/articles/:id#comments"))
+	members.POST("/articles/:id/groups", h.EditArticleGroups, h.web.RequireSignIn("Sign in to change an article's groups.", "/articles/:id"))
 
 	// Admin only: the dashboard, cache controls, the catalog, orders and
 	// moderation. A guest is sent to sign in; any other account gets 403.
-	admin := e.Group("/admin", bodyLimit, validText, h.checkSession, h.requireAdmin)
+	admin := e.Group("/admin", web.BodyLimit, web.ValidText, h.web.CheckSession, h.web.RequireAdmin)
 	admin.Match(readMethods, "", h.AdminDashboard)
 	admin.Match(readMethods, "/items", h.AdminItems)
 	admin.Match(readMethods, "/items/new", h.AdminNewItemForm)
@@ -106,7 +108,7 @@ func (h *Handler) routes(e *echo.Echo) {
 	admin.POST("/rescale", h.AdminRescale)
 	// The picture upload streams its multipart body and keeps at most
 	// MAX_IMAGE_BYTES of the picture: it has no form limit or form check.
-	e.POST("/admin/items/:id/images", h.AdminUploadImage, validQuery, h.checkSession, h.requireAdmin)
+	e.POST("/admin/items/:id/images", h.AdminUploadImage, web.ValidQuery, h.web.CheckSession, h.web.RequireAdmin)
 	admin.POST("/items/:id/images/:n/delete", h.AdminDeleteImage)
 }
 

@@ -9,12 +9,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/store/search"
 	"storefront/views"
 )
 
 const (
-	maxQueryLen    = 200
 	maxCategoryLen = 64
 	// pagerSpan is how many page numbers the pager shows on each side of
 	// the current one.
@@ -66,7 +66,7 @@ func (p listParams) url(page int) string {
 // ListItems is the catalog: full-text search, filters (category, price
 // range, in stock), five sorts, facet counts and numbered pages.
 func (h *Handler) ListItems(c echo.Context) error {
-	page, err := pageParam(c)
+	page, err := web.PageParam(c)
 	if err != nil {
 		return err
 	}
@@ -81,12 +81,12 @@ func (h *Handler) ListItems(c echo.Context) error {
 			return err
 		}
 		if !ok {
-			return notFound("That department does not exist.")
+			return web.NotFound("That department does not exist.")
 		}
 	}
 	q.Page, q.PerPage = page, h.cfg.ItemsPerPage
 	res := search.SearchResult{}
-	if page <= maxPage {
+	if page <= web.MaxPage {
 		if res, err = h.store.Search(ctx, q); err != nil {
 			return err
 		}
@@ -104,9 +104,9 @@ func (h *Handler) ListItems(c echo.Context) error {
 		return err
 	}
 	d.Items = rated(d.Items, ratings)
-	ch := h.chrome(c, "Shop")
+	ch := h.web.Chrome(c, "Shop")
 	ch.Query = p.Q
-	return render(c, http.StatusOK, views.ItemsPage(ch, d))
+	return web.Render(c, http.StatusOK, views.ItemsPage(ch, d))
 }
 
 // parseListParams reads and checks the listing's query parameters.
@@ -114,37 +114,37 @@ func parseListParams(c echo.Context) (listParams, search.SearchQuery, error) {
 	p := listParams{Q: c.QueryParam("q"), Category: c.QueryParam("category"), Min: c.QueryParam("min"),
 		Max: c.QueryParam("max"), Sort: c.QueryParam("sort")}
 	q := search.SearchQuery{Q: p.Q, Category: p.Category, Sort: p.Sort}
-	if !utf8.ValidString(p.Q) || utf8.RuneCountInString(p.Q) > maxQueryLen {
-		return p, q, badRequest("Searches can be at most 200 characters long.")
+	if !utf8.ValidString(p.Q) || utf8.RuneCountInString(p.Q) > web.MaxQueryLen {
+		return p, q, web.BadRequest("Searches can be at most 200 characters long.")
 	}
 	if len(p.Category) > maxCategoryLen {
-		return p, q, notFound("That department does not exist.")
+		return p, q, web.NotFound("That department does not exist.")
 	}
 	if p.Sort != "" && !slices.Contains(search.CatalogSorts, p.Sort) {
-		return p, q, badRequest("Sort by best match, popularity, price or newest.")
+		return p, q, web.BadRequest("Sort by best match, popularity, price or newest.")
 	}
 	switch c.QueryParam("in_stock") {
 	case "", "0":
 	case "1", "on", "true":
 		p.InStock, q.InStock = true, true
 	default:
-		return p, q, badRequest("in_stock is 1 (only items in stock) or absent.")
+		return p, q, web.BadRequest("in_stock is 1 (only items in stock) or absent.")
 	}
 	var ok bool
 	if p.Min != "" {
-		if q.MinCents, ok = parsePrice(p.Min); !ok {
-			return p, q, badRequest("Write the lowest price in dollars and cents, such as 12.34.")
+		if q.MinCents, ok = web.ParsePrice(p.Min); !ok {
+			return p, q, web.BadRequest("Write the lowest price in dollars and cents, such as 12.34.")
 		}
 		q.HasMin = true
 	}
 	if p.Max != "" {
-		if q.MaxCents, ok = parsePrice(p.Max); !ok {
-			return p, q, badRequest("Write the highest price in dollars and cents, such as 12.34.")
+		if q.MaxCents, ok = web.ParsePrice(p.Max); !ok {
+			return p, q, web.BadRequest("Write the highest price in dollars and cents, such as 12.34.")
 		}
 		q.HasMax = true
 	}
 	if q.HasMin && q.HasMax && q.MinCents > q.MaxCents {
-		return p, q, badRequest("The lowest price is above the highest price.")
+		return p, q, web.BadRequest("The lowest price is above the highest price.")
 	}
 	return p, q, nil
 }

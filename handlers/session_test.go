@@ -9,6 +9,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
+	"storefront/handlers/web"
 	"storefront/store/keys"
 	"storefront/wiring"
 )
@@ -62,7 +63,7 @@ func TestSessionCookieFlags(t *testing.T) {
 	if ck := setCookieFor(res, "sid"); strings.Contains(ck, "Secure") {
 		t.Errorf("X-Forwarded-Proto believed from an untrusted peer: %q", ck)
 	}
-	always := a.sharing(func(c *handlers.Config) { c.CookieSecure = handlers.SecureAlways })
+	always := a.sharing(func(c *handlers.Config) { c.CookieSecure = web.SecureAlways })
 	if ck := setCookieFor(always.client().Get("/items/5"), "sid"); !strings.Contains(ck, "Secure") {
 		t.Errorf("COOKIE_SECURE=true: %q", ck)
 	}

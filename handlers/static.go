@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/handlers/web"
 	"storefront/static"
 )
 
@@ -14,7 +15,7 @@ import (
 func (h *Handler) Static(c echo.Context) error {
 	a, ok, current := static.Lookup(c.Param("*"))
 	if !ok {
-		return notFound("No such file.")
+		return web.NotFound("No such file.")
 	}
 	cc := "public, max-age=300"
 	if current {
@@ -28,7 +29,7 @@ func (h *Handler) Static(c echo.Context) error {
 func (h *Handler) Favicon(c echo.Context) error {
 	a, ok, _ := static.Lookup("img/favicon.ico")
 	if !ok {
-		return notFound("No such file.")
+		return web.NotFound("No such file.")
 	}
 	return serveAsset(c, a, "public, max-age=86400")
 }
@@ -38,7 +39,7 @@ func (h *Handler) Favicon(c echo.Context) error {
 // ETag. Each representation has its own strong ETag.
 func serveAsset(c echo.Context, a static.Asset, cacheControl string) error {
 	hdr := c.Response().Header()
-	gz := acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding))
+	gz := web.AcceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding))
 	etag := `"` + a.Hash + `"`
 	if gz {
 		etag = `"` + a.Hash + `-gz"`
@@ -46,7 +47,7 @@ func serveAsset(c echo.Context, a static.Asset, cacheControl string) error {
 	hdr.Set("Cache-Control", cacheControl)
 	hdr.Set("ETag", etag)
 	hdr.Add("Vary", "Accept-Encoding")
-	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
+	if web.ETagMatches(c.Request().Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	if gz {

@@ -15,6 +15,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
+	"storefront/handlers/web"
 	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/storetest"
@@ -232,7 +233,7 @@ func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *wiring.Services, *h
 	if _, err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
 		t.Fatal(err)
 	}
-	keys, _ := handlers.ParseCookieKeys(apptest.CookieKeys)
+	keys, _ := web.ParseCookieKeys(apptest.CookieKeys)
 	h, err := handlers.New(handlers.Config{CookieKeys: keys, ItemsPerPage: 24, ArticlesPage: 25, MaxLineQty: 99,
 		ViewedPerSession: 25, RequestTimeout: 5 * time.Second}, st, storetest.Logger(t))
 	if err != nil {

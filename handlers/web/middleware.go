@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"bytes"
@@ -28,11 +28,11 @@ const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; style-s
 // maxBody caps request bodies; forms here are small.
 const maxBody = 64 << 10
 
-// bodyLimit answers 413 for a body over maxBody. A body that announces its
+// BodyLimit answers 413 for a body over maxBody. A body that announces its
 // length is judged by it; a chunked one (no length) is read here, up to one
 // byte past the limit, so that an oversized one is a 413 before any handler
 // runs rather than a read error in the middle of form parsing (a 400).
-func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
+func BodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
 		tooLarge := echo.NewHTTPError(http.StatusRequestEntityTooLarge, "That request is too large.")
@@ -53,7 +53,8 @@ func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-func (h *Handler) secureHeaders() echo.MiddlewareFunc {
+// SecureHeaders sets the security headers of every response.
+func (k *Kit) SecureHeaders() echo.MiddlewareFunc {
 	return middleware.SecureWithConfig(middleware.SecureConfig{
 		XSSProtection:         "0",
 		ContentTypeNosniff:    "nosniff",
@@ -63,11 +64,11 @@ func (h *Handler) secureHeaders() echo.MiddlewareFunc {
 	})
 }
 
-// requestID gives every request an id for the log and the X-Request-Id
+// RequestID gives every request an id for the log and the X-Request-Id
 // response header. A client's (or proxy's) own id is kept only when it is
 // 1-64 characters of [A-Za-z0-9-_.]: anything else could be 8 KB of markup
 // copied into every log line and echoed back.
-func (h *Handler) requestID(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kit) RequestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
 		if !validRequestID(id) {
@@ -99,11 +100,11 @@ func randomID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// validText answers 422 when any query parameter or form field (names
+// ValidText answers 422 when any query parameter or form field (names
 // too) is not valid UTF-8, before any handler can store or echo it: one
 // check for every field, passwords included, rather than one per form.
-func validText(next echo.HandlerFunc) echo.HandlerFunc {
-	return validQuery(func(c echo.Context) error {
+func ValidText(next echo.HandlerFunc) echo.HandlerFunc {
+	return ValidQuery(func(c echo.Context) error {
 		if c.Request().Method == http.MethodPost {
 			form, err := c.FormParams()
 			if err != nil {
@@ -121,9 +122,9 @@ func validText(next echo.HandlerFunc) echo.HandlerFunc {
 	})
 }
 
-// validQuery is validText's check of the path and the query alone, for a
+// ValidQuery is ValidText's check of the path and the query alone, for a
 // route that reads its own body (a streamed upload).
-func validQuery(next echo.HandlerFunc) echo.HandlerFunc {
+func ValidQuery(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if !utf8.ValidString(c.Request().URL.Path) {
 			return errNotUTF8()
@@ -156,8 +157,8 @@ func validValues(vs url.Values) bool {
 	return true
 }
 
-// requestLog writes one structured line per request with its request id.
-func (h *Handler) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
+// RequestLog writes one structured line per request with its request id.
+func (k *Kit) RequestLog(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
 		err := next(c)
@@ -170,8 +171,8 @@ func (h *Handler) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 			route = "unmatched"
 		}
 		elapsed := time.Since(start)
-		h.metrics.observe(route, req.Method, res.Status, elapsed)
-		h.log.LogAttrs(req.Context(), levelFor(res.Status), "request",
+		k.metrics.observe(route, req.Method, res.Status, elapsed)
+		k.log.LogAttrs(req.Context(), levelFor(res.Status), "request",
 			slog.String("id", res.Header().Get(echo.HeaderXRequestID)),
 			slog.String("method", req.Method), slog.String("uri", req.RequestURI), slog.String("route", route),
 			slog.Int("status", res.Status), slog.Int("bytes", int(res.Size)),
@@ -181,57 +182,57 @@ func (h *Handler) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// crossOrigin refuses state-changing requests from other sites (by
+// CrossOrigin refuses state-changing requests from other sites (by
 // Sec-Fetch-Site, else Origin against Host), so forms need no per-user CSRF
 // token and cached pages hold none.
-func (h *Handler) crossOrigin(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kit) CrossOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if err := h.cop.Check(c.Request()); err != nil {
+		if err := k.cop.Check(c.Request()); err != nil {
 			return echo.NewHTTPError(http.StatusForbidden, "Cross-site form submissions are not accepted.")
 		}
 		return next(c)
 	}
 }
 
-// clientAddr puts the client's address in the request context, where the
+// ClientAddr puts the client's address in the request context, where the
 // store's session-creating functions find it for their per-address cap.
-func (h *Handler) clientAddr(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kit) ClientAddr(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		c.SetRequest(c.Request().WithContext(sessions.WithClientAddr(c.Request().Context(), c.RealIP())))
 		return next(c)
 	}
 }
 
-// deadline bounds every request so that a slow Redis or database turns
+// Deadline bounds every request so that a slow Redis or database turns
 // into a 503 within the budget instead of a hang.
-func (h *Handler) deadline(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kit) Deadline(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), h.cfg.RequestTimeout)
+		ctx, cancel := context.WithTimeout(c.Request().Context(), k.cfg.RequestTimeout)
 		defer cancel()
 		c.SetRequest(c.Request().WithContext(ctx))
 		return next(c)
 	}
 }
 
-// ipExtractor believes X-Forwarded-For only from TRUSTED_PROXIES.
-func (h *Handler) ipExtractor() echo.IPExtractor {
-	if len(h.cfg.TrustedProxies) == 0 {
+// IPExtractor believes X-Forwarded-For only from TRUSTED_PROXIES.
+func (k *Kit) IPExtractor() echo.IPExtractor {
+	if len(k.cfg.TrustedProxies) == 0 {
 		return echo.ExtractIPDirect()
 	}
 	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
-	for _, n := range h.cfg.TrustedProxies {
+	for _, n := range k.cfg.TrustedProxies {
 		opts = append(opts, echo.TrustIPRange(n))
 	}
 	return echo.ExtractIPFromXFFHeader(opts...)
 }
 
-func (h *Handler) fromTrustedProxy(r *http.Request) bool {
+func (k *Kit) fromTrustedProxy(r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return false
 	}
 	ip := net.ParseIP(host)
-	for _, n := range h.cfg.TrustedProxies {
+	for _, n := range k.cfg.TrustedProxies {
 		if ip != nil && n.Contains(ip) {
 			return true
 		}
@@ -239,12 +240,13 @@ func (h *Handler) fromTrustedProxy(r *http.Request) bool {
 	return false
 }
 
-// noStore marks per-user responses as private to every cache.
-func noStore(c echo.Context) {
+// NoStore marks per-user responses as private to every cache.
+func NoStore(c echo.Context) {
 	c.Response().Header().Set("Cache-Control", "private, no-store")
 }
 
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+// Itoa writes a whole number in decimal.
+func Itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func levelFor(status int) slog.Level {
 	switch {

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"crypto/hmac"
@@ -14,17 +14,17 @@ import (
 // orderKeyBytes is how much of the MAC the link carries (128 bits).
 const orderKeyBytes = 16
 
-// guestOrderURL is the signed link to a guest's order.
-func (h *Handler) guestOrderURL(id int64) string {
-	return "/guest-orders/" + itoa(id) + "?key=" + orderKey(h.cfg.CookieKeys[0].Hash, id)
+// GuestOrderURL is the signed link to a guest's order.
+func (k *Kit) GuestOrderURL(id int64) string {
+	return "/guest-orders/" + Itoa(id) + "?key=" + orderKey(k.cfg.CookieKeys[0].Hash, id)
 }
 
-// validOrderKey reports whether key signs order id under any key in force.
-func (h *Handler) validOrderKey(id int64, key string) bool {
+// ValidOrderKey reports whether key signs order id under any key in force.
+func (k *Kit) ValidOrderKey(id int64, key string) bool {
 	if len(key) != base64.RawURLEncoding.EncodedLen(orderKeyBytes) {
 		return false
 	}
-	for _, k := range h.cfg.CookieKeys {
+	for _, k := range k.cfg.CookieKeys {
 		if hmac.Equal([]byte(key), []byte(orderKey(k.Hash, id))) {
 			return true
 		}
@@ -34,6 +34,6 @@ func (h *Handler) validOrderKey(id int64, key string) bool {
 
 func orderKey(hashKey []byte, id int64) string {
 	m := hmac.New(sha256.New, hashKey)
-	m.Write([]byte("guest-order:" + itoa(id)))
+	m.Write([]byte("guest-order:" + Itoa(id)))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:orderKeyBytes])
 }

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"context"
@@ -28,24 +28,16 @@ var errorPage = map[int]views.ErrorData{
 	http.StatusServiceUnavailable:    {Title: "We'll be right back", Message: "The shop is briefly unavailable. Please try again in a few seconds."},
 }
 
-// rateLimited is returned when a sliding-window limit says no.
-type rateLimited struct {
-	retryAfter int // seconds
-	msg        string
-}
-
-func (e *rateLimited) Error() string { return e.msg }
-
 // ErrorHandler is Echo's HTTPErrorHandler: it picks the status, logs
 // server errors with the request id and renders a friendly page (or JSON
 // for JSON clients). Internal error text never reaches the client.
-func (h *Handler) ErrorHandler(err error, c echo.Context) {
+func (k *Kit) ErrorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
 	status, msg := http.StatusInternalServerError, ""
 	var he *echo.HTTPError
-	var rl *rateLimited
+	var rl *RateLimited
 	var tooMany *sessions.TooManySessionsError
 	if errors.As(err, &tooMany) {
 		rl = newRateLimited(tooMany.RetryAfter, "Too many new visitors from your address.")
@@ -53,8 +45,8 @@ func (h *Handler) ErrorHandler(err error, c echo.Context) {
 	}
 	switch {
 	case errors.As(err, &rl):
-		status, msg = http.StatusTooManyRequests, rl.msg
-		c.Response().Header().Set("Retry-After", strconv.Itoa(rl.retryAfter))
+		status, msg = http.StatusTooManyRequests, rl.Message
+		c.Response().Header().Set("Retry-After", strconv.Itoa(rl.RetryAfter))
 	case errors.As(err, &he):
 		status = he.Code
 		// Echo's own errors (no route, wrong method) carry only the status
@@ -67,7 +59,7 @@ func (h *Handler) ErrorHandler(err error, c echo.Context) {
 	case errors.Is(err, platform.ErrGone):
 		status = http.StatusGone
 	case errors.Is(err, platform.ErrBanned):
-		status, msg = http.StatusForbidden, bannedMessage
+		status, msg = http.StatusForbidden, BannedMessage
 	case platform.IsUnavailable(err):
 		status = http.StatusServiceUnavailable
 	}
@@ -75,10 +67,10 @@ func (h *Handler) ErrorHandler(err error, c echo.Context) {
 		c.Response().Header().Set("Retry-After", "5")
 	}
 	if status >= 500 {
-		h.log.Error("request failed", "status", status, "method", c.Request().Method, "uri", c.Request().RequestURI,
+		k.log.Error("request failed", "status", status, "method", c.Request().Method, "uri", c.Request().RequestURI,
 			"id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
 	}
-	noStore(c)
+	NoStore(c)
 	data, ok := errorPage[status]
 	if !ok {
 		data = views.ErrorData{Title: http.StatusText(status), Message: "That did not work."}
@@ -91,22 +83,26 @@ func (h *Handler) ErrorHandler(err error, c echo.Context) {
 		_ = c.NoContent(status)
 		return
 	}
-	if wantsJSON(c) {
+	if WantsJSON(c) {
 		_ = c.JSON(status, map[string]string{"error": data.Message})
 		return
 	}
 	// The request's context may be past its deadline (that may be why we
 	// are here); the error page must still render.
-	h.sessionForErrorPage(c)
+	k.sessionForErrorPage(c)
 	c.SetRequest(c.Request().WithContext(context.WithoutCancel(c.Request().Context())))
-	if rerr := render(c, status, views.ErrorPage(h.chrome(c, data.Title), data)); rerr != nil {
-		h.log.Error("render error page", "err", rerr)
+	if rerr := Render(c, status, views.ErrorPage(k.Chrome(c, data.Title), data)); rerr != nil {
+		k.log.Error("render error page", "err", rerr)
 		_ = c.String(status, fmt.Sprintf("%d %s", status, data.Title))
 	}
 }
 
-// badRequest is a 400 with a message the user can act on.
-func badRequest(msg string) error { return echo.NewHTTPError(http.StatusBadRequest, msg) }
+// BadRequest is a 400 with a message the user can act on.
+func BadRequest(msg string) error { return echo.NewHTTPError(http.StatusBadRequest, msg) }
 
-// notFound is a 404 with a message.
-func notFound(msg string) error { return echo.NewHTTPError(http.StatusNotFound, msg) }
+// NotFound is a 404 with a message.
+func NotFound(msg string) error { return echo.NewHTTPError(http.StatusNotFound, msg) }
+
+// BannedMessage is what a banned account is told when it tries to sign in
+// or check out.
+const BannedMessage = "This account has been suspended by the shop's administrators. Your orders are kept; contact us if you think this is a mistake."

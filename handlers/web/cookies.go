@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"crypto/hmac"
@@ -13,6 +13,8 @@ import (
 
 	"github.com/gorilla/securecookie"
 	"github.com/labstack/echo/v4"
+
+	"storefront/store/sessions"
 )
 
 // Cookie names.
@@ -102,12 +104,13 @@ const (
 	tokenLen       = 43 + 1 + 22
 )
 
-func (h *Handler) newToken() string {
+// NewToken is a fresh session token.
+func (k *Kit) NewToken() string {
 	b := make([]byte, tokenRandBytes)
 	if _, err := rand.Read(b); err != nil {
 		panic("crypto/rand failed: " + err.Error()) // never happens on Linux
 	}
-	return signToken(h.cfg.CookieKeys[0].Hash, base64.RawURLEncoding.EncodeToString(b))
+	return signToken(k.cfg.CookieKeys[0].Hash, base64.RawURLEncoding.EncodeToString(b))
 }
 
 // signToken appends the MAC of the random part r.
@@ -116,23 +119,23 @@ func signToken(key []byte, r string) string {
 }
 
 // validToken reports whether a token carries a MAC made with any key in force.
-func (h *Handler) validToken(t string) bool {
+func (k *Kit) validToken(t string) bool {
 	if len(t) != tokenLen {
 		return false
 	}
 	now := time.Now()
-	if _, ok := h.tokens.get(t, now); ok {
+	if _, ok := k.tokens.get(t, now); ok {
 		return true
 	}
-	if !h.checkTokenMAC(t) {
+	if !k.checkTokenMAC(t) {
 		return false
 	}
-	h.tokens.put(t, userClaim{}, now)
+	k.tokens.put(t, userClaim{}, now)
 	return true
 }
 
 // checkTokenMAC verifies a token's MAC against every key in force.
-func (h *Handler) checkTokenMAC(t string) bool {
+func (k *Kit) checkTokenMAC(t string) bool {
 	r, _, ok := strings.Cut(t, ".")
 	if !ok {
 		return false
@@ -140,7 +143,7 @@ func (h *Handler) checkTokenMAC(t string) bool {
 	// Compare whole encoded tokens, not decoded MACs: base64 decoding
 	// ignores the last character's spare bits, so several strings would
 	// carry one MAC, and a token the server never issued would pass.
-	for _, k := range h.cfg.CookieKeys {
+	for _, k := range k.cfg.CookieKeys {
 		if hmac.Equal([]byte(t), []byte(signToken(k.Hash, r))) {
 			return true
 		}
@@ -171,48 +174,48 @@ func tokenBinding(token string) string {
 
 // decodeUser returns the claim in a `user` cookie if it verifies with any
 // key in force and is bound to token; anything else is "anonymous".
-func (h *Handler) decodeUser(value, token string) (userClaim, bool) {
+func (k *Kit) decodeUser(value, token string) (userClaim, bool) {
 	if value == "" || token == "" || len(value) > maxCookieLen {
 		return userClaim{}, false
 	}
 	now := time.Now()
 	key := token + "\x00" + value
-	if c, ok := h.users.get(key, now); ok {
+	if c, ok := k.users.get(key, now); ok {
 		return c, true
 	}
 	var c userClaim
-	if err := securecookie.DecodeMulti(userCookie, value, &c, h.codecs...); err != nil {
+	if err := securecookie.DecodeMulti(userCookie, value, &c, k.codecs...); err != nil {
 		return userClaim{}, false
 	}
 	if c.ID <= 0 || c.Token != tokenBinding(token) {
 		return userClaim{}, false
 	}
-	h.users.put(key, c, now)
+	k.users.put(key, c, now)
 	return c, true
 }
 
-func (h *Handler) setSessionCookies(c echo.Context, token string, claim *userClaim) error {
-	h.setCookie(c, tokenCookie, token, 0)
-	if claim == nil {
-		h.clearCookie(c, userCookie)
-		return nil
-	}
-	claim.Token = tokenBinding(token)
-	v, err := securecookie.EncodeMulti(userCookie, claim, h.codecs[0])
+// SetSignedIn sends the cookies of a sign-in: the new token and the
+// signed `user` claim bound to it. The session speaks for the user from
+// here on.
+func (k *Kit) SetSignedIn(c echo.Context, s *Session, token string, u sessions.User) error {
+	claim := userClaim{ID: u.ID, Name: u.Username, Admin: u.IsAdmin, LoginAt: time.Now().Unix(), Token: tokenBinding(token)}
+	v, err := securecookie.EncodeMulti(userCookie, claim, k.codecs[0])
 	if err != nil {
 		return fmt.Errorf("encode user cookie: %w", err)
 	}
-	h.setCookie(c, userCookie, v, userCookieMaxAge)
+	k.setCookie(c, tokenCookie, token, 0)
+	k.setCookie(c, userCookie, v, userCookieMaxAge)
+	s.Token, s.UserID, s.UserName, s.IsAdmin = token, u.ID, u.Username, u.IsAdmin
 	return nil
 }
 
-func (h *Handler) setCookie(c echo.Context, name, value string, maxAge time.Duration) {
+func (k *Kit) setCookie(c echo.Context, name, value string, maxAge time.Duration) {
 	if name == tokenCookie {
 		maxAge = userCookieMaxAge
 	}
 	ck := &http.Cookie{
 		Name: name, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: h.secure(c),
+		Secure: k.secure(c),
 	}
 	if maxAge > 0 {
 		ck.MaxAge = int(maxAge.Seconds())
@@ -220,14 +223,14 @@ func (h *Handler) setCookie(c echo.Context, name, value string, maxAge time.Dura
 	c.SetCookie(ck)
 }
 
-func (h *Handler) clearCookie(c echo.Context, name string) {
-	c.SetCookie(&http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: h.secure(c)})
+func (k *Kit) clearCookie(c echo.Context, name string) {
+	c.SetCookie(&http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: k.secure(c)})
 }
 
 // secure decides the Secure flag: with "auto" it is on for HTTPS requests,
 // believing X-Forwarded-Proto only from TRUSTED_PROXIES.
-func (h *Handler) secure(c echo.Context) bool {
-	switch h.cfg.CookieSecure {
+func (k *Kit) secure(c echo.Context) bool {
+	switch k.cfg.CookieSecure {
 	case SecureAlways:
 		return true
 	case SecureNever:
@@ -237,21 +240,21 @@ func (h *Handler) secure(c echo.Context) bool {
 	if r.TLS != nil {
 		return true
 	}
-	return h.fromTrustedProxy(r) && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+	return k.fromTrustedProxy(r) && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
-// setFlash leaves a one-time message for the page after a redirect.
-func (h *Handler) setFlash(c echo.Context, msg string) {
-	h.setCookie(c, flashCookie, base64.RawURLEncoding.EncodeToString([]byte(msg)), time.Minute)
+// SetFlash leaves a one-time message for the page after a redirect.
+func (k *Kit) SetFlash(c echo.Context, msg string) {
+	k.setCookie(c, flashCookie, base64.RawURLEncoding.EncodeToString([]byte(msg)), time.Minute)
 }
 
 // takeFlash reads and clears the flash message.
-func (h *Handler) takeFlash(c echo.Context) string {
+func (k *Kit) takeFlash(c echo.Context) string {
 	ck, err := c.Cookie(flashCookie)
 	if err != nil || ck.Value == "" || len(ck.Value) > 400 {
 		return ""
 	}
-	h.clearCookie(c, flashCookie)
+	k.clearCookie(c, flashCookie)
 	b, err := base64.RawURLEncoding.DecodeString(ck.Value)
 	if err != nil {
 		return ""

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"bytes"
@@ -11,9 +11,9 @@ import (
 	"storefront/views"
 )
 
-// render writes a component with a status. It renders into a buffer first
+// Render writes a component with a status. It renders into a buffer first
 // so that a failing component yields a clean error page, not half a page.
-func render(c echo.Context, status int, t templ.Component) error {
+func Render(c echo.Context, status int, t templ.Component) error {
 	var buf bytes.Buffer
 	if err := t.Render(c.Request().Context(), &buf); err != nil {
 		return err
@@ -21,22 +21,23 @@ func render(c echo.Context, status int, t templ.Component) error {
 	return c.HTMLBlob(status, buf.Bytes())
 }
 
-// chrome builds the layout's per-request data. The layout shows who is
+// Chrome builds the layout's per-request data. The layout shows who is
 // signed in (name, cart and unread counts), so every page built with it is
 // private and never stored: the header is set here, once, rather than by
 // each handler.
-func (h *Handler) chrome(c echo.Context, title string) views.Chrome {
-	noStore(c)
-	s := session(c)
+func (k *Kit) Chrome(c echo.Context, title string) views.Chrome {
+	NoStore(c)
+	s := SessionOf(c)
 	return views.Chrome{
 		Title:   title,
 		Flash:   s.Flash,
 		FlashOK: true,
-		Viewer:  viewer(s),
+		Viewer:  ViewerOf(s),
 	}
 }
 
-func viewer(s *Session) views.Viewer {
+// ViewerOf is the header's account area for the session.
+func ViewerOf(s *Session) views.Viewer {
 	return views.Viewer{
 		SignedIn:  s.SignedIn(),
 		Name:      s.UserName,
@@ -46,12 +47,12 @@ func viewer(s *Session) views.Viewer {
 	}
 }
 
-// wantsJSON reports whether the client asked for a JSON answer.
-func wantsJSON(c echo.Context) bool {
+// WantsJSON reports whether the client asked for a JSON answer.
+func WantsJSON(c echo.Context) bool {
 	return strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
 }
 
-// redirect answers a form post with 303 See Other (post/redirect/get).
-func redirect(c echo.Context, to string) error {
+// Redirect answers a form post with 303 See Other (post/redirect/get).
+func Redirect(c echo.Context, to string) error {
 	return c.Redirect(http.StatusSeeOther, to)
 }

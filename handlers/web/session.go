@@ -1,7 +1,6 @@
-package handlers
+package web
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -28,15 +27,14 @@ type Session struct {
 
 	claim    userClaim // the verified cookie claim, before the server agreed
 	hasClaim bool
-	loaded   bool
 }
 
 // SignedIn reports whether a shopper is signed in.
 func (s *Session) SignedIn() bool { return s.UserID > 0 }
 
-// claimedID is the user the signed cookie names, before the server agreed
-// (0 for none): the session read fetches their unread count on the way.
-func (s *Session) claimedID() int64 {
+// ClaimedID is the user the signed cookie names, before the server agreed
+// (0 for none): a session read fetches their unread count on the way.
+func (s *Session) ClaimedID() int64 {
 	if s.hasClaim {
 		return s.claim.ID
 	}
@@ -46,64 +44,51 @@ func (s *Session) claimedID() int64 {
 // sessionCtxKey is where the middleware keeps the *Session in the Echo context.
 const sessionCtxKey = "storefront.session"
 
-// sessionStore is the part of the store that sessions use.
-type sessionStore interface {
-	LoadSession(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, error)
-	ViewSession(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, error)
-	CreateSession(ctx context.Context, token string, userID int64) error
-	UpdateToken(ctx context.Context, token string, guest bool, itemID int64) error
-	RecentlyViewed(ctx context.Context, token string) ([]int64, error)
-	SessionWithRecent(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, []int64, error)
-	NewSessionView(ctx context.Context, token string, itemID int64) error
-	SignIn(ctx context.Context, oldToken, newToken string, userID int64) (int64, error)
-	EndSession(ctx context.Context, token string) error
-}
-
-// session returns the request's session; the middleware always sets one.
-func session(c echo.Context) *Session {
+// SessionOf returns the request's session; the middleware always sets one.
+func SessionOf(c echo.Context) *Session {
 	if s, ok := c.Get(sessionCtxKey).(*Session); ok {
 		return s
 	}
 	return &Session{}
 }
 
-// loadSession is the session middleware of page routes: it reads the `sid`
+// LoadSession is the session middleware of page routes: it reads the `sid`
 // and `user` cookies into a Session (verified locally) and then the
 // server-side state. A page read (GET, HEAD) takes it from the store's
 // client-side cache where it can, with the session's touch written behind;
 // anything that changes data reads it from Redis in one round trip.
-func (h *Handler) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
-	return h.sessionMiddleware(next, false)
+func (k *Kit) LoadSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return k.sessionMiddleware(next, false)
 }
 
-// checkSession is loadSession that always reads the server-side session
+// CheckSession is LoadSession that always reads the server-side session
 // from Redis (the admin pages).
-func (h *Handler) checkSession(next echo.HandlerFunc) echo.HandlerFunc {
-	return h.sessionMiddleware(next, true)
+func (k *Kit) CheckSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return k.sessionMiddleware(next, true)
 }
 
-func (h *Handler) sessionMiddleware(next echo.HandlerFunc, always bool) echo.HandlerFunc {
+func (k *Kit) sessionMiddleware(next echo.HandlerFunc, always bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		s := h.readCookies(c)
+		s := k.readCookies(c)
 		c.Set(sessionCtxKey, s)
 		if s.Token != "" {
-			load := h.store.LoadSession
+			load := k.deps.Sessions.LoadSession
 			if m := c.Request().Method; !always && (m == http.MethodGet || m == http.MethodHead) {
-				load = h.store.ViewSession
+				load = k.deps.Views.ViewSession
 			}
-			st, err := load(c.Request().Context(), s.Token, s.claimedID())
+			st, err := load(c.Request().Context(), s.Token, s.ClaimedID())
 			if err != nil {
 				return err
 			}
-			h.applyState(c, s, st)
+			k.ApplyState(c, s, st)
 		}
 		return next(c)
 	}
 }
 
-// noSession is the session middleware of operations routes: an empty
+// NoSession is the session middleware of operations routes: an empty
 // Session, and no cookie is read or written.
-func noSession(next echo.HandlerFunc) echo.HandlerFunc {
+func NoSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		c.Set(sessionCtxKey, &Session{})
 		return next(c)
@@ -113,47 +98,44 @@ func noSession(next echo.HandlerFunc) echo.HandlerFunc {
 // sessionForErrorPage reads the session of a request that matched no
 // route (a 404 or 405), so that its error page still shows who is signed
 // in. A failure leaves the visitor anonymous: the page must render.
-func (h *Handler) sessionForErrorPage(c echo.Context) {
+func (k *Kit) sessionForErrorPage(c echo.Context) {
 	if c.Get(sessionCtxKey) == nil {
-		_ = h.loadSession(func(echo.Context) error { return nil })(c)
+		_ = k.LoadSession(func(echo.Context) error { return nil })(c)
 	}
 }
 
-// cookieSession is the session middleware of a route that reads the
+// CookieSession is the session middleware of a route that reads the
 // server-side state itself, pipelined with its own Redis commands (the item
 // page): only the cookies are read here.
-func (h *Handler) cookieSession(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kit) CookieSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		c.Set(sessionCtxKey, h.readCookies(c))
+		c.Set(sessionCtxKey, k.readCookies(c))
 		return next(c)
 	}
 }
 
 // readCookies verifies the cookies without touching Redis. A forged token
 // or a tampered, expired or foreign `user` cookie is simply ignored.
-func (h *Handler) readCookies(c echo.Context) *Session {
+func (k *Kit) readCookies(c echo.Context) *Session {
 	s := &Session{}
-	if ck, err := c.Cookie(tokenCookie); err == nil && h.validToken(ck.Value) {
+	if ck, err := c.Cookie(tokenCookie); err == nil && k.validToken(ck.Value) {
 		s.Token = ck.Value
 	}
 	if ck, err := c.Cookie(userCookie); err == nil && s.Token != "" {
-		s.claim, s.hasClaim = h.decodeUser(ck.Value, s.Token)
+		s.claim, s.hasClaim = k.decodeUser(ck.Value, s.Token)
 	}
 	if ck, err := c.Cookie(flashCookie); err == nil && ck.Value != "" {
-		s.Flash = h.takeFlash(c)
+		s.Flash = k.takeFlash(c)
 	}
 	return s
 }
 
-// applyState merges the server's view of the token into the session. An
+// ApplyState merges the server's view of the token into the session. An
 // unknown token is dropped (the visitor is anonymous and its cookies are
 // cleared); a `user` claim counts only if `login:` says the same user.
-func (h *Handler) applyState(c echo.Context, s *Session, st sessions.SessionState) {
-	s.loaded = true
+func (k *Kit) ApplyState(c echo.Context, s *Session, st sessions.SessionState) {
 	if !st.Known {
-		s.Token, s.hasClaim = "", false
-		h.clearCookie(c, tokenCookie)
-		h.clearCookie(c, userCookie)
+		k.Anonymous(c, s, true)
 		return
 	}
 	s.CartCount = st.CartCount
@@ -163,18 +145,35 @@ func (h *Handler) applyState(c echo.Context, s *Session, st sessions.SessionStat
 	}
 }
 
-// ensureSession gives the visitor a server-side session if it has none
+// Anonymous makes the visitor anonymous for the rest of the request: no
+// token, no claim. With clearCookies its `sid` and `user` cookies are
+// cleared too (the token is unknown, or the visitor signed out).
+func (k *Kit) Anonymous(c echo.Context, s *Session, clearCookies bool) {
+	s.Token, s.hasClaim = "", false
+	if clearCookies {
+		k.clearCookie(c, tokenCookie)
+		k.clearCookie(c, userCookie)
+	}
+}
+
+// NewSession gives the visitor the new server-side session token and
+// sends its cookie.
+func (k *Kit) NewSession(c echo.Context, s *Session, token string) {
+	s.Token = token
+	k.setCookie(c, tokenCookie, token, 0)
+}
+
+// EnsureSession gives the visitor a server-side session if it has none
 // (first item view, cart write): a new guest token and its cookie.
-func (h *Handler) ensureSession(c echo.Context) (*Session, error) {
-	s := session(c)
+func (k *Kit) EnsureSession(c echo.Context) (*Session, error) {
+	s := SessionOf(c)
 	if s.Token != "" {
 		return s, nil
 	}
-	token := h.newToken()
-	if err := h.store.CreateSession(c.Request().Context(), token, 0); err != nil {
+	token := k.NewToken()
+	if err := k.deps.Sessions.CreateSession(c.Request().Context(), token, 0); err != nil {
 		return nil, err
 	}
-	s.Token, s.loaded = token, true
-	h.setCookie(c, tokenCookie, token, 0)
+	k.NewSession(c, s, token)
 	return s, nil
 }

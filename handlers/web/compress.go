@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"strings"
@@ -7,13 +7,13 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 )
 
-// compressPages gzips responses for clients that accept it. Two kinds of
+// CompressPages gzips responses for clients that accept it. Two kinds of
 // response are already compressed and skipped: the item page, which the
 // page cache stores gzip and serves as stored, and embedded static files,
 // compressed once at start-up; /metrics is compressed by the Prometheus
 // handler itself when the scraper asks. Bodies under a kilobyte stay plain: the
 // gzip framing would cost more than it saves.
-func compressPages() echo.MiddlewareFunc {
+func CompressPages() echo.MiddlewareFunc {
 	return middleware.GzipWithConfig(middleware.GzipConfig{
 		MinLength: 1024,
 		Skipper: func(c echo.Context) bool {
