@@ -7,12 +7,14 @@ package handlers
 import (
 	"log/slog"
 	"net"
-	"sync/atomic"
+	boardarea "storefront/handlers/board"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"storefront/handlers/account"
+	"storefront/handlers/ops"
 	"storefront/handlers/web"
 	"storefront/store/media"
 	"storefront/store/ratelimit"
@@ -62,9 +64,10 @@ type Handler struct {
 	log   *slog.Logger
 	web   *web.Kit
 	// holes are per-visitor parts of cached pages rendered lately.
-	holes holeMemo
-	// draining is set on shutdown: /readyz answers 503 from then on.
-	draining atomic.Bool
+	holes   holeMemo
+	ops     *ops.Handler
+	account *account.Handler
+	board   *boardarea.Handler
 }
 
 // New builds the handlers over a store.
@@ -78,7 +81,13 @@ func New(cfg Config, st Store, log *slog.Logger) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Handler{cfg: cfg, store: st, log: log, web: kit}
+	h := &Handler{cfg: cfg, store: st, log: log, web: kit,
+		ops: ops.New(ops.Config{MetricsToken: cfg.MetricsToken, Health: cfg.Health}, kit, st),
+		account: account.New(account.Rates{Login: cfg.Rates.Login, LoginAddr: cfg.Rates.LoginAddr, Register: cfg.Rates.Register,
+			Password: cfg.Rates.Password}, kit, st, st),
+		board: boardarea.New(boardarea.Config{PerPage: cfg.ArticlesPage, Post: cfg.Rates.Post, Vote: cfg.Rates.Vote,
+			Comment: cfg.Rates.Comment, Follow: cfg.Rates.Follow},
+			kit, boardarea.Deps{Articles: st, Social: st, Users: st, Notifier: st})}
 	kit.Registry().MustRegister(st.Collectors()...)
 	return h, nil
 }
@@ -86,17 +95,18 @@ func New(cfg Config, st Store, log *slog.Logger) (*Handler, error) {
 // Store is everything the handlers need from the data layer; each
 // resource file declares its own part.
 type Store interface {
-	healthStore
+	ops.Pinger
+	account.Accounts
+	account.Notes
+	boardarea.Articles
+	boardarea.Social
+	boardarea.Users
+	boardarea.Notifier
 	catalogStore
 	web.Sessions
 	web.SessionViews
 	web.Limiter
-	accountStore
 	likeStore
-	peopleStore
-	feedStore
-	notifyStore
-	articleStore
 	cartStore
 	orderStore
 	pageStore
@@ -105,8 +115,6 @@ type Store interface {
 	adminCatalogStore
 	orderFlowStore
 	moderationStore
-	passwordStore
-	articleGroupStore
 	reviewStore
 	dashboardStore
 	mediaStore
@@ -120,3 +128,6 @@ func (h *Handler) Router() *echo.Echo {
 	h.routes(e)
 	return e
 }
+
+// Drain makes /readyz answer 503 from now on: the app is shutting down.
+func (h *Handler) Drain() { h.ops.Drain() }

@@ -30,6 +30,8 @@ type catalogStore interface {
 
 const (
 	homePopular = 10
+	// homeArticles is how many of the board's top articles the home page lists.
+	homeArticles = 5
 )
 
 // featuredCandidates are the home page's picks, in order; the first

@@ -32,14 +32,14 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.Use(h.web.CrossOrigin)
 
 	// Operations: no session at all, the same answer for everyone.
-	ops := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.ValidText, web.NoSession}}
-	ops.GET("/healthz", h.Healthz)
-	ops.GET("/readyz", h.Readyz)
-	ops.GET("/metrics", h.Metrics) // the token, or the admin's session read by Metrics itself
-	ops.GET("/static/*", h.Static)
-	ops.GET("/media/:file", h.Media)
-	ops.GET("/favicon.ico", h.Favicon)
-	ops.GET("/api/items/:id", h.APIItem)
+	operations := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.ValidText, web.NoSession}}
+	operations.GET("/healthz", h.ops.Healthz)
+	operations.GET("/readyz", h.ops.Readyz)
+	operations.GET("/metrics", h.ops.Metrics) // the token, or the admin's session read by Metrics itself
+	operations.GET("/static/*", h.ops.Static)
+	operations.GET("/media/:file", h.Media)
+	operations.GET("/favicon.ico", h.ops.Favicon)
+	operations.GET("/api/items/:id", h.APIItem)
 
 	// Pages for everyone, with the visitor's session.
 	pages := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.ValidText, h.web.LoadSession}}
@@ -50,15 +50,15 @@ func (h *Handler) routes(e *echo.Echo) {
 	e.Match(readMethods, "/items/:id", h.ShowItem, web.BodyLimit, web.ValidText, h.web.CookieSession)
 	pages.GET("/cart", h.ShowCart)
 	pages.POST("/cart", h.SetCart)
-	pages.GET("/register", h.RegisterForm)
-	pages.POST("/register", h.Register)
-	pages.GET("/login", h.LoginForm)
-	pages.POST("/login", h.Login)
-	pages.POST("/logout", h.Logout)
-	pages.GET("/users/:name", h.ShowUser)
-	pages.GET("/articles", h.ListArticles)
-	pages.GET("/articles/:id", h.ShowArticle)
-	pages.GET("/groups/:name", h.ListGroup)
+	pages.GET("/register", h.account.RegisterForm)
+	pages.POST("/register", h.account.Register)
+	pages.GET("/login", h.account.LoginForm)
+	pages.POST("/login", h.account.Login)
+	pages.POST("/logout", h.account.Logout)
+	pages.GET("/users/:name", h.board.ShowUser)
+	pages.GET("/articles", h.board.ListArticles)
+	pages.GET("/articles/:id", h.board.ShowArticle)
+	pages.GET("/groups/:name", h.board.ListGroup)
 
 	// Checkout: guests may buy too; a guest's order is reached through the
 	// signed link the confirmation gives.
@@ -73,19 +73,19 @@ func (h *Handler) routes(e *echo.Echo) {
 	members.GET("/orders", h.ListOrders, h.web.RequireSignIn("Sign in to see your orders.", ""))
 	members.GET("/orders/:id", h.ShowOrder, h.web.RequireSignIn("Sign in to see your order.", ""))
 	members.POST("/orders/:id/cancel", h.CancelOrder, h.web.RequireSignIn("Sign in to cancel your order.", "/orders/:id"))
-	members.GET("/account/password", h.PasswordForm, h.web.RequireSignIn("Sign in to change your password.", ""))
-	members.POST("/account/password", h.ChangePassword, h.web.RequireSignIn("Sign in to change your password.", "/account/password"))
+	members.GET("/account/password", h.account.PasswordForm, h.web.RequireSignIn("Sign in to change your password.", ""))
+	members.POST("/account/password", h.account.ChangePassword, h.web.RequireSignIn("Sign in to change your password.", "/account/password"))
 	members.POST("/items/:id/like", h.LikeItem, h.web.RequireSignIn("Sign in to like items.", "/items/:id"))
 	members.POST("/items/:id/reviews", h.PostReview, h.web.RequireSignIn("Sign in to review items.", "/items/:id#reviews"))
-	members.POST("/users/:name/follow", h.FollowUser, h.web.RequireSignIn("Sign in to follow people.", "/users/:name"))
-	members.GET("/feed", h.ShowFeed, h.web.RequireSignIn("Sign in to see your feed.", ""))
-	members.GET("/notifications", h.ShowNotifications, h.web.RequireSignIn("Sign in to see your notifications.", ""))
-	members.POST("/notifications/read", h.MarkNotificationsRead, h.web.RequireSignIn("Sign in to see your notifications.", "/notifications"))
-	members.GET("/articles/new", h.NewArticleForm, h.web.RequireSignIn("Sign in to post an article.", ""))
-	members.POST("/articles", h.PostArticle, h.web.RequireSignIn("Sign in to post an article.", "/articles/new"))
-	members.POST("/articles/:id/vote", h.VoteArticle, h.web.RequireSignIn("Sign in to vote.", "/articles/:id"))
-	members.POST("/articles/:id/comments", h.CommentArticle, h.web.RequireSignIn("Sign in to comment.", "/articles/:id#comments"))
-	members.POST("/articles/:id/groups", h.EditArticleGroups, h.web.RequireSignIn("Sign in to change an article's groups.", "/articles/:id"))
+	members.POST("/users/:name/follow", h.board.FollowUser, h.web.RequireSignIn("Sign in to follow people.", "/users/:name"))
+	members.GET("/feed", h.board.ShowFeed, h.web.RequireSignIn("Sign in to see your feed.", ""))
+	members.GET("/notifications", h.account.ShowNotifications, h.web.RequireSignIn("Sign in to see your notifications.", ""))
+	members.POST("/notifications/read", h.account.MarkNotificationsRead, h.web.RequireSignIn("Sign in to see your notifications.", "/notifications"))
+	members.GET("/articles/new", h.board.NewArticleForm, h.web.RequireSignIn("Sign in to post an article.", ""))
+	members.POST("/articles", h.board.PostArticle, h.web.RequireSignIn("Sign in to post an article.", "/articles/new"))
+	members.POST("/articles/:id/vote", h.board.VoteArticle, h.web.RequireSignIn("Sign in to vote.", "/articles/:id"))
+	members.POST("/articles/:id/comments", h.board.CommentArticle, h.web.RequireSignIn("Sign in to comment.", "/articles/:id#comments"))
+	members.POST("/articles/:id/groups", h.board.EditArticleGroups, h.web.RequireSignIn("Sign in to change an article's groups.", "/articles/:id"))
 
 	// Admin only: the dashboard, cache controls, the catalog, orders and
 	// moderation. A guest is sent to sign in; any other account gets 403.

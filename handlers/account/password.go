@@ -1,4 +1,4 @@
-package handlers
+package account
 
 import (
 	"context"
@@ -14,11 +14,6 @@ import (
 	"storefront/views"
 )
 
-// passwordStore is what changing a password needs.
-type passwordStore interface {
-	ChangePassword(ctx context.Context, userID int64, current, next string) error
-}
-
 // PasswordForm is GET /account/password (signed in only).
 func (h *Handler) PasswordForm(c echo.Context) error {
 	return web.Render(c, http.StatusOK, views.PasswordPage(h.web.Chrome(c, "Change your password"), views.PasswordForm{}))
@@ -31,7 +26,7 @@ func (h *Handler) PasswordForm(c echo.Context) error {
 // attempts per account.
 func (h *Handler) ChangePassword(c echo.Context) error {
 	s := web.SessionOf(c)
-	if err := h.web.Limit(c, keys.RatePassword, web.Itoa(s.UserID), h.cfg.Rates.Password, "Too many password changes."); err != nil {
+	if err := h.web.Limit(c, keys.RatePassword, web.Itoa(s.UserID), h.rates.Password, "Too many password changes."); err != nil {
 		return err
 	}
 	current, next := c.FormValue("current"), c.FormValue("new")
@@ -46,18 +41,18 @@ func (h *Handler) ChangePassword(c echo.Context) error {
 		return h.passwordError(c, errs)
 	}
 	ctx := c.Request().Context()
-	err := h.store.ChangePassword(ctx, s.UserID, current, next)
+	err := h.accounts.ChangePassword(ctx, s.UserID, current, next)
 	if errors.Is(err, sessions.ErrBadCredentials) {
 		return h.passwordError(c, map[string]string{"current": "That is not your current password."})
 	}
 	if err != nil {
 		return err
 	}
-	n, err := h.store.EndUserSessions(context.WithoutCancel(ctx), s.UserID, s.Token)
+	n, err := h.accounts.EndUserSessions(context.WithoutCancel(ctx), s.UserID, s.Token)
 	if err != nil {
 		return err
 	}
-	h.log.Info("password changed", "user_id", s.UserID, "other_sessions_ended", n)
+	h.web.Log().Info("password changed", "user_id", s.UserID, "other_sessions_ended", n)
 	h.web.SetFlash(c, "Your password is changed. Every other device was signed out.")
 	return web.Redirect(c, "/account/password")
 }

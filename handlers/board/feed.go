@@ -1,7 +1,6 @@
-package handlers
+package board
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 
@@ -12,15 +11,6 @@ import (
 	"storefront/views"
 )
 
-// feedStore is the part of the store that the feed uses.
-//
-// The feed renders from the entries stored with it (social.FeedEntry:
-// title, link, author, time); scores, vote counts and the reader's own vote
-// are joined in from the article board (withVotes).
-type feedStore interface {
-	FeedPage(ctx context.Context, userID int64, page, perPage int) ([]social.FeedEntry, int64, error)
-}
-
 // ShowFeed is GET /feed: articles by the people the reader follows,
 // newest first, ARTICLES_PER_PAGE a page.
 func (h *Handler) ShowFeed(c echo.Context) error {
@@ -29,11 +19,11 @@ func (h *Handler) ShowFeed(c echo.Context) error {
 		return err
 	}
 	s := web.SessionOf(c)
-	per := h.cfg.ArticlesPage
+	per := h.cfg.PerPage
 	var entries []social.FeedEntry
 	var total int64
 	if page <= web.MaxPage {
-		if entries, total, err = h.store.FeedPage(c.Request().Context(), s.UserID, page, per); err != nil {
+		if entries, total, err = h.social.FeedPage(c.Request().Context(), s.UserID, page, per); err != nil {
 			return err
 		}
 	}

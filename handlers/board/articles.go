@@ -1,7 +1,6 @@
-package handlers
+package board
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"slices"
@@ -18,20 +17,9 @@ import (
 	"storefront/views"
 )
 
-// articleStore is the part of the store that the article board uses.
-type articleStore interface {
-	PostArticle(ctx context.Context, p board.NewArticle) (board.Article, error)
-	Articles(ctx context.Context, q board.ArticleQuery) (board.ArticlePage, error)
-	ArticleWithComments(ctx context.Context, id, viewerID int64) (board.Article, []board.Comment, error)
-	Vote(ctx context.Context, articleID, userID int64, dir string) (board.Article, bool, error)
-	AddComment(ctx context.Context, articleID, userID int64, user, body string) (board.Comment, error)
-	ArticlesByID(ctx context.Context, ids []int64, viewerID int64) ([]board.Article, error)
-}
-
 const (
-	maxTitleLen  = 200
-	maxLinkLen   = 2048
-	homeArticles = 5
+	maxTitleLen = 200
+	maxLinkLen  = 2048
 )
 
 // ListArticles is the board: GET /articles?sort=top|new&page=.
@@ -60,8 +48,8 @@ func (h *Handler) listArticles(c echo.Context, group string) error {
 		return web.BadRequest("Sort by top or new.")
 	}
 	s := web.SessionOf(c)
-	res, err := h.store.Articles(c.Request().Context(), board.ArticleQuery{
-		Sort: sort, Group: group, Page: page, PerPage: h.cfg.ArticlesPage, ViewerID: s.UserID})
+	res, err := h.articles.Articles(c.Request().Context(), board.ArticleQuery{
+		Sort: sort, Group: group, Page: page, PerPage: h.cfg.PerPage, ViewerID: s.UserID})
 	if err != nil {
 		return err
 	}
@@ -86,7 +74,7 @@ func (h *Handler) listArticles(c echo.Context, group string) error {
 		Rows: web.ArticleRows(res.Articles, time.Now()), Group: group, Sort: sort, Total: res.Total,
 		TopURL: urlFor(board.SortTop, 1), NewURL: urlFor(board.SortNew, 1),
 		Groups: board.ArticleGroups, Next: c.Request().URL.RequestURI(),
-		Pager: web.PagerFor(page, h.cfg.ArticlesPage, res.Total, func(p int) string { return urlFor(sort, p) }),
+		Pager: web.PagerFor(page, h.cfg.PerPage, res.Total, func(p int) string { return urlFor(sort, p) }),
 	}
 	title := "Articles"
 	if group != "" {
@@ -124,10 +112,10 @@ func (h *Handler) PostArticle(c echo.Context) error {
 		return web.Render(c, http.StatusUnprocessableEntity, views.NewArticlePage(h.web.Chrome(c, "Post an article"), views.ArticleForm{
 			Title: f.Title, Link: f.Link, Chosen: f.Groups, Groups: board.ArticleGroups, Errors: errs}))
 	}
-	if err := h.web.Limit(c, keys.RatePost, web.Itoa(s.UserID), h.cfg.Rates.Post, "You have posted several articles recently."); err != nil {
+	if err := h.web.Limit(c, keys.RatePost, web.Itoa(s.UserID), h.cfg.Post, "You have posted several articles recently."); err != nil {
 		return err
 	}
-	a, err := h.store.PostArticle(c.Request().Context(), board.NewArticle{
+	a, err := h.articles.PostArticle(c.Request().Context(), board.NewArticle{
 		Title: f.Title, Link: f.Link, Groups: f.Groups, PosterID: s.UserID, Poster: s.UserName})
 	if err != nil {
 		return err

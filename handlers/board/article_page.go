@@ -1,4 +1,4 @@
-package handlers
+package board
 
 import (
 	"errors"
@@ -27,7 +27,7 @@ func (h *Handler) ShowArticle(c echo.Context) error {
 
 func (h *Handler) renderArticle(c echo.Context, id int64, status int, form views.CommentForm) error {
 	s := web.SessionOf(c)
-	a, comments, err := h.store.ArticleWithComments(c.Request().Context(), id, s.UserID)
+	a, comments, err := h.articles.ArticleWithComments(c.Request().Context(), id, s.UserID)
 	if err != nil {
 		return web.ArticleNotFound(err)
 	}
@@ -79,10 +79,10 @@ func (h *Handler) VoteArticle(c echo.Context) error {
 	}
 	back := web.ReturnPath(c, views.ArticleURL(id))
 	s := web.SessionOf(c)
-	if err := h.web.Limit(c, keys.RateVote, web.Itoa(s.UserID), h.cfg.Rates.Vote, "You are voting very quickly."); err != nil {
+	if err := h.web.Limit(c, keys.RateVote, web.Itoa(s.UserID), h.cfg.Vote, "You are voting very quickly."); err != nil {
 		return err
 	}
-	a, _, err := h.store.Vote(c.Request().Context(), id, s.UserID, dir)
+	a, _, err := h.articles.Vote(c.Request().Context(), id, s.UserID, dir)
 	if err != nil {
 		return web.ArticleNotFound(err)
 	}
@@ -114,7 +114,7 @@ func (h *Handler) CommentArticle(c echo.Context) error {
 		}
 		return h.renderArticle(c, id, http.StatusUnprocessableEntity, views.CommentForm{Body: body, Error: msg})
 	}
-	if err := h.web.Limit(c, keys.RateComment, web.Itoa(s.UserID), h.cfg.Rates.Comment, "You are commenting faster than we allow."); err != nil {
+	if err := h.web.Limit(c, keys.RateComment, web.Itoa(s.UserID), h.cfg.Comment, "You are commenting faster than we allow."); err != nil {
 		// A form post over the limit gets the article back with the text
 		// as typed and the wait by the box, not a bare error page.
 		var rl *web.RateLimited
@@ -124,7 +124,7 @@ func (h *Handler) CommentArticle(c echo.Context) error {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(rl.RetryAfter))
 		return h.renderArticle(c, id, http.StatusTooManyRequests, views.CommentForm{Body: body, Error: rl.Message})
 	}
-	cm, err := h.store.AddComment(c.Request().Context(), id, s.UserID, s.UserName, body)
+	cm, err := h.articles.AddComment(c.Request().Context(), id, s.UserID, s.UserName, body)
 	if err != nil {
 		return web.ArticleNotFound(err)
 	}

@@ -1,4 +1,4 @@
-package handlers
+package ops
 
 import (
 	"context"
@@ -7,10 +7,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 )
-
-type healthStore interface {
-	Ping(ctx context.Context) error
-}
 
 // Healthz says whether the process is up and can heal what it runs: it
 // fails only when Config.Health says the app cannot recover by itself (the
@@ -39,7 +35,7 @@ func (h *Handler) Readyz(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
-	if err := h.store.Ping(ctx); err != nil {
+	if err := h.data.Ping(ctx); err != nil {
 		c.Response().Header().Set("Retry-After", "5")
 		return c.String(http.StatusServiceUnavailable, "not ready\n")
 	}

@@ -1,4 +1,4 @@
-package handlers
+package board
 
 import (
 	"context"
@@ -17,17 +17,6 @@ import (
 	"storefront/store/social"
 	"storefront/views"
 )
-
-// peopleStore is the part of the store that user pages and follows use.
-type peopleStore interface {
-	UserByName(ctx context.Context, name string) (sessions.User, error)
-	UsersByID(ctx context.Context, ids []int64) (map[int64]sessions.User, error)
-	Profile(ctx context.Context, userID, viewerID, n int64) (social.Profile, error)
-	Posts(ctx context.Context, ids []int64) ([]social.FeedEntry, error)
-	CommonFollows(ctx context.Context, a, b int64, limit int) ([]int64, error)
-	Follow(ctx context.Context, followerID, targetID int64, follow bool) (social.FollowResult, error)
-	NotifyFollower(ctx context.Context, userID int64, followerName string) error
-}
 
 const (
 	// profilePosts is how many articles a user's page lists.
@@ -50,7 +39,7 @@ func (h *Handler) userParam(c echo.Context) (sessions.User, error) {
 	if !web.ValidUsername(name) {
 		return sessions.User{}, web.NotFound("There is nobody by that name here.")
 	}
-	u, err := h.store.UserByName(c.Request().Context(), name)
+	u, err := h.users.UserByName(c.Request().Context(), name)
 	if errors.Is(err, platform.ErrNotFound) {
 		return sessions.User{}, web.NotFound("There is nobody by that name here.")
 	}
@@ -66,11 +55,11 @@ func (h *Handler) ShowUser(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	s := web.SessionOf(c)
-	p, err := h.store.Profile(ctx, u.ID, s.UserID, profilePosts)
+	p, err := h.social.Profile(ctx, u.ID, s.UserID, profilePosts)
 	if err != nil {
 		return err
 	}
-	entries, err := h.store.Posts(ctx, p.PostIDs)
+	entries, err := h.social.Posts(ctx, p.PostIDs)
 	if err != nil {
 		return err
 	}
@@ -98,11 +87,11 @@ func (h *Handler) ShowUser(c echo.Context) error {
 
 // commonFollows names the people both a and b follow, sorted by name.
 func (h *Handler) commonFollows(ctx context.Context, a, b int64) ([]string, error) {
-	ids, err := h.store.CommonFollows(ctx, a, b, commonShown)
+	ids, err := h.social.CommonFollows(ctx, a, b, commonShown)
 	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
-	users, err := h.store.UsersByID(ctx, ids)
+	users, err := h.users.UsersByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -130,19 +119,19 @@ func (h *Handler) FollowUser(c echo.Context) error {
 	if u.ID == s.UserID {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "You cannot follow yourself.")
 	}
-	if err := h.web.Limit(c, keys.RateFollow, web.Itoa(s.UserID), h.cfg.Rates.Follow, "You are following and unfollowing very quickly."); err != nil {
+	if err := h.web.Limit(c, keys.RateFollow, web.Itoa(s.UserID), h.cfg.Follow, "You are following and unfollowing very quickly."); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	res, err := h.store.Follow(ctx, s.UserID, u.ID, dir == "follow")
+	res, err := h.social.Follow(ctx, s.UserID, u.ID, dir == "follow")
 	if err != nil {
 		return err
 	}
 	if res.Changed && res.Following {
 		// The follow is done; a lost notification must not undo it or
 		// show an error page.
-		if err := h.store.NotifyFollower(ctx, u.ID, s.UserName); err != nil {
-			h.log.Warn("notify follower", "user", u.ID, "err", err)
+		if err := h.notifier.NotifyFollower(ctx, u.ID, s.UserName); err != nil {
+			h.web.Log().Warn("notify follower", "user", u.ID, "err", err)
 		}
 	}
 	if web.WantsJSON(c) {
@@ -168,7 +157,7 @@ func (h *Handler) withVotes(ctx context.Context, rows []views.FeedArticle, viewe
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
-	arts, err := h.store.ArticlesByID(ctx, ids, viewerID)
+	arts, err := h.articles.ArticlesByID(ctx, ids, viewerID)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package handlers
+package account
 
 import (
 	"context"
@@ -20,20 +20,6 @@ import (
 	"storefront/store/sessions"
 	"storefront/views"
 )
-
-// accountStore is the part of the store that accounts use.
-type accountStore interface {
-	CreateUser(ctx context.Context, username, password string) (sessions.User, error)
-	Authenticate(ctx context.Context, username, password string) (sessions.User, error)
-	SignIn(ctx context.Context, oldToken, newToken string, userID int64) (int64, error)
-	EndSession(ctx context.Context, token string) error
-}
-
-// rateStore is the shared sliding-window limiter.
-type rateStore interface {
-	Allow(ctx context.Context, name, subject string, rate ratelimit.Rate) (ratelimit.Admission, error)
-	Refund(ctx context.Context, a ratelimit.Admission) error
-}
 
 // accountForm is the posted username and password.
 type accountForm struct {
@@ -86,13 +72,13 @@ func (h *Handler) Register(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.web.Limit(c, keys.RateRegister, c.RealIP(), h.cfg.Rates.Register, "Too many new accounts from your address."); err != nil {
+	if err := h.web.Limit(c, keys.RateRegister, c.RealIP(), h.rates.Register, "Too many new accounts from your address."); err != nil {
 		return err
 	}
 	if errs := f.validate(); len(errs) > 0 {
 		return h.registerError(c, f, errs, "")
 	}
-	u, err := h.store.CreateUser(c.Request().Context(), f.Username, f.Password)
+	u, err := h.accounts.CreateUser(c.Request().Context(), f.Username, f.Password)
 	if errors.Is(err, platform.ErrConflict) {
 		return h.registerError(c, f, map[string]string{"username": "That username is taken."}, "")
 	}
@@ -131,11 +117,11 @@ func (h *Handler) Login(c echo.Context) error {
 		return err
 	}
 	ip := c.RealIP()
-	byAddr, err := h.web.Admit(c, keys.RateLoginAddr, ip, h.cfg.Rates.LoginAddr, "Too many failed sign-ins from your address.")
+	byAddr, err := h.web.Admit(c, keys.RateLoginAddr, ip, h.rates.LoginAddr, "Too many failed sign-ins from your address.")
 	if err != nil {
 		return err
 	}
-	byPair, err := h.web.Admit(c, keys.RateLogin, limitSubject(f.Username)+"|"+ip, h.cfg.Rates.Login, "Too many failed sign-ins for this account.")
+	byPair, err := h.web.Admit(c, keys.RateLogin, limitSubject(f.Username)+"|"+ip, h.rates.Login, "Too many failed sign-ins for this account.")
 	if err != nil {
 		// Refused before the password was checked: no failure to count.
 		if rerr := h.web.Refund(c, byAddr); rerr != nil {
@@ -146,7 +132,7 @@ func (h *Handler) Login(c echo.Context) error {
 	if f.Username == "" || f.Password == "" || len(f.Password) > 1024 {
 		return h.loginError(c, f, "Enter your username and password.")
 	}
-	u, err := h.store.Authenticate(c.Request().Context(), f.Username, f.Password)
+	u, err := h.accounts.Authenticate(c.Request().Context(), f.Username, f.Password)
 	if errors.Is(err, sessions.ErrBadCredentials) {
 		return h.loginError(c, f, "Wrong username or password.")
 	}
@@ -193,12 +179,12 @@ func (h *Handler) signIn(c echo.Context, u sessions.User) (string, error) {
 	s := web.SessionOf(c)
 	token := h.web.NewToken()
 	ctx := c.Request().Context()
-	dropped, err := h.store.SignIn(ctx, s.Token, token, u.ID)
+	dropped, err := h.accounts.SignIn(ctx, s.Token, token, u.ID)
 	if err != nil {
 		return "", err
 	}
-	if now, err := h.store.UserByID(ctx, u.ID); err != nil || now.Banned {
-		_ = h.store.EndSession(context.WithoutCancel(ctx), token)
+	if now, err := h.accounts.UserByID(ctx, u.ID); err != nil || now.Banned {
+		_ = h.accounts.EndSession(context.WithoutCancel(ctx), token)
 		if err != nil {
 			return "", err
 		}
@@ -217,7 +203,7 @@ func (h *Handler) signIn(c echo.Context, u sessions.User) (string, error) {
 func (h *Handler) Logout(c echo.Context) error {
 	s := web.SessionOf(c)
 	if s.Token != "" {
-		if err := h.store.EndSession(c.Request().Context(), s.Token); err != nil {
+		if err := h.accounts.EndSession(c.Request().Context(), s.Token); err != nil {
 			return err
 		}
 	}

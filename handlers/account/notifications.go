@@ -1,7 +1,6 @@
-package handlers
+package account
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -13,18 +12,12 @@ import (
 	"storefront/views"
 )
 
-// notifyStore is the part of the store that notifications use.
-type notifyStore interface {
-	Notifications(ctx context.Context, userID int64) ([]notify.Note, map[string]int64, error)
-	MarkNotificationsRead(ctx context.Context, userID int64, seen map[string]int64) error
-}
-
 // ShowNotifications is GET /notifications: the recent notifications, the
 // new ones marked. Showing changes nothing (a GET, or a link from another
 // site, must not); the page's button posts to MarkNotificationsRead.
 func (h *Handler) ShowNotifications(c echo.Context) error {
 	s := web.SessionOf(c)
-	notes, counts, err := h.store.Notifications(c.Request().Context(), s.UserID)
+	notes, counts, err := h.notes.Notifications(c.Request().Context(), s.UserID)
 	if err != nil {
 		return err
 	}
@@ -60,7 +53,7 @@ func (h *Handler) MarkNotificationsRead(c echo.Context) error {
 		}
 		seen[kind] = n
 	}
-	if err := h.store.MarkNotificationsRead(c.Request().Context(), s.UserID, seen); err != nil {
+	if err := h.notes.MarkNotificationsRead(c.Request().Context(), s.UserID, seen); err != nil {
 		return err
 	}
 	return web.Redirect(c, "/notifications")

@@ -1,7 +1,6 @@
-package handlers
+package board
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -13,11 +12,6 @@ import (
 	"storefront/store/platform"
 	"storefront/views"
 )
-
-// articleGroupStore edits an article's groups.
-type articleGroupStore interface {
-	EditArticleGroups(ctx context.Context, id int64, add, remove []string) ([]string, error)
-}
 
 // EditArticleGroups is POST /articles/:id/groups (add=, remove=, each a
 // group name, repeated or comma-separated; signed in only): the poster or
@@ -31,7 +25,7 @@ func (h *Handler) EditArticleGroups(c echo.Context) error {
 	}
 	s := web.SessionOf(c)
 	ctx := c.Request().Context()
-	a, _, err := h.store.ArticleWithComments(ctx, id, 0)
+	a, _, err := h.articles.ArticleWithComments(ctx, id, 0)
 	if err != nil || a.Hidden {
 		return web.ArticleNotFound(platform.ErrNotFound)
 	}
@@ -40,7 +34,7 @@ func (h *Handler) EditArticleGroups(c echo.Context) error {
 	}
 	params, _ := c.FormParams()
 	add, remove := groupList(params["add"]), groupList(params["remove"])
-	groups, err := h.store.EditArticleGroups(ctx, id, add, remove)
+	groups, err := h.articles.EditArticleGroups(ctx, id, add, remove)
 	if errors.Is(err, platform.ErrInvalid) || (err == nil && len(add)+len(remove) == 0) {
 		msg := "Choose groups from the site's list: " + strings.Join(board.ArticleGroups, ", ") + "."
 		return web.Unprocessable(c, msg)
