@@ -294,17 +294,16 @@ func l1Bytes(n int64) int64 {
 // handlerConfig is the part of the configuration the HTTP layer reads.
 func (c config) handlerConfig(keys web.CookieKeys) handlers.Config {
 	return handlers.Config{
-		CookieKeys:       keys,
-		CookieSecure:     c.CookieSecure,
-		TrustedProxies:   c.TrustedProxies,
-		ItemsPerPage:     c.ItemsPerPage,
-		ArticlesPage:     c.ArticlesPerPage,
-		MaxLineQty:       c.MaxLineQty,
-		ViewedPerSession: int(c.ViewedPerSession),
-		Rates:            c.Rates,
-		RequestTimeout:   c.RequestTimeout,
-		MetricsToken:     c.MetricsToken,
-		MaxImageBytes:    c.MaxImageBytes,
+		CookieKeys:     keys,
+		CookieSecure:   c.CookieSecure,
+		TrustedProxies: c.TrustedProxies,
+		ItemsPerPage:   c.ItemsPerPage,
+		ArticlesPage:   c.ArticlesPerPage,
+		MaxLineQty:     c.MaxLineQty,
+		Rates:          c.Rates,
+		RequestTimeout: c.RequestTimeout,
+		MetricsToken:   c.MetricsToken,
+		MaxImageBytes:  c.MaxImageBytes,
 	}
 }
 
@@ -447,7 +446,7 @@ func (p *envParser) durationOrZero(name string, def time.Duration) time.Duration
 	return p.duration(name, def)
 }
 
-func (p *envParser) rate(name, def string) handlers.Rate {
+func (p *envParser) rate(name, def string) ratelimit.Rate {
 	v := p.str(name, def)
 	r, err := ratelimit.ParseRate(v)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/handlers/web"
 	"storefront/store/keys"
+	"storefront/store/ratelimit"
 	"storefront/store/storetest"
 )
 
@@ -123,8 +124,8 @@ func TestLoginMistakesLookAlike(t *testing.T) {
 
 func TestLoginRateLimits(t *testing.T) {
 	rate := func(c *handlers.Config) {
-		c.Rates.Login = handlers.Rate{{N: 2, Per: time.Second}}
-		c.Rates.LoginAddr = handlers.Rate{{N: 3, Per: time.Second}}
+		c.Rates.Login = ratelimit.Rate{{N: 2, Per: time.Second}}
+		c.Rates.LoginAddr = ratelimit.Rate{{N: 3, Per: time.Second}}
 		c.TrustedProxies = cidrs(t, "127.0.0.0/8")
 	}
 	a := newApp(t, nil, rate)
@@ -161,8 +162,8 @@ func TestLoginRateLimits(t *testing.T) {
 // never keep the owner out, and successes never count.
 func TestLoginLockoutIsNotADenialOfService(t *testing.T) {
 	a := newApp(t, nil, func(c *handlers.Config) {
-		c.Rates.Login = handlers.Rate{{N: 5, Per: time.Minute}}
-		c.Rates.LoginAddr = handlers.Rate{{N: 20, Per: time.Minute}}
+		c.Rates.Login = ratelimit.Rate{{N: 5, Per: time.Minute}}
+		c.Rates.LoginAddr = ratelimit.Rate{{N: 20, Per: time.Minute}}
 		c.TrustedProxies = cidrs(t, "127.0.0.0/8")
 	})
 	a.client().Register("heidi")
@@ -215,7 +216,7 @@ func TestLoginLockoutIsNotADenialOfService(t *testing.T) {
 }
 
 func TestRegisterRateLimitAndClientAddress(t *testing.T) {
-	one := func(c *handlers.Config) { c.Rates.Register = handlers.Rate{{N: 1, Per: time.Second}} }
+	one := func(c *handlers.Config) { c.Rates.Register = ratelimit.Rate{{N: 1, Per: time.Second}} }
 	reg := func(a *app, name string, headers ...string) int {
 		return a.client().Post("/register", url.Values{"username": {name}, "password": {"correct horse battery"}}, headers...).Status
 	}

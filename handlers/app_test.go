@@ -37,13 +37,12 @@ func testConfig(t testing.TB) handlers.Config {
 		t.Fatal(err)
 	}
 	return handlers.Config{
-		CookieKeys:       keys,
-		ItemsPerPage:     24,
-		ArticlesPage:     25,
-		MaxLineQty:       99,
-		ViewedPerSession: 25,
-		RequestTimeout:   5 * time.Second,
-		MetricsToken:     testMetricsToken,
+		CookieKeys:     keys,
+		ItemsPerPage:   24,
+		ArticlesPage:   25,
+		MaxLineQty:     99,
+		RequestTimeout: 5 * time.Second,
+		MetricsToken:   testMetricsToken,
 	}
 }
 

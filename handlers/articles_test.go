@@ -15,6 +15,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/store/board"
 	"storefront/store/keys"
+	"storefront/store/ratelimit"
 	"storefront/store/storetest"
 	"storefront/wiring"
 )
@@ -368,7 +369,7 @@ func TestPostArticleInput(t *testing.T) {
 
 // TestPostRate: POST_RATE limits posts per reader.
 func TestPostRate(t *testing.T) {
-	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Post = handlers.Rate{{N: 1, Per: time.Hour}} })
+	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Post = ratelimit.Rate{{N: 1, Per: time.Hour}} })
 	c := a.client()
 	c.Register("alice")
 	c.postArticle("one", "https://example.com/1")
@@ -468,7 +469,7 @@ func TestGroupListingCatchesUp(t *testing.T) {
 // TestComments: escaped, limited to COMMENT_RATE per reader (429 with
 // Retry-After, nothing stored), and open again after the window.
 func TestComments(t *testing.T) {
-	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Comment = handlers.Rate{{N: 2, Per: time.Minute}} })
+	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Comment = ratelimit.Rate{{N: 2, Per: time.Minute}} })
 	c := a.client()
 	c.Register("alice")
 	id := c.postArticle("x", "https://example.com/")

@@ -1,23 +1,33 @@
-// Package handlers speaks HTTP: the Echo router, middleware and one handler
-// file per resource. Handlers read typed requests, call the store and
-// render templ views; they never hold state of their own that correctness
-// depends on, so several instances can run side by side.
+// Package handlers is the HTTP layer's front door: New builds the request
+// plumbing (handlers/web) and every area (handlers/shop, board, account,
+// admin and ops) from the domain services main built, handing each area
+// only the services it uses, and routes.go registers every route, grouped
+// by who may call it. The areas never import each other; what they share
+// is in web. Handlers read typed requests, call the domains and render
+// templ views; they hold no state that correctness depends on, so several
+// instances run side by side.
+//
+// Tests: the *_test.go files here drive the real router over a real store
+// (miniredis or Redis, SQLite or PostgreSQL), grouped by what they test;
+// the black-box suites that start the whole program are in apptest.
 package handlers
 
 import (
 	"log/slog"
 	"net"
-	boardarea "storefront/handlers/board"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"storefront/handlers/account"
+	"storefront/handlers/admin"
+	"storefront/handlers/board"
 	"storefront/handlers/ops"
+	"storefront/handlers/shop"
 	"storefront/handlers/web"
 	"storefront/store/media"
 	"storefront/store/ratelimit"
+	"storefront/wiring"
 )
 
 // Config is what the HTTP layer needs from the environment.
@@ -28,10 +38,8 @@ type Config struct {
 	ItemsPerPage   int
 	ArticlesPage   int
 	MaxLineQty     int
-	// ViewedPerSession is how many recently viewed items a session keeps.
-	ViewedPerSession int
-	Rates            Rates
-	RequestTimeout   time.Duration
+	Rates          Rates
+	RequestTimeout time.Duration
 	// MaxImageBytes is the largest picture upload accepted.
 	MaxImageBytes int64
 	// MetricsToken, when set, lets a scraper read /metrics with
@@ -47,78 +55,52 @@ type Config struct {
 type Rates struct {
 	// Login counts failed sign-ins per (account, client address) and
 	// LoginAddr per client address; successful sign-ins are not counted.
-	Login, LoginAddr                            Rate
-	Register, Post, Vote, Comment, Follow, Like Rate
+	Login, LoginAddr                            ratelimit.Rate
+	Register, Post, Vote, Comment, Follow, Like ratelimit.Rate
 	// Review limits posting and editing reviews, Password the password
 	// changes, per account.
-	Review, Password Rate
+	Review, Password ratelimit.Rate
 }
 
-// Rate is a store rate: windows that must all allow.
-type Rate = ratelimit.Rate
-
-// Handler holds the dependencies every handler shares.
+// Handler is the whole HTTP layer: the plumbing and the areas.
 type Handler struct {
-	cfg   Config
-	store Store
-	log   *slog.Logger
-	web   *web.Kit
-	// holes are per-visitor parts of cached pages rendered lately.
-	holes   holeMemo
+	web     *web.Kit
 	ops     *ops.Handler
+	shop    *shop.Handler
+	board   *board.Handler
 	account *account.Handler
-	board   *boardarea.Handler
+	admin   *admin.Handler
 }
 
-// New builds the handlers over a store.
-func New(cfg Config, st Store, log *slog.Logger) (*Handler, error) {
+// New builds the plumbing and every area over the domain services.
+func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
 	if cfg.MaxImageBytes == 0 {
 		cfg.MaxImageBytes = media.DefaultMaxImageBytes
 	}
 	kit, err := web.New(web.Config{CookieKeys: cfg.CookieKeys, CookieSecure: cfg.CookieSecure,
 		TrustedProxies: cfg.TrustedProxies, RequestTimeout: cfg.RequestTimeout},
-		web.Deps{Sessions: st, Views: st, Limiter: st}, log)
+		web.Deps{Sessions: st.Sessions, Views: st.Pages, Limiter: st.Limiter}, log)
 	if err != nil {
 		return nil, err
 	}
-	h := &Handler{cfg: cfg, store: st, log: log, web: kit,
-		ops: ops.New(ops.Config{MetricsToken: cfg.MetricsToken, Health: cfg.Health}, kit, st),
-		account: account.New(account.Rates{Login: cfg.Rates.Login, LoginAddr: cfg.Rates.LoginAddr, Register: cfg.Rates.Register,
-			Password: cfg.Rates.Password}, kit, st, st),
-		board: boardarea.New(boardarea.Config{PerPage: cfg.ArticlesPage, Post: cfg.Rates.Post, Vote: cfg.Rates.Vote,
-			Comment: cfg.Rates.Comment, Follow: cfg.Rates.Follow},
-			kit, boardarea.Deps{Articles: st, Social: st, Users: st, Notifier: st})}
 	kit.Registry().MustRegister(st.Collectors()...)
-	return h, nil
-}
-
-// Store is everything the handlers need from the data layer; each
-// resource file declares its own part.
-type Store interface {
-	ops.Pinger
-	account.Accounts
-	account.Notes
-	boardarea.Articles
-	boardarea.Social
-	boardarea.Users
-	boardarea.Notifier
-	catalogStore
-	web.Sessions
-	web.SessionViews
-	web.Limiter
-	likeStore
-	cartStore
-	orderStore
-	pageStore
-	rowStore
-	adminStore
-	adminCatalogStore
-	orderFlowStore
-	moderationStore
-	reviewStore
-	dashboardStore
-	mediaStore
-	Collectors() []prometheus.Collector
+	opt, r := st.Options(), cfg.Rates
+	return &Handler{
+		web: kit,
+		ops: ops.New(ops.Config{MetricsToken: cfg.MetricsToken, Health: cfg.Health}, kit, st),
+		shop: shop.New(shop.Config{ItemsPerPage: cfg.ItemsPerPage, MaxLineQty: cfg.MaxLineQty, Like: r.Like, Review: r.Review}, kit,
+			shop.Deps{Catalog: st.Catalog, Search: st.Searcher, Popular: st.Analytics, Pages: st.Pages, Sessions: st.Sessions,
+				Likes: st.Social, Reviews: st.Reviews, Articles: st.Board, Carts: st.Carts, Orders: st.Sales, Pictures: st.Pictures}),
+		board: board.New(board.Config{PerPage: cfg.ArticlesPage, Post: r.Post, Vote: r.Vote, Comment: r.Comment, Follow: r.Follow}, kit,
+			board.Deps{Articles: st.Board, Social: st.Social, Users: st.Sessions, Notifier: st.Notifier}),
+		account: account.New(account.Rates{Login: r.Login, LoginAddr: r.LoginAddr, Register: r.Register, Password: r.Password}, kit,
+			st.Sessions, st.Notifier),
+		admin: admin.New(admin.Settings{Instance: st.Instance(), SessionLimit: opt.SessionLimit, PageCacheTTL: opt.PageCacheTTL,
+			PageCacheTop: opt.PageCacheTop, RescaleInterval: opt.RescaleInterval, ViewedKeep: opt.ViewedKeep,
+			StatsInterval: opt.StatsInterval, MaxImageBytes: cfg.MaxImageBytes}, kit,
+			admin.Deps{Catalog: st.Catalog, Pictures: st.Pictures, Pages: st.Pages, Views: st.Analytics, Orders: st.Sales,
+				Articles: st.Board, Accounts: st.Sessions, Stats: st.Statistics}),
+	}, nil
 }
 
 // Router returns the Echo instance with every route and middleware.
@@ -129,5 +111,7 @@ func (h *Handler) Router() *echo.Echo {
 	return e
 }
 
-// Drain makes /readyz answer 503 from now on: the app is shutting down.
+// Drain makes /readyz answer 503 from now on: the app is shutting down,
+// and a load balancer should stop sending it new requests before the
+// server stops accepting them.
 func (h *Handler) Drain() { h.ops.Drain() }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"storefront/handlers"
+	"storefront/store/ratelimit"
 )
 
 // TestFollowAndLikeRates: follow/unfollow and like/unlike cycles stop at
@@ -14,8 +15,8 @@ import (
 // requests change nothing (no further notifications either).
 func TestFollowAndLikeRates(t *testing.T) {
 	a := newApp(t, nil, func(c *handlers.Config) {
-		c.Rates.Follow = handlers.Rate{{N: 4, Per: time.Minute}}
-		c.Rates.Like = handlers.Rate{{N: 3, Per: time.Minute}}
+		c.Rates.Follow = ratelimit.Rate{{N: 4, Per: time.Minute}}
+		c.Rates.Like = ratelimit.Rate{{N: 3, Per: time.Minute}}
 	})
 	alice, bob := a.client(), a.client()
 	alice.Register("alice")

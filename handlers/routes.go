@@ -16,9 +16,10 @@ import (
 // rest), compression of the response, request log (which also turns
 // errors into pages, so error pages are compressed too), panic recovery,
 // security headers and the cross-origin check. Every route then limits
-// its body and checks that every query parameter and form field is UTF-8
-// (bodyChecks), except the picture upload, which streams and limits its
-// own multipart body.
+// its body (web.BodyLimit) and checks that every query parameter and form
+// field is UTF-8 (web.ValidText), except the picture upload, which streams
+// and limits its own multipart body. Each route names the area that
+// answers it: h.ops, h.shop, h.board, h.account or h.admin.
 func (h *Handler) routes(e *echo.Echo) {
 	e.HTTPErrorHandler = h.web.ErrorHandler
 	e.IPExtractor = h.web.IPExtractor()
@@ -37,19 +38,19 @@ func (h *Handler) routes(e *echo.Echo) {
 	operations.GET("/readyz", h.ops.Readyz)
 	operations.GET("/metrics", h.ops.Metrics) // the token, or the admin's session read by Metrics itself
 	operations.GET("/static/*", h.ops.Static)
-	operations.GET("/media/:file", h.Media)
+	operations.GET("/media/:file", h.shop.Media)
 	operations.GET("/favicon.ico", h.ops.Favicon)
-	operations.GET("/api/items/:id", h.APIItem)
+	operations.GET("/api/items/:id", h.shop.APIItem)
 
 	// Pages for everyone, with the visitor's session.
 	pages := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.ValidText, h.web.LoadSession}}
-	pages.GET("/", h.Home)
-	pages.GET("/items", h.ListItems)
+	pages.GET("/", h.shop.Home)
+	pages.GET("/items", h.shop.ListItems)
 	// The item page reads the session state itself, in the same round
 	// trip as its own Redis work: only the cookies are read before it.
-	e.Match(readMethods, "/items/:id", h.ShowItem, web.BodyLimit, web.ValidText, h.web.CookieSession)
-	pages.GET("/cart", h.ShowCart)
-	pages.POST("/cart", h.SetCart)
+	e.Match(readMethods, "/items/:id", h.shop.ShowItem, web.BodyLimit, web.ValidText, h.web.CookieSession)
+	pages.GET("/cart", h.shop.ShowCart)
+	pages.POST("/cart", h.shop.SetCart)
 	pages.GET("/register", h.account.RegisterForm)
 	pages.POST("/register", h.account.Register)
 	pages.GET("/login", h.account.LoginForm)
@@ -62,21 +63,21 @@ func (h *Handler) routes(e *echo.Echo) {
 
 	// Checkout: guests may buy too; a guest's order is reached through the
 	// signed link the confirmation gives.
-	pages.GET("/checkout", h.ShowCheckout)
-	pages.POST("/checkout", h.PlaceOrder)
-	pages.GET("/guest-orders/:id", h.ShowGuestOrder)
+	pages.GET("/checkout", h.shop.ShowCheckout)
+	pages.POST("/checkout", h.shop.PlaceOrder)
+	pages.GET("/guest-orders/:id", h.shop.ShowGuestOrder)
 
 	// Members only: a guest is sent to sign in with why, and comes back to
 	// the page (for a form post, the page the form is on) afterwards.
 	// Each route adds requireSignIn with its own words and return page.
 	members := pages
-	members.GET("/orders", h.ListOrders, h.web.RequireSignIn("Sign in to see your orders.", ""))
-	members.GET("/orders/:id", h.ShowOrder, h.web.RequireSignIn("Sign in to see your order.", ""))
-	members.POST("/orders/:id/cancel", h.CancelOrder, h.web.RequireSignIn("Sign in to cancel your order.", "/orders/:id"))
+	members.GET("/orders", h.shop.ListOrders, h.web.RequireSignIn("Sign in to see your orders.", ""))
+	members.GET("/orders/:id", h.shop.ShowOrder, h.web.RequireSignIn("Sign in to see your order.", ""))
+	members.POST("/orders/:id/cancel", h.shop.CancelOrder, h.web.RequireSignIn("Sign in to cancel your order.", "/orders/:id"))
 	members.GET("/account/password", h.account.PasswordForm, h.web.RequireSignIn("Sign in to change your password.", ""))
 	members.POST("/account/password", h.account.ChangePassword, h.web.RequireSignIn("Sign in to change your password.", "/account/password"))
-	members.POST("/items/:id/like", h.LikeItem, h.web.RequireSignIn("Sign in to like items.", "/items/:id"))
-	members.POST("/items/:id/reviews", h.PostReview, h.web.RequireSignIn("Sign in to review items.", "/items/:id#reviews"))
+	members.POST("/items/:id/like", h.shop.LikeItem, h.web.RequireSignIn("Sign in to like items.", "/items/:id"))
+	members.POST("/items/:id/reviews", h.shop.PostReview, h.web.RequireSignIn("Sign in to review items.", "/items/:id#reviews"))
 	members.POST("/users/:name/follow", h.board.FollowUser, h.web.RequireSignIn("Sign in to follow people.", "/users/:name"))
 	members.GET("/feed", h.board.ShowFeed, h.web.RequireSignIn("Sign in to see your feed.", ""))
 	members.GET("/notifications", h.account.ShowNotifications, h.web.RequireSignIn("Sign in to see your notifications.", ""))
@@ -89,27 +90,27 @@ func (h *Handler) routes(e *echo.Echo) {
 
 	// Admin only: the dashboard, cache controls, the catalog, orders and
 	// moderation. A guest is sent to sign in; any other account gets 403.
-	admin := e.Group("/admin", web.BodyLimit, web.ValidText, h.web.CheckSession, h.web.RequireAdmin)
-	admin.Match(readMethods, "", h.AdminDashboard)
-	admin.Match(readMethods, "/items", h.AdminItems)
-	admin.Match(readMethods, "/items/new", h.AdminNewItemForm)
-	admin.POST("/items/new", h.AdminCreateItem)
-	admin.Match(readMethods, "/items/:id", h.AdminItemForm)
-	admin.POST("/items/:id", h.AdminUpdateItem)
-	admin.POST("/items/:id/archive", h.AdminArchiveItem)
-	admin.POST("/items/:id/restore", h.AdminRestoreItem)
-	admin.Match(readMethods, "/orders", h.AdminOrders)
-	admin.POST("/orders/:id/status", h.AdminMoveOrder)
-	admin.POST("/articles/:id/hide", h.AdminHideArticle)
-	admin.POST("/comments/:id/hide", h.AdminHideComment)
-	admin.POST("/users/:name/ban", h.AdminBanUser)
-	admin.POST("/cache/purge", h.AdminPurge)
-	admin.POST("/rowcache", h.AdminRowCache)
-	admin.POST("/rescale", h.AdminRescale)
+	admins := e.Group("/admin", web.BodyLimit, web.ValidText, h.web.CheckSession, h.web.RequireAdmin)
+	admins.Match(readMethods, "", h.admin.Dashboard)
+	admins.Match(readMethods, "/items", h.admin.Items)
+	admins.Match(readMethods, "/items/new", h.admin.NewItemForm)
+	admins.POST("/items/new", h.admin.CreateItem)
+	admins.Match(readMethods, "/items/:id", h.admin.EditItemForm)
+	admins.POST("/items/:id", h.admin.UpdateItem)
+	admins.POST("/items/:id/archive", h.admin.ArchiveItem)
+	admins.POST("/items/:id/restore", h.admin.RestoreItem)
+	admins.Match(readMethods, "/orders", h.admin.Orders)
+	admins.POST("/orders/:id/status", h.admin.MoveOrder)
+	admins.POST("/articles/:id/hide", h.admin.HideArticle)
+	admins.POST("/comments/:id/hide", h.admin.HideComment)
+	admins.POST("/users/:name/ban", h.admin.BanUser)
+	admins.POST("/cache/purge", h.admin.PurgePages)
+	admins.POST("/rowcache", h.admin.RowCache)
+	admins.POST("/rescale", h.admin.Rescale)
 	// The picture upload streams its multipart body and keeps at most
 	// MAX_IMAGE_BYTES of the picture: it has no form limit or form check.
-	e.POST("/admin/items/:id/images", h.AdminUploadImage, web.ValidQuery, h.web.CheckSession, h.web.RequireAdmin)
-	admin.POST("/items/:id/images/:n/delete", h.AdminDeleteImage)
+	e.POST("/admin/items/:id/images", h.admin.UploadImage, web.ValidQuery, h.web.CheckSession, h.web.RequireAdmin)
+	admins.POST("/items/:id/images/:n/delete", h.admin.DeleteImage)
 }
 
 // routeGroup registers routes that share middleware but no path prefix.

@@ -235,7 +235,7 @@ func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *wiring.Services, *h
 	}
 	keys, _ := web.ParseCookieKeys(apptest.CookieKeys)
 	h, err := handlers.New(handlers.Config{CookieKeys: keys, ItemsPerPage: 24, ArticlesPage: 25, MaxLineQty: 99,
-		ViewedPerSession: 25, RequestTimeout: 5 * time.Second}, st, storetest.Logger(t))
+		RequestTimeout: 5 * time.Second}, st, storetest.Logger(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
-package handlers
+package shop
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -14,16 +13,6 @@ import (
 	"storefront/views"
 )
 
-// orderStore is the part of the store that checkout and orders use.
-type orderStore interface {
-	Checkout(ctx context.Context, req orders.CheckoutRequest) (orders.Order, error)
-	Shipping() orders.ShippingRates
-	LastAddress(ctx context.Context, userID int64) (orders.Address, bool, error)
-	Orders(ctx context.Context, userID int64, limit, offset int) ([]orders.Order, int, error)
-	Order(ctx context.Context, userID, id int64) (orders.Order, error)
-	GuestOrder(ctx context.Context, id int64) (orders.Order, error)
-}
-
 // ShowCheckout is the checkout page (GET /checkout): the review of the
 // cart at current prices and the form. A signed-in shopper's last address
 // is filled in.
@@ -32,7 +21,7 @@ func (h *Handler) ShowCheckout(c echo.Context) error {
 	f := checkoutForm{Shipping: orders.ShippingStandard, Payment: orders.PaymentMethods()[0].Code()}
 	fromLast := false
 	if s.SignedIn() {
-		a, ok, err := h.store.LastAddress(c.Request().Context(), s.UserID)
+		a, ok, err := h.orders.LastAddress(c.Request().Context(), s.UserID)
 		if err != nil {
 			return err
 		}
@@ -102,7 +91,7 @@ func (h *Handler) placeOrder(c echo.Context, s *web.Session, req orders.Checkout
 	if s.Token == "" {
 		return orders.Order{}, orders.ErrEmptyCart
 	}
-	return h.store.Checkout(c.Request().Context(), req)
+	return h.orders.Checkout(c.Request().Context(), req)
 }
 
 // checkoutRefused shows the review with the lines that stopped the order.
@@ -144,7 +133,7 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 	}
 	d := views.CheckoutData{Guest: !s.SignedIn(), Lines: cv.Lines, Count: cv.Count, SubtotalCents: cv.SubtotalCents, Error: msg,
 		Form: f.view(errs), Payments: paymentOptions(), Countries: countryOptions()}
-	rates := h.store.Shipping()
+	rates := h.orders.Shipping()
 	method := f.Shipping
 	if !orders.ValidShipping(method) {
 		method = orders.ShippingStandard

@@ -1,4 +1,4 @@
-package handlers
+package admin
 
 import (
 	"errors"
@@ -34,10 +34,10 @@ var uploadRefusal = map[error]string{
 	errUploadForm:           "Choose a picture to upload.",
 }
 
-// AdminUploadImage is POST /admin/items/:id/images (multipart field
+// UploadImage is POST /admin/items/:id/images (multipart field
 // image): the picture is checked, re-encoded and added as the item's last.
 // Anything refused is a 422 and stores nothing.
-func (h *Handler) AdminUploadImage(c echo.Context) error {
+func (h *Handler) UploadImage(c echo.Context) error {
 	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
@@ -56,7 +56,7 @@ func (h *Handler) AdminUploadImage(c echo.Context) error {
 	}
 	var pos int
 	if err == nil {
-		pos, err = h.store.AddItemImage(req.Context(), id, img)
+		pos, err = h.pictures.AddItemImage(req.Context(), id, img)
 	}
 	if errors.Is(err, media.ErrImageTooLarge) {
 		return h.pictureRefused(c, id, fmt.Sprintf("That file is larger than %s.", byteSize(h.cfg.MaxImageBytes)))
@@ -97,8 +97,8 @@ func (h *Handler) readUpload(c echo.Context) ([]byte, error) {
 	}
 }
 
-// AdminDeleteImage is POST /admin/items/:id/images/:n/delete.
-func (h *Handler) AdminDeleteImage(c echo.Context) error {
+// DeleteImage is POST /admin/items/:id/images/:n/delete.
+func (h *Handler) DeleteImage(c echo.Context) error {
 	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func (h *Handler) AdminDeleteImage(c echo.Context) error {
 	if err != nil || n < 1 || n > media.MaxItemImages {
 		return web.NotFound("That item has no such picture.")
 	}
-	if err := h.store.DeleteItemImage(c.Request().Context(), id, n); errors.Is(err, platform.ErrNotFound) {
+	if err := h.pictures.DeleteItemImage(c.Request().Context(), id, n); errors.Is(err, platform.ErrNotFound) {
 		return web.NotFound("That item has no such picture.")
 	} else if err != nil {
 		return err
@@ -122,7 +122,7 @@ func (h *Handler) pictureRefused(c echo.Context, id int64, msg string) error {
 	if web.WantsJSON(c) {
 		return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
 	}
-	it, err := h.store.Item(c.Request().Context(), id)
+	it, err := h.catalog.Item(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (h *Handler) pictureRefused(c echo.Context, id int64, msg string) error {
 // withItemPictures adds the item's pictures and the upload limit to its
 // edit form.
 func (h *Handler) withItemPictures(c echo.Context, f *views.ItemForm) error {
-	imgs, err := h.store.ItemImages(c.Request().Context(), f.ID)
+	imgs, err := h.pictures.ItemImages(c.Request().Context(), f.ID)
 	if err != nil {
 		return err
 	}

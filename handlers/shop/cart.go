@@ -1,4 +1,4 @@
-package handlers
+package shop
 
 import (
 	"context"
@@ -16,13 +16,6 @@ import (
 	"storefront/store/catalog"
 	"storefront/views"
 )
-
-// cartStore is the part of the store that the cart uses.
-type cartStore interface {
-	CatalogRows(ctx context.Context, ids []int64) (map[int64]catalog.Item, error)
-	Cart(ctx context.Context, owner cart.Owner) (cart.Cart, error)
-	SetCartLine(ctx context.Context, owner cart.Owner, itemID, qty int64) (cart.Cart, error)
-}
 
 // cartOwner is whose cart the visitor sees: the account's when signed in,
 // else the guest session's.
@@ -58,11 +51,11 @@ func (h *Handler) loadCart(c echo.Context) (cart.Cart, map[int64]catalog.Item, e
 		return cart.Cart{}, nil, nil
 	}
 	ctx := c.Request().Context()
-	basket, err := h.store.Cart(ctx, cartOwner(s))
+	basket, err := h.carts.Cart(ctx, cartOwner(s))
 	if err != nil {
 		return cart.Cart{}, nil, err
 	}
-	rows, err := h.store.CatalogRows(ctx, basket.ItemIDs())
+	rows, err := h.catalog.CatalogRows(ctx, basket.ItemIDs())
 	if err != nil {
 		return cart.Cart{}, nil, err
 	}
@@ -177,7 +170,7 @@ func (h *Handler) SetCart(c echo.Context) error {
 	var name string
 	var known map[int64]catalog.Item
 	if qty > 0 { // removing needs no catalog check: the item may be gone
-		rows, err := h.store.CatalogRows(ctx, []int64{itemID})
+		rows, err := h.catalog.CatalogRows(ctx, []int64{itemID})
 		if err != nil {
 			return err
 		}
@@ -193,7 +186,7 @@ func (h *Handler) SetCart(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		basket, err = h.store.SetCartLine(ctx, cartOwner(s), itemID, qty)
+		basket, err = h.carts.SetCartLine(ctx, cartOwner(s), itemID, qty)
 		if errors.Is(err, cart.ErrFull) {
 			return h.cartError(c, itemID, fmt.Sprintf("Your cart holds at most %d different items. Remove one to add another.", cart.MaxLines))
 		}
@@ -277,7 +270,7 @@ func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, basket cart
 	}
 	rows := known
 	if len(missing) > 0 {
-		more, err := h.store.CatalogRows(c.Request().Context(), missing)
+		more, err := h.catalog.CatalogRows(c.Request().Context(), missing)
 		if err != nil {
 			return err
 		}

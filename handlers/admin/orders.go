@@ -1,7 +1,6 @@
-package handlers
+package admin
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,22 +15,15 @@ import (
 	"storefront/views"
 )
 
-// orderFlowStore is what moving orders along their lifecycle needs.
-type orderFlowStore interface {
-	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
-	AdminOrders(ctx context.Context, status string, limit, offset int) ([]orders.AdminOrder, int, error)
-	OrderAny(ctx context.Context, id int64) (orders.Order, error)
-}
-
 // adminOrdersPerPage is the admin order list's page size.
 const adminOrdersPerPage = 50
 
 // adminMoves are the statuses an admin may move an order to.
 var adminMoves = []string{orders.OrderPaid, orders.OrderShipped, orders.OrderDelivered, orders.OrderCancelled}
 
-// AdminOrders is GET /admin/orders?status=&page=: every shopper's orders,
+// Orders is GET /admin/orders?status=&page=: every shopper's orders,
 // newest first, optionally of one status.
-func (h *Handler) AdminOrders(c echo.Context) error {
+func (h *Handler) Orders(c echo.Context) error {
 	page, err := web.PageParam(c)
 	if err != nil {
 		return err
@@ -42,7 +34,7 @@ func (h *Handler) AdminOrders(c echo.Context) error {
 	}
 	d := views.AdminOrdersData{Status: status, Statuses: append(append([]string{}, orders.OrderPath...), orders.OrderCancelled)}
 	if page <= web.MaxPage {
-		orders, total, err := h.store.AdminOrders(c.Request().Context(), status, adminOrdersPerPage, (page-1)*adminOrdersPerPage)
+		orders, total, err := h.orders.AdminOrders(c.Request().Context(), status, adminOrdersPerPage, (page-1)*adminOrdersPerPage)
 		if err != nil {
 			return err
 		}
@@ -73,12 +65,12 @@ func nextMoves(status string) []string {
 	return out
 }
 
-// AdminMoveOrder is POST /admin/orders/:id/status (status=paid, shipped,
+// MoveOrder is POST /admin/orders/:id/status (status=paid, shipped,
 // delivered or cancelled). Only forward moves along the lifecycle, or a
 // cancel before shipping, apply; anything else is a 422 and changes
 // nothing. Of two admins moving one order at once, one wins and the other
 // gets the 422.
-func (h *Handler) AdminMoveOrder(c echo.Context) error {
+func (h *Handler) MoveOrder(c echo.Context) error {
 	id, ok := web.PathID(c.Param("id"))
 	if !ok {
 		return web.NotFound("There is no order with that number.")
@@ -87,7 +79,7 @@ func (h *Handler) AdminMoveOrder(c echo.Context) error {
 	if !slices.Contains(adminMoves, to) {
 		return h.orderMoveInvalid(c, "Choose paid, shipped, delivered or cancelled.")
 	}
-	o, err := h.store.MoveOrder(c.Request().Context(), id, 0, to, orders.AdminActor(web.SessionOf(c).UserName))
+	o, err := h.orders.MoveOrder(c.Request().Context(), id, 0, to, orders.AdminActor(web.SessionOf(c).UserName))
 	var me *orders.MoveError
 	if errors.As(err, &me) {
 		return h.orderMoveInvalid(c, fmt.Sprintf("Order %d is %s: it cannot move to %s.", id, views.StatusText(me.From), views.StatusText(to)))

@@ -1,4 +1,4 @@
-package handlers
+package shop
 
 import (
 	"bytes"
@@ -74,7 +74,7 @@ var fragments = map[string]fragment{
 		s := web.SessionOf(pv.c)
 		f := views.ReviewForm{ItemID: pv.itemID, SignedIn: s.SignedIn(), Rating: 5}
 		if s.SignedIn() {
-			r, ok, err := h.store.MyReview(ctx, pv.itemID, s.UserID)
+			r, ok, err := h.reviews.MyReview(ctx, pv.itemID, s.UserID)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -85,7 +85,7 @@ var fragments = map[string]fragment{
 		return views.ReviewBox(f), f, nil
 	},
 	views.HoleRecent: func(ctx context.Context, h *Handler, pv *pageVisit) (templ.Component, any, error) {
-		names, err := h.store.ItemNames(ctx, pv.view.Recent)
+		names, err := h.catalog.ItemNames(ctx, pv.view.Recent)
 		if err != nil {
 			return nil, nil, err
 		}

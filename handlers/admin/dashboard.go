@@ -1,7 +1,6 @@
-package handlers
+package admin
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"net/http"
@@ -15,19 +14,11 @@ import (
 	"storefront/store/platform"
 	"storefront/store/stats"
 	"storefront/views"
-	"storefront/wiring"
 )
 
-// dashboardStore is what the admin dashboard reads.
-type dashboardStore interface {
-	Dashboard(ctx context.Context) (stats.Dashboard, error)
-	Options() wiring.Options
-	Instance() string
-}
-
-// AdminDashboard is GET /admin: the dashboard, drawn from numbers that
+// Dashboard is GET /admin: the dashboard, drawn from numbers that
 // live in Redis so that every instance shows the same.
-func (h *Handler) AdminDashboard(c echo.Context) error {
+func (h *Handler) Dashboard(c echo.Context) error {
 	d, err := h.dashboardData(c)
 	if err != nil {
 		return err
@@ -38,7 +29,7 @@ func (h *Handler) AdminDashboard(c echo.Context) error {
 // dashboardData reads the dashboard and formats it for the page.
 func (h *Handler) dashboardData(c echo.Context) (views.DashboardData, error) {
 	ctx := c.Request().Context()
-	d, err := h.store.Dashboard(ctx)
+	d, err := h.stats.Dashboard(ctx)
 	if err != nil {
 		return views.DashboardData{}, err
 	}
@@ -52,7 +43,7 @@ func (h *Handler) dashboardData(c echo.Context) (views.DashboardData, error) {
 	for _, r := range d.Rows {
 		ids = append(ids, r.ItemID)
 	}
-	rows, err := h.store.Items(ctx, ids)
+	rows, err := h.catalog.Items(ctx, ids)
 	if err != nil {
 		return views.DashboardData{}, err
 	}
@@ -62,11 +53,11 @@ func (h *Handler) dashboardData(c echo.Context) (views.DashboardData, error) {
 		}
 		return "Item " + web.Itoa(id)
 	}
-	opt := h.store.Options()
+	opt := h.cfg
 	f := dashFormat{now: d.At}
 	out := views.DashboardData{
 		UpdatedAt: f.clock(d.At) + " UTC",
-		Instance:  h.store.Instance(),
+		Instance:  h.cfg.Instance,
 		Cache:     f.cache(d.Page, opt, name),
 		Sessions:  f.sessions(d, opt),
 		Popular:   f.popular(d, opt, name),
@@ -74,7 +65,7 @@ func (h *Handler) dashboardData(c echo.Context) (views.DashboardData, error) {
 		Redis:     f.redis(d.Redis),
 		DB:        views.DashDB{Kind: dbName(d.DBKind), Size: views.Bytes(d.DBSize)},
 	}
-	out.Cache.Top = h.store.Options().PageCacheTop // the page cache decides which pages are cached
+	out.Cache.Top = h.cfg.PageCacheTop // the page cache decides which pages are cached
 	for _, w := range d.Workers {
 		out.Workers = append(out.Workers, f.worker(w, opt))
 	}
@@ -103,7 +94,7 @@ func (f dashFormat) when(t time.Time) string {
 	return f.clock(t) + " (now)"
 }
 
-func (f dashFormat) cache(p stats.PageCacheReport, opt wiring.Options, name func(int64) string) views.DashCache {
+func (f dashFormat) cache(p stats.PageCacheReport, opt Settings, name func(int64) string) views.DashCache {
 	c := views.DashCache{Hits: p.Hits, Misses: p.Misses, Stale: p.Stale, Bypass: p.Bypass, Renders: p.Renders,
 		Ratio: "–", RatioOf: "no lookups yet", Pages: p.Keyspace.Pages, PageBytes: p.Keyspace.PageBytes,
 		TTL: shortDuration(opt.PageCacheTTL)}
@@ -120,7 +111,7 @@ func (f dashFormat) cache(p stats.PageCacheReport, opt wiring.Options, name func
 	return c
 }
 
-func (f dashFormat) sessions(d stats.Dashboard, opt wiring.Options) views.DashSessions {
+func (f dashFormat) sessions(d stats.Dashboard, opt Settings) views.DashSessions {
 	s := views.DashSessions{Total: d.Sessions.Total, SignedIn: d.Sessions.SignedIn, Guests: d.Sessions.Guests,
 		Limit: opt.SessionLimit, Carts: d.Page.Keyspace.Carts, Evicted: d.Sessions.Evicted,
 		Cleanup: f.worker(stats.WorkerReport{Status: d.Sessions.Cleanup}, opt)}
@@ -134,7 +125,7 @@ func (f dashFormat) sessions(d stats.Dashboard, opt wiring.Options) views.DashSe
 	return s
 }
 
-func (f dashFormat) popular(d stats.Dashboard, opt wiring.Options, name func(int64) string) views.DashPopular {
+func (f dashFormat) popular(d stats.Dashboard, opt Settings, name func(int64) string) views.DashPopular {
 	p := views.DashPopular{Interval: shortDuration(opt.RescaleInterval), Keep: opt.ViewedKeep,
 		NextRescale: "within " + shortDuration(opt.RescaleInterval)}
 	for _, it := range d.Popular {
@@ -172,7 +163,7 @@ func (f dashFormat) rows(d stats.Dashboard, name func(int64) string) views.DashR
 // dashboard flags it (the rescale reports once per RESCALE_INTERVAL).
 const workerQuiet = 2 * time.Minute
 
-func (f dashFormat) worker(w stats.WorkerReport, opt wiring.Options) views.DashWorker {
+func (f dashFormat) worker(w stats.WorkerReport, opt Settings) views.DashWorker {
 	v := views.DashWorker{Name: w.Name, LastRun: f.when(w.LastRun), Result: w.Result, Error: w.Error,
 		Instance: orDash(w.Instance), Holder: w.Holder}
 	quiet := workerQuiet

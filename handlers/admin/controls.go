@@ -1,7 +1,6 @@
-package handlers
+package admin
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -18,19 +17,8 @@ import (
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/platform"
-	"storefront/store/sessions"
 	"storefront/views"
 )
-
-// adminStore is what the admin controls act on.
-type adminStore interface {
-	UserByID(ctx context.Context, id int64) (sessions.User, error)
-	UpdateItem(ctx context.Context, id int64, e catalog.ItemEdit) (catalog.Item, error)
-	PurgeItemPages(ctx context.Context, itemIDs ...int64) (int, error)
-	PurgeAllPages(ctx context.Context) (int, error)
-	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
-	Rescale(ctx context.Context) error
-}
 
 // adminInvalid answers an admin post with bad input: 422 with the message,
 // as JSON or on the dashboard.
@@ -47,12 +35,12 @@ func (h *Handler) adminInvalid(c echo.Context, msg string) error {
 	return web.Render(c, http.StatusUnprocessableEntity, views.DashboardPage(ch, d))
 }
 
-// AdminPurge is POST /admin/cache/purge: item=<id> purges that item's
+// PurgePages is POST /admin/cache/purge: item=<id> purges that item's
 // pages, all=1 every page.
-func (h *Handler) AdminPurge(c echo.Context) error {
+func (h *Handler) PurgePages(c echo.Context) error {
 	ctx := c.Request().Context()
 	if c.FormValue("all") == "1" {
-		n, err := h.store.PurgeAllPages(ctx)
+		n, err := h.pages.PurgeAllPages(ctx)
 		if err != nil {
 			return err
 		}
@@ -63,7 +51,7 @@ func (h *Handler) AdminPurge(c echo.Context) error {
 	if !ok {
 		return h.adminInvalid(c, "Give an item number to purge, or purge every page.")
 	}
-	n, err := h.store.PurgeItemPages(ctx, id)
+	n, err := h.pages.PurgeItemPages(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -71,18 +59,18 @@ func (h *Handler) AdminPurge(c echo.Context) error {
 	return h.web.Done(c, fmt.Sprintf("Purged the cached pages of item %d (%d).", id, n), "/admin")
 }
 
-// AdminRescale is POST /admin/rescale: trim and halve the view counts now.
-func (h *Handler) AdminRescale(c echo.Context) error {
-	if err := h.store.Rescale(c.Request().Context()); err != nil {
+// Rescale is POST /admin/rescale: trim and halve the view counts now.
+func (h *Handler) Rescale(c echo.Context) error {
+	if err := h.views.Rescale(c.Request().Context()); err != nil {
 		return err
 	}
 	h.web.Audit(c, "rescale views", keys.ViewRanking)
 	return h.web.Done(c, "View counts rescaled.", "/admin")
 }
 
-// AdminRowCache is POST /admin/rowcache (row, delay in seconds): schedule
+// RowCache is POST /admin/rowcache (row, delay in seconds): schedule
 // a row in the row cache, or with delay <= 0 stop caching it.
-func (h *Handler) AdminRowCache(c echo.Context) error {
+func (h *Handler) RowCache(c echo.Context) error {
 	id, ok := positiveID(c.FormValue("row"))
 	if !ok {
 		return h.adminInvalid(c, "The row must be an item number.")
@@ -93,7 +81,7 @@ func (h *Handler) AdminRowCache(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if secs > 0 {
-		if _, err := h.store.Item(ctx, id); errors.Is(err, platform.ErrNotFound) {
+		if _, err := h.catalog.Item(ctx, id); errors.Is(err, platform.ErrNotFound) {
 			return h.adminInvalid(c, fmt.Sprintf("There is no item %d.", id))
 		} else if err != nil {
 			return err
@@ -103,7 +91,7 @@ func (h *Handler) AdminRowCache(c echo.Context) error {
 	if secs > 0 && delay <= 0 {
 		delay = 1 // a tiny positive delay stays a schedule
 	}
-	if err := h.store.ScheduleRow(ctx, id, delay); err != nil {
+	if err := h.catalog.ScheduleRow(ctx, id, delay); err != nil {
 		return err
 	}
 	action := "schedule row"
@@ -117,13 +105,13 @@ func (h *Handler) AdminRowCache(c echo.Context) error {
 	return h.web.Done(c, fmt.Sprintf("Row %d is cached and refreshed every %s s.", id, strconv.FormatFloat(secs, 'f', -1, 64)), "/admin")
 }
 
-// AdminItemForm is GET /admin/items/:id.
-func (h *Handler) AdminItemForm(c echo.Context) error {
+// EditItemForm is GET /admin/items/:id.
+func (h *Handler) EditItemForm(c echo.Context) error {
 	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}
-	it, err := h.store.Item(c.Request().Context(), id)
+	it, err := h.catalog.Item(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
@@ -145,9 +133,9 @@ func itemForm(it catalog.Item) views.ItemForm {
 	}
 }
 
-// AdminUpdateItem is POST /admin/items/:id: validate, save, purge the
+// UpdateItem is POST /admin/items/:id: validate, save, purge the
 // item's cached pages at once, and redirect with a flash.
-func (h *Handler) AdminUpdateItem(c echo.Context) error {
+func (h *Handler) UpdateItem(c echo.Context) error {
 	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
@@ -155,7 +143,7 @@ func (h *Handler) AdminUpdateItem(c echo.Context) error {
 	f := readItemForm(c, id)
 	if params, _ := c.FormParams(); !params.Has("category") {
 		// A form without the field (older clients) keeps the category.
-		it, err := h.store.Item(c.Request().Context(), id)
+		it, err := h.catalog.Item(c.Request().Context(), id)
 		if err != nil {
 			return err
 		}
@@ -165,7 +153,7 @@ func (h *Handler) AdminUpdateItem(c echo.Context) error {
 	if len(errs) > 0 {
 		return h.itemFormError(c, f, errs)
 	}
-	it, err := h.store.UpdateItem(c.Request().Context(), id, edit)
+	it, err := h.catalog.UpdateItem(c.Request().Context(), id, edit)
 	if err != nil {
 		return err
 	}

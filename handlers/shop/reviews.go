@@ -1,7 +1,6 @@
-package handlers
+package shop
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -12,17 +11,8 @@ import (
 	"storefront/handlers/web"
 	"storefront/store/keys"
 	"storefront/store/platform"
-	"storefront/store/reviews"
 	"storefront/views"
 )
-
-// reviewStore is what reviews need.
-type reviewStore interface {
-	SaveReview(ctx context.Context, itemID, userID int64, rating int, body string) (bool, error)
-	ItemReviews(ctx context.Context, itemID int64) ([]reviews.Review, reviews.Rating, error)
-	MyReview(ctx context.Context, itemID, userID int64) (reviews.Review, bool, error)
-	Ratings(ctx context.Context, ids []int64) (map[int64]reviews.Rating, error)
-}
 
 // PostReview is POST /items/:id/reviews (rating 1-5, body 1-2,000
 // characters; signed in only): one review per account and item, posting
@@ -48,10 +38,10 @@ func (h *Handler) PostReview(c echo.Context) error {
 	if msg != "" {
 		return web.Unprocessable(c, msg)
 	}
-	if err := h.web.Limit(c, keys.RateReview, web.Itoa(s.UserID), h.cfg.Rates.Review, "You are reviewing faster than we allow."); err != nil {
+	if err := h.web.Limit(c, keys.RateReview, web.Itoa(s.UserID), h.cfg.Review, "You are reviewing faster than we allow."); err != nil {
 		return err
 	}
-	created, err := h.store.SaveReview(c.Request().Context(), id, s.UserID, rating, body)
+	created, err := h.reviews.SaveReview(c.Request().Context(), id, s.UserID, rating, body)
 	if errors.Is(err, platform.ErrNotFound) {
 		return web.NotFound("There is no item with that number.")
 	}

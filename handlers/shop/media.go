@@ -1,4 +1,4 @@
-package handlers
+package shop
 
 import (
 	"context"
@@ -13,15 +13,6 @@ import (
 	"storefront/store/media"
 	"storefront/views"
 )
-
-// mediaStore is the part of the store behind item pictures.
-type mediaStore interface {
-	Media(ctx context.Context, hash string, width int, ext string) (media.Rendition, error)
-	ItemImages(ctx context.Context, itemID int64) ([]media.ItemImage, error)
-	MainImages(ctx context.Context, itemIDs []int64) (map[int64]media.ItemImage, error)
-	AddItemImage(ctx context.Context, itemID int64, img media.ProcessedImage) (int, error)
-	DeleteItemImage(ctx context.Context, itemID int64, position int) error
-}
 
 // mediaName is a picture URL's file name: content hash, width, extension.
 var mediaName = regexp.MustCompile(`^([0-9a-f]{24})-([0-9]{1,5})\.(jpg|png)$`)
@@ -42,7 +33,7 @@ func (h *Handler) Media(c echo.Context) error {
 		return c.NoContent(http.StatusNotModified)
 	}
 	width, _ := strconv.Atoi(m[2])
-	r, err := h.store.Media(c.Request().Context(), m[1], width, m[3])
+	r, err := h.pictures.Media(c.Request().Context(), m[1], width, m[3])
 	if err != nil {
 		return err
 	}
@@ -73,7 +64,7 @@ func picture(img media.ItemImage) views.Picture {
 // linePictures returns the main pictures of items ids, for the lines of
 // carts and orders.
 func (h *Handler) linePictures(ctx context.Context, ids []int64) (map[int64]views.Picture, error) {
-	main, err := h.store.MainImages(ctx, ids)
+	main, err := h.pictures.MainImages(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +83,7 @@ func (h *Handler) withPictures(ctx context.Context, lists ...[]views.ItemCard) e
 			ids = append(ids, c.ID)
 		}
 	}
-	main, err := h.store.MainImages(ctx, ids)
+	main, err := h.pictures.MainImages(ctx, ids)
 	if err != nil {
 		return err
 	}

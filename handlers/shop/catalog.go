@@ -1,4 +1,4 @@
-package handlers
+package shop
 
 import (
 	"net/http"
@@ -76,7 +76,7 @@ func (h *Handler) ListItems(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if q.Category != "" {
-		ok, err := h.store.CategoryExists(ctx, q.Category)
+		ok, err := h.search.CategoryExists(ctx, q.Category)
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func (h *Handler) ListItems(c echo.Context) error {
 	q.Page, q.PerPage = page, h.cfg.ItemsPerPage
 	res := search.SearchResult{}
 	if page <= web.MaxPage {
-		if res, err = h.store.Search(ctx, q); err != nil {
+		if res, err = h.search.Search(ctx, q); err != nil {
 			return err
 		}
 	}
@@ -99,7 +99,7 @@ func (h *Handler) ListItems(c echo.Context) error {
 	for i, it := range res.Items {
 		ids[i] = it.ID
 	}
-	ratings, err := h.store.Ratings(ctx, ids)
+	ratings, err := h.reviews.Ratings(ctx, ids)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
-package handlers
+package admin
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -10,28 +9,18 @@ import (
 	"storefront/handlers/web"
 	"storefront/store/board"
 	"storefront/store/platform"
-	"storefront/store/sessions"
 	"storefront/views"
 )
 
-// moderationStore is what the moderators' actions need.
-type moderationStore interface {
-	HideArticle(ctx context.Context, id int64, moderator string) (board.Article, error)
-	HideComment(ctx context.Context, articleID, commentID int64) (board.Comment, error)
-	BanUser(ctx context.Context, name string) (sessions.User, int, error)
-	EndUserSessions(ctx context.Context, userID int64, keep string) (int, error)
-	UserByName(ctx context.Context, name string) (sessions.User, error)
-}
-
-// AdminHideArticle is POST /admin/articles/:id/hide: the article leaves
+// HideArticle is POST /admin/articles/:id/hide: the article leaves
 // every listing, group listing, feed and counter at once; its poster still
 // sees it, marked as hidden by a moderator.
-func (h *Handler) AdminHideArticle(c echo.Context) error {
+func (h *Handler) HideArticle(c echo.Context) error {
 	id, err := web.ArticleIDParam(c)
 	if err != nil {
 		return err
 	}
-	a, err := h.store.HideArticle(c.Request().Context(), id, web.SessionOf(c).UserName)
+	a, err := h.articles.HideArticle(c.Request().Context(), id, web.SessionOf(c).UserName)
 	if err != nil {
 		return web.ArticleNotFound(err)
 	}
@@ -39,15 +28,15 @@ func (h *Handler) AdminHideArticle(c echo.Context) error {
 	return h.web.Done(c, fmt.Sprintf("Article %d is hidden.", id), views.ArticleURL(id))
 }
 
-// AdminHideComment is POST /admin/comments/:id/hide, where id is the
+// HideComment is POST /admin/comments/:id/hide, where id is the
 // comment's data-comment-id ("<article>-<number>"): the comment leaves the
 // page and the count; its author sees that a moderator hid it.
-func (h *Handler) AdminHideComment(c echo.Context) error {
+func (h *Handler) HideComment(c echo.Context) error {
 	articleID, commentID, ok := board.ParseCommentRef(c.Param("id"))
 	if !ok {
 		return web.NotFound("There is no comment with that number.")
 	}
-	cm, err := h.store.HideComment(c.Request().Context(), articleID, commentID)
+	cm, err := h.articles.HideComment(c.Request().Context(), articleID, commentID)
 	if errors.Is(err, platform.ErrNotFound) {
 		return web.NotFound("There is no comment with that number.")
 	}
@@ -58,11 +47,11 @@ func (h *Handler) AdminHideComment(c echo.Context) error {
 	return h.web.Done(c, "The comment is hidden.", views.ArticleURL(articleID)+"#comments")
 }
 
-// AdminBanUser is POST /admin/users/:name/ban: every session of the
+// BanUser is POST /admin/users/:name/ban: every session of the
 // account ends at once, it can no longer sign in or check out, and its
 // orders stay.
-func (h *Handler) AdminBanUser(c echo.Context) error {
-	u, n, err := h.store.BanUser(c.Request().Context(), c.Param("name"))
+func (h *Handler) BanUser(c echo.Context) error {
+	u, n, err := h.accounts.BanUser(c.Request().Context(), c.Param("name"))
 	if errors.Is(err, platform.ErrNotFound) {
 		return web.NotFound("There is no one by that name.")
 	}

@@ -1,4 +1,4 @@
-package handlers
+package shop
 
 import (
 	"regexp"

@@ -1,4 +1,4 @@
-package handlers
+package shop
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func (h *Handler) ListOrders(c echo.Context) error {
 	var orders []orders.Order
 	total := 0
 	if page <= web.MaxPage {
-		orders, total, err = h.store.Orders(c.Request().Context(), s.UserID, ordersPerPage, (page-1)*ordersPerPage)
+		orders, total, err = h.orders.Orders(c.Request().Context(), s.UserID, ordersPerPage, (page-1)*ordersPerPage)
 		if err != nil {
 			return err
 		}
@@ -50,11 +50,11 @@ func (h *Handler) ShowOrder(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	o, err := h.store.Order(ctx, s.UserID, id)
+	o, err := h.orders.Order(ctx, s.UserID, id)
 	adminView := false
 	if errors.Is(err, platform.ErrNotFound) && s.IsAdmin {
-		if u, uerr := h.store.UserByID(ctx, s.UserID); uerr == nil && u.IsAdmin {
-			o, err = h.store.OrderAny(ctx, id)
+		if u, uerr := h.sessions.UserByID(ctx, s.UserID); uerr == nil && u.IsAdmin {
+			o, err = h.orders.OrderAny(ctx, id)
 			adminView = err == nil
 		}
 	}
@@ -67,7 +67,7 @@ func (h *Handler) ShowOrder(c echo.Context) error {
 	}
 	d.CanCancel = !adminView && orders.CanMoveOrder(o.Status, orders.OrderCancelled)
 	if adminView && o.UserID != orders.GuestUserID {
-		if u, err := h.store.UserByID(ctx, o.UserID); err == nil {
+		if u, err := h.sessions.UserByID(ctx, o.UserID); err == nil {
 			d.Shopper = u.Username
 		}
 	}
@@ -85,7 +85,7 @@ func (h *Handler) ShowGuestOrder(c echo.Context) error {
 	if !h.web.ValidOrderKey(id, c.QueryParam("key")) {
 		return web.NotFound("There is no order with that link. Use the link from your order confirmation.")
 	}
-	o, err := h.store.GuestOrder(c.Request().Context(), id)
+	o, err := h.orders.GuestOrder(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func (h *Handler) CancelOrder(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = h.store.MoveOrder(c.Request().Context(), id, s.UserID, orders.OrderCancelled, orders.ActorShopper)
+	_, err = h.orders.MoveOrder(c.Request().Context(), id, s.UserID, orders.OrderCancelled, orders.ActorShopper)
 	var me *orders.MoveError
 	if errors.As(err, &me) {
 		msg := fmt.Sprintf("Order %d is %s and can no longer be cancelled.", id, strings.ToLower(views.StatusText(me.From)))

@@ -1,32 +1,18 @@
-package handlers
+package shop
 
 import (
-	"context"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"storefront/handlers/web"
-	"storefront/store/analytics"
 	"storefront/store/board"
 	"storefront/store/catalog"
 	"storefront/store/reviews"
-	"storefront/store/search"
 	"storefront/store/social"
 	"storefront/views"
 )
-
-// catalogStore is the part of the store that the shop pages read.
-type catalogStore interface {
-	Item(ctx context.Context, id int64) (catalog.Item, error)
-	Items(ctx context.Context, ids []int64) (map[int64]catalog.Item, error)
-	Search(ctx context.Context, q search.SearchQuery) (search.SearchResult, error)
-	CategoryExists(ctx context.Context, name string) (bool, error)
-	Categories(ctx context.Context) ([]catalog.Category, error)
-	PopularItems(ctx context.Context, n int64) ([]analytics.ItemViews, error)
-	RecentlyViewed(ctx context.Context, token string) ([]int64, error)
-}
 
 const (
 	homePopular = 10
@@ -45,17 +31,17 @@ const featuredCount = 8
 func (h *Handler) Home(c echo.Context) error {
 	ctx := c.Request().Context()
 	s := web.SessionOf(c)
-	popular, err := h.store.PopularItems(ctx, homePopular)
+	popular, err := h.popular.PopularItems(ctx, homePopular)
 	if err != nil {
 		return err
 	}
 	var recent []int64
 	if s.Token != "" {
-		if recent, err = h.store.RecentlyViewed(ctx, s.Token); err != nil {
+		if recent, err = h.sessions.RecentlyViewed(ctx, s.Token); err != nil {
 			return err
 		}
 	}
-	mostLiked, recentlyLiked, err := h.store.LikeBoards(ctx, homeLiked)
+	mostLiked, recentlyLiked, err := h.likes.LikeBoards(ctx, homeLiked)
 	if err != nil {
 		return err
 	}
@@ -66,15 +52,15 @@ func (h *Handler) Home(c echo.Context) error {
 	for _, l := range mostLiked {
 		ids = append(ids, l.ItemID)
 	}
-	rows, err := h.store.Items(ctx, ids)
+	rows, err := h.catalog.Items(ctx, ids)
 	if err != nil {
 		return err
 	}
-	ratings, err := h.store.Ratings(ctx, ids)
+	ratings, err := h.reviews.Ratings(ctx, ids)
 	if err != nil {
 		return err
 	}
-	top, err := h.store.Articles(ctx, board.ArticleQuery{Sort: board.SortTop, Page: 1, PerPage: homeArticles, ViewerID: s.UserID})
+	top, err := h.articles.Articles(ctx, board.ArticleQuery{Sort: board.SortTop, Page: 1, PerPage: homeArticles, ViewerID: s.UserID})
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package handlers
+package shop
 
 import (
 	"bytes"
@@ -10,12 +10,6 @@ import (
 	"storefront/store/pagecache"
 	"storefront/views"
 )
-
-// pageStore is the part of the store behind item pages and their cache.
-type pageStore interface {
-	ServeItemPage(ctx context.Context, req pagecache.ItemPageRequest) (pagecache.ItemView, error)
-	ItemNames(ctx context.Context, ids []int64) (map[int64]string, error)
-}
 
 // ShowItem is an item page, served through the page cache, which decides
 // hit, stale, miss or bypass and records the view. The handler's part is
@@ -29,7 +23,7 @@ func (h *Handler) ShowItem(c echo.Context) error {
 	s := web.SessionOf(c)
 	req := pagecache.ItemPageRequest{ItemID: id, Query: c.QueryParams(), Token: s.Token,
 		ClaimedUserID: s.ClaimedID(), Render: h.renderItem, NewToken: h.web.NewToken}
-	v, err := h.store.ServeItemPage(c.Request().Context(), req)
+	v, err := h.pages.ServeItemPage(c.Request().Context(), req)
 	if v.DroppedToken || v.Degraded {
 		// An unknown token (evicted, signed out, replayed): the visitor is
 		// anonymous. With Redis down nobody is anyone.

@@ -1,7 +1,6 @@
-package handlers
+package shop
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -11,13 +10,6 @@ import (
 	"storefront/store/social"
 	"storefront/views"
 )
-
-// likeStore is the part of the store that likes and the home page's like
-// boards use.
-type likeStore interface {
-	SetLike(ctx context.Context, itemID, userID int64, mode string) (social.LikeResult, error)
-	LikeBoards(ctx context.Context, n int64) ([]social.ItemLikes, []int64, error)
-}
 
 // homeLiked is how many items the home page's like boards show.
 const homeLiked = 10
@@ -46,13 +38,13 @@ func (h *Handler) LikeItem(c echo.Context) error {
 		return web.BadRequest("Say like or unlike.")
 	}
 	ctx := c.Request().Context()
-	if _, err := h.store.Item(ctx, id); err != nil {
+	if _, err := h.catalog.Item(ctx, id); err != nil {
 		return err
 	}
-	if err := h.web.Limit(c, keys.RateLike, web.Itoa(s.UserID), h.cfg.Rates.Like, "You are liking very quickly."); err != nil {
+	if err := h.web.Limit(c, keys.RateLike, web.Itoa(s.UserID), h.cfg.Like, "You are liking very quickly."); err != nil {
 		return err
 	}
-	res, err := h.store.SetLike(ctx, id, s.UserID, mode)
+	res, err := h.likes.SetLike(ctx, id, s.UserID, mode)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package handlers
+package admin
 
 import (
 	"context"
@@ -16,19 +16,12 @@ import (
 	"storefront/views"
 )
 
-// adminCatalogStore is what the admin's catalog pages act on.
-type adminCatalogStore interface {
-	AdminItems(ctx context.Context, q catalog.AdminItemQuery) (catalog.ItemPage, error)
-	CreateItem(ctx context.Context, n catalog.NewItem) (catalog.Item, error)
-	SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error)
-}
-
 // adminItemsPerPage is the admin item list's page size.
 const adminItemsPerPage = 50
 
-// AdminItems is GET /admin/items?q=&page=: every item, archived ones too,
+// Items is GET /admin/items?q=&page=: every item, archived ones too,
 // searched by name or number.
-func (h *Handler) AdminItems(c echo.Context) error {
+func (h *Handler) Items(c echo.Context) error {
 	page, err := web.PageParam(c)
 	if err != nil {
 		return err
@@ -39,7 +32,7 @@ func (h *Handler) AdminItems(c echo.Context) error {
 	}
 	d := views.AdminItemsData{Query: q}
 	if page <= web.MaxPage {
-		res, err := h.store.AdminItems(c.Request().Context(), catalog.AdminItemQuery{Q: q, Page: page, PerPage: adminItemsPerPage})
+		res, err := h.catalog.AdminItems(c.Request().Context(), catalog.AdminItemQuery{Q: q, Page: page, PerPage: adminItemsPerPage})
 		if err != nil {
 			return err
 		}
@@ -59,8 +52,8 @@ func (h *Handler) AdminItems(c echo.Context) error {
 	return web.Render(c, http.StatusOK, views.AdminItemsPage(h.web.Chrome(c, "Items"), d))
 }
 
-// AdminNewItemForm is GET /admin/items/new.
-func (h *Handler) AdminNewItemForm(c echo.Context) error {
+// NewItemForm is GET /admin/items/new.
+func (h *Handler) NewItemForm(c echo.Context) error {
 	f := views.ItemForm{Stock: "0"}
 	if err := h.withCategories(c.Request().Context(), &f); err != nil {
 		return err
@@ -68,15 +61,15 @@ func (h *Handler) AdminNewItemForm(c echo.Context) error {
 	return web.Render(c, http.StatusOK, views.AdminItemPage(h.web.Chrome(c, "New item"), f))
 }
 
-// AdminCreateItem is POST /admin/items/new: validate, create, and go to
+// CreateItem is POST /admin/items/new: validate, create, and go to
 // the new item's edit page.
-func (h *Handler) AdminCreateItem(c echo.Context) error {
+func (h *Handler) CreateItem(c echo.Context) error {
 	f := readItemForm(c, 0)
 	edit, errs := validateItemForm(f)
 	if len(errs) > 0 {
 		return h.itemFormError(c, f, errs)
 	}
-	it, err := h.store.CreateItem(c.Request().Context(), catalog.NewItem{Name: edit.Name, PriceCents: edit.PriceCents,
+	it, err := h.catalog.CreateItem(c.Request().Context(), catalog.NewItem{Name: edit.Name, PriceCents: edit.PriceCents,
 		Stock: edit.Stock, Category: edit.Category, Description: edit.Description})
 	if err != nil {
 		return err
@@ -85,18 +78,18 @@ func (h *Handler) AdminCreateItem(c echo.Context) error {
 	return h.web.Done(c, fmt.Sprintf("Created item %d.", it.ID), "/admin/items/"+web.Itoa(it.ID))
 }
 
-// AdminArchiveItem is POST /admin/items/:id/archive.
-func (h *Handler) AdminArchiveItem(c echo.Context) error { return h.setArchived(c, true) }
+// ArchiveItem is POST /admin/items/:id/archive.
+func (h *Handler) ArchiveItem(c echo.Context) error { return h.setArchived(c, true) }
 
-// AdminRestoreItem is POST /admin/items/:id/restore.
-func (h *Handler) AdminRestoreItem(c echo.Context) error { return h.setArchived(c, false) }
+// RestoreItem is POST /admin/items/:id/restore.
+func (h *Handler) RestoreItem(c echo.Context) error { return h.setArchived(c, false) }
 
 func (h *Handler) setArchived(c echo.Context, archived bool) error {
 	id, err := web.ItemIDParam(c)
 	if err != nil {
 		return err
 	}
-	changed, err := h.store.SetItemArchived(c.Request().Context(), id, archived)
+	changed, err := h.catalog.SetItemArchived(c.Request().Context(), id, archived)
 	if err != nil {
 		return err
 	}
@@ -136,7 +129,7 @@ func (h *Handler) itemFormError(c echo.Context, f views.ItemForm, errs map[strin
 
 // withCategories fills the form's category suggestions.
 func (h *Handler) withCategories(ctx context.Context, f *views.ItemForm) error {
-	cats, err := h.store.Categories(ctx)
+	cats, err := h.catalog.Categories(ctx)
 	if err != nil {
 		return err
 	}

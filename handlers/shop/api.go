@@ -1,18 +1,12 @@
-package handlers
+package shop
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"storefront/handlers/web"
 )
-
-// rowStore is the row cache's read side.
-type rowStore interface {
-	ItemRow(ctx context.Context, id int64) ([]byte, bool, error)
-}
 
 // APIItem is GET /api/items/:id: the item's row as JSON, column names as
 // keys, from the row cache (`inv:<id>`, X-Row-Cache: HIT, with cached_at)
@@ -23,7 +17,7 @@ func (h *Handler) APIItem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, cached, err := h.store.ItemRow(c.Request().Context(), id)
+	body, cached, err := h.catalog.ItemRow(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
