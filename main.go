@@ -161,8 +161,8 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 	}
 	stopWorkers()
 	workers.Wait()
-	st.WaitBackground() // page renders started by requests
-	st.Close()          // flushes the buffered writes of page cache hits
+	st.Pages.WaitBackground() // page renders started by requests
+	st.Close()                // flushes the buffered writes of page cache hits
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

@@ -383,14 +383,14 @@ func TestArticleListings(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
 	c.Register("alice")
-	u, err := a.store.UserByName(t.Context(), "alice")
+	u, err := a.store.Sessions.UserByName(t.Context(), "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []int64
 	for i := range 30 {
 		group := []string{"go", "web"}[i%2]
-		art, err := a.store.PostArticle(t.Context(), board.NewArticle{Title: fmt.Sprintf("Article %d", i), Link: "https://example.com/" + idStr(int64(i)), Groups: []string{group}, PosterID: u.ID, Poster: u.Username})
+		art, err := a.store.Board.PostArticle(t.Context(), board.NewArticle{Title: fmt.Sprintf("Article %d", i), Link: "https://example.com/" + idStr(int64(i)), Groups: []string{group}, PosterID: u.ID, Poster: u.Username})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -78,7 +78,7 @@ func TestAdminAccess(t *testing.T) {
 	// An admin whose token the server ended (signed out elsewhere, evicted).
 	ended := a.client()
 	ended.signInAdmin()
-	if err := a.store.EndSession(t.Context(), ended.Cookie("sid")); err != nil {
+	if err := a.store.Sessions.EndSession(t.Context(), ended.Cookie("sid")); err != nil {
 		t.Fatal(err)
 	}
 

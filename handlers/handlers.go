@@ -89,17 +89,17 @@ func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
 		web: kit,
 		ops: ops.New(ops.Config{MetricsToken: cfg.MetricsToken, Health: cfg.Health}, kit, st),
 		shop: shop.New(shop.Config{ItemsPerPage: cfg.ItemsPerPage, MaxLineQty: cfg.MaxLineQty, Like: r.Like, Review: r.Review}, kit,
-			shop.Deps{Catalog: st.Catalog, Search: st.Searcher, Popular: st.Analytics, Pages: st.Pages, Sessions: st.Sessions,
-				Likes: st.Social, Reviews: st.Reviews, Articles: st.Board, Carts: st.Carts, Orders: st.Sales, Pictures: st.Pictures}),
+			shop.Deps{Catalog: st.Catalog, Search: st.Search, Popular: st.Analytics, Pages: st.Pages, Sessions: st.Sessions,
+				Likes: st.Social, Reviews: st.Reviews, Articles: st.Board, Carts: st.Cart, Orders: st.Orders, Pictures: st.Media}),
 		board: board.New(board.Config{PerPage: cfg.ArticlesPage, Post: r.Post, Vote: r.Vote, Comment: r.Comment, Follow: r.Follow}, kit,
-			board.Deps{Articles: st.Board, Social: st.Social, Users: st.Sessions, Notifier: st.Notifier}),
+			board.Deps{Articles: st.Board, Social: st.Social, Users: st.Sessions, Notifier: st.Notify}),
 		account: account.New(account.Rates{Login: r.Login, LoginAddr: r.LoginAddr, Register: r.Register, Password: r.Password}, kit,
-			st.Sessions, st.Notifier),
+			st.Sessions, st.Notify),
 		admin: admin.New(admin.Settings{Instance: st.Instance(), SessionLimit: opt.SessionLimit, PageCacheTTL: opt.PageCacheTTL,
 			PageCacheTop: opt.PageCacheTop, RescaleInterval: opt.RescaleInterval, ViewedKeep: opt.ViewedKeep,
 			StatsInterval: opt.StatsInterval, MaxImageBytes: cfg.MaxImageBytes}, kit,
-			admin.Deps{Catalog: st.Catalog, Pictures: st.Pictures, Pages: st.Pages, Views: st.Analytics, Orders: st.Sales,
-				Articles: st.Board, Accounts: st.Sessions, Stats: st.Statistics}),
+			admin.Deps{Catalog: st.Catalog, Pictures: st.Media, Pages: st.Pages, Views: st.Analytics, Orders: st.Orders,
+				Articles: st.Board, Accounts: st.Sessions, Stats: st.Stats}),
 	}, nil
 }
 

@@ -191,7 +191,7 @@ func TestInvalidUTF8Everywhere(t *testing.T) {
 	judy.Register("judy")
 	admin := a.client()
 	admin.signInAdmin()
-	item, _ := a.store.Item(t.Context(), 1)
+	item, _ := a.store.Catalog.Item(t.Context(), 1)
 	bad := "ok\xffno"
 	rdb := a.store.Redis()
 	before := rdb.DBSize(t.Context()).Val()
@@ -226,10 +226,10 @@ func TestInvalidUTF8Everywhere(t *testing.T) {
 	if after := rdb.DBSize(t.Context()).Val(); after != before {
 		t.Errorf("Redis keys %d -> %d", before, after)
 	}
-	if _, err := a.store.UserByName(t.Context(), "kim_1"); err == nil {
+	if _, err := a.store.Sessions.UserByName(t.Context(), "kim_1"); err == nil {
 		t.Error("registered with a bad password")
 	}
-	if now, _ := a.store.Item(t.Context(), 1); now.Name != item.Name {
+	if now, _ := a.store.Catalog.Item(t.Context(), 1); now.Name != item.Name {
 		t.Errorf("item name %q -> %q", item.Name, now.Name)
 	}
 }

@@ -212,7 +212,7 @@ func TestBanDuringCheckout(t *testing.T) {
 		if res := c.setQty(itoa(item), "2"); res.Status != http.StatusSeeOther {
 			t.Fatalf("cart: %d", res.Status)
 		}
-		u, _ := a.store.UserByName(ctx, name)
+		u, _ := a.store.Sessions.UserByName(ctx, name)
 		var wg sync.WaitGroup
 		var checkoutErr error
 		var banStatus int

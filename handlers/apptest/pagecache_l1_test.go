@@ -195,7 +195,7 @@ func TestCachedHitZeroRoundTrips(t *testing.T) {
 	// The hits' views are written behind, in one pipeline.
 	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "61").Result()
 	trips.n = 0
-	if err := st.FlushWrites(ctx); err != nil {
+	if err := st.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	flushTrips := trips.n
