@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -160,8 +159,6 @@ func (h *Handler) UpdateItem(c echo.Context) error {
 	h.web.Audit(c, "edit item", "item "+web.Itoa(id), "name", it.Name, "price_cents", it.PriceCents, "stock", it.Stock, "category", it.Category)
 	return h.web.Done(c, fmt.Sprintf("Saved item %d. Its cached pages were purged.", id), "/admin/items/"+web.Itoa(id))
 }
-
-var priceRE = regexp.MustCompile(`^[0-9]{1,7}(\.[0-9]{1,2})?$`)
 
 // validateItemForm checks an edit and returns it with any field errors.
 func validateItemForm(f views.ItemForm) (catalog.ItemEdit, map[string]string) {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -42,13 +40,7 @@ func (h *Handler) Items(c echo.Context) error {
 				PriceCents: it.PriceCents, Stock: it.Stock, Archived: it.Archived()})
 		}
 	}
-	d.Pager = web.PagerFor(page, adminItemsPerPage, d.Total, func(p int) string {
-		v := url.Values{"page": {strconv.Itoa(p)}}
-		if q != "" {
-			v.Set("q", q)
-		}
-		return "/admin/items?" + v.Encode()
-	})
+	d.Pager = web.PagerFor(page, adminItemsPerPage, d.Total, listURL("/admin/items", "q", q))
 	return web.Render(c, http.StatusOK, views.AdminItemsPage(h.web.Chrome(c, "Items"), d))
 }
 

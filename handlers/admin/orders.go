@@ -44,13 +44,7 @@ func (h *Handler) Orders(c echo.Context) error {
 				TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: web.When(o.CreatedAt), Next: nextMoves(o.Status)})
 		}
 	}
-	d.Pager = web.PagerFor(page, adminOrdersPerPage, d.Total, func(p int) string {
-		v := url.Values{"page": {strconv.Itoa(p)}}
-		if status != "" {
-			v.Set("status", status)
-		}
-		return "/admin/orders?" + v.Encode()
-	})
+	d.Pager = web.PagerFor(page, adminOrdersPerPage, d.Total, listURL("/admin/orders", "status", status))
 	return web.Render(c, http.StatusOK, views.AdminOrdersPage(h.web.Chrome(c, "Orders"), d))
 }
 
@@ -94,4 +88,16 @@ func (h *Handler) MoveOrder(c echo.Context) error {
 // orderMoveInvalid is a refused move: 422 with the message.
 func (h *Handler) orderMoveInvalid(c echo.Context, msg string) error {
 	return web.Unprocessable(c, msg)
+}
+
+// listURL is the address of page p of an admin list, with its one filter
+// (the search, the status) when set.
+func listURL(path, filter, value string) func(p int) string {
+	return func(p int) string {
+		v := url.Values{"page": {strconv.Itoa(p)}}
+		if value != "" {
+			v.Set(filter, value)
+		}
+		return path + "?" + v.Encode()
+	}
 }

@@ -172,12 +172,3 @@ func checkLink(link string) string {
 	}
 	return ""
 }
-
-// domainOf is the host a link points to, without "www.".
-func domainOf(link string) string {
-	u, err := url.Parse(link)
-	if err != nil {
-		return ""
-	}
-	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
-}

@@ -5,12 +5,10 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"storefront/handlers/web"
-	"storefront/store/media"
 	"storefront/views"
 )
 
@@ -40,25 +38,6 @@ func (h *Handler) Media(c echo.Context) error {
 	hdr.Set("ETag", etag)
 	hdr.Set("Cache-Control", "public, max-age=31536000, immutable")
 	return c.Blob(http.StatusOK, r.ContentType, r.Bytes)
-}
-
-// mediaURL is the address of one stored size of a picture.
-func mediaURL(hash string, s media.ImageSize) string {
-	return "/media/" + hash + "-" + strconv.Itoa(s.Width) + "." + s.Ext
-}
-
-// picture turns a stored picture into an <img>'s attributes.
-func picture(img media.ItemImage) views.Picture {
-	if len(img.Sizes) == 0 {
-		return views.Picture{}
-	}
-	srcset := make([]string, len(img.Sizes))
-	for i, s := range img.Sizes {
-		srcset[i] = mediaURL(img.Hash, s) + " " + strconv.Itoa(s.Width) + "w"
-	}
-	largest := img.Sizes[len(img.Sizes)-1]
-	return views.Picture{Src: mediaURL(img.Hash, img.Sizes[0]), Srcset: strings.Join(srcset, ", "),
-		Width: largest.Width, Height: largest.Height, Position: img.Position}
 }
 
 // linePictures returns the main pictures of items ids, for the lines of
