@@ -69,7 +69,7 @@ func (h *Handler) routes(e *echo.Echo) {
 
 	// Members only: a guest is sent to sign in with why, and comes back to
 	// the page (for a form post, the page the form is on) afterwards.
-	// Each route adds requireSignIn with its own words and return page.
+	// Each route adds web.Kit.RequireSignIn with its own words and return page.
 	members := pages
 	members.GET("/orders", h.shop.ListOrders, h.web.RequireSignIn("Sign in to see your orders.", ""))
 	members.GET("/orders/:id", h.shop.ShowOrder, h.web.RequireSignIn("Sign in to see your order.", ""))

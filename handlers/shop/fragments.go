@@ -46,7 +46,7 @@ type fragment func(ctx context.Context, h *Handler, pv *pageVisit) (templ.Compon
 //  1. wrap its markup in the view with @Hole(views.HoleLike) { ... } and
 //     add the name to views/holes.go;
 //  2. if it needs Redis data (the count, the shopper's own like), add the
-//     reads to the page cache's read round trip (store.readVisit) and a
+//     reads to the page cache's read round trip (pagecache's readVisit) and a
 //     typed field to pagecache.ItemView;
 //  3. add its renderer here, reading that field from pv.view.
 //
