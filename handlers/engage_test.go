@@ -225,9 +225,9 @@ func TestFollowRoutes(t *testing.T) {
 	if res := alice.postJSON("/users/alice/follow", url.Values{"dir": {"follow"}}, nil); res.Status != 422 || !strings.Contains(res.Body, "yourself") {
 		t.Errorf("self-follow JSON: %d %s", res.Status, res.Body)
 	}
-	c, _ := a.store.Social.UserCounts(t.Context(), a.userID("alice"))
-	if c != (social.UserCounts{}) {
-		t.Errorf("refused requests changed alice's counters: %+v", c)
+	c, err := a.store.Social.UserCounts(t.Context(), a.userID("alice"))
+	if err != nil || c != (social.UserCounts{}) {
+		t.Errorf("refused requests changed alice's counters: %+v (%v)", c, err)
 	}
 	if res := a.client().Get("/users/nobody_here"); res.Status != 404 {
 		t.Errorf("unknown user page: %d", res.Status)

@@ -31,8 +31,8 @@ func TestFollowAndLikeRates(t *testing.T) {
 	if res.Status != 429 || res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "following and unfollowing") {
 		t.Fatalf("fifth follow: %d %q", res.Status, res.Header.Get("Retry-After"))
 	}
-	if n, _ := a.store.Social.UserCounts(t.Context(), a.userID("bob")); n.Followers != 0 {
-		t.Errorf("refused follow changed bob's followers: %+v", n)
+	if n, err := a.store.Social.UserCounts(t.Context(), a.userID("bob")); err != nil || n.Followers != 0 {
+		t.Errorf("refused follow changed bob's followers: %+v (%v)", n, err)
 	}
 	likes := []string{"like", "unlike"}
 	for i := range 3 {
