@@ -135,11 +135,7 @@ func TestAdminCreateAndEditItem(t *testing.T) {
 	}
 	form := admin.Get("/admin/items/" + itoa(id))
 	mustContain(t, form.Body, `name="category"`, `value="Home"`, `data-testid="item-images-admin"`, `data-testid="archive-item"`)
-	var actions []string
-	for _, rec := range logs.lines("admin action") {
-		actions = append(actions, rec["action"].(string)+" "+rec["target"].(string))
-	}
-	if got := strings.Join(actions, ","); got != "create item item "+itoa(id)+",edit item item "+itoa(id) {
+	if got := logs.audited("action", "target"); got != "create item item "+itoa(id)+",edit item item "+itoa(id) {
 		t.Errorf("audit %s", got)
 	}
 }
@@ -221,11 +217,7 @@ func TestArchivedItemLeavesTheShop(t *testing.T) {
 	if res := admin.Post("/admin/items/99999/archive", nil); res.Status != http.StatusNotFound {
 		t.Errorf("archive a missing item: %d", res.Status)
 	}
-	var actions []string
-	for _, rec := range logs.lines("admin action") {
-		actions = append(actions, rec["action"].(string))
-	}
-	if got := strings.Join(actions, ","); got != "archive item,restore item" {
+	if got := logs.audited("action"); got != "archive item,restore item" {
 		t.Errorf("audit %s", got)
 	}
 }

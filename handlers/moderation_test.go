@@ -117,11 +117,7 @@ func TestHideCommentAndArticle(t *testing.T) {
 	if res := admin.Post("/admin/articles/99999/hide", nil); res.Status != http.StatusNotFound {
 		t.Errorf("hide a missing article: %d", res.Status)
 	}
-	var actions []string
-	for _, rec := range logs.lines("admin action") {
-		actions = append(actions, rec["action"].(string))
-	}
-	if got := strings.Join(actions, ","); got != "hide comment,hide comment,hide article" {
+	if got := logs.audited("action"); got != "hide comment,hide comment,hide article" {
 		t.Errorf("audit %s", got)
 	}
 }
