@@ -28,5 +28,7 @@
 // keys at the bottom, then workers and the rate limiter, then the domains
 // from those that need no other domain up to the page cache, the
 // statistics and the seeding; never the HTTP layer, the views or this
-// package).
+// package), and importgraph_http_test.go the same of the HTTP layer (the
+// areas under handlers/ share only handlers/web and never import each
+// other).
 package wiring
