@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"storefront/handlers"
+	"storefront/handlers/web"
 	"storefront/store/cart"
 	"storefront/store/media"
 	"storefront/store/orders"
@@ -160,8 +161,8 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 	}
 	stopWorkers()
 	workers.Wait()
-	st.WaitBackground() // page renders started by requests
-	st.Close()          // flushes the buffered writes of page cache hits
+	st.Pages.WaitBackground() // page renders started by requests
+	st.Close()                // flushes the buffered writes of page cache hits
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
@@ -178,7 +179,7 @@ type config struct {
 	RedisClusterAddrs []string
 	DatabaseURL       string
 	CookieKeys        string
-	CookieSecure      handlers.SecureMode
+	CookieSecure      web.SecureMode
 	TrustedProxies    []*net.IPNet
 	AdminPassword     string
 	SessionLimit      int64
@@ -291,19 +292,18 @@ func l1Bytes(n int64) int64 {
 }
 
 // handlerConfig is the part of the configuration the HTTP layer reads.
-func (c config) handlerConfig(keys handlers.CookieKeys) handlers.Config {
+func (c config) handlerConfig(keys web.CookieKeys) handlers.Config {
 	return handlers.Config{
-		CookieKeys:       keys,
-		CookieSecure:     c.CookieSecure,
-		TrustedProxies:   c.TrustedProxies,
-		ItemsPerPage:     c.ItemsPerPage,
-		ArticlesPage:     c.ArticlesPerPage,
-		MaxLineQty:       c.MaxLineQty,
-		ViewedPerSession: int(c.ViewedPerSession),
-		Rates:            c.Rates,
-		RequestTimeout:   c.RequestTimeout,
-		MetricsToken:     c.MetricsToken,
-		MaxImageBytes:    c.MaxImageBytes,
+		CookieKeys:     keys,
+		CookieSecure:   c.CookieSecure,
+		TrustedProxies: c.TrustedProxies,
+		ItemsPerPage:   c.ItemsPerPage,
+		ArticlesPage:   c.ArticlesPerPage,
+		MaxLineQty:     c.MaxLineQty,
+		Rates:          c.Rates,
+		RequestTimeout: c.RequestTimeout,
+		MetricsToken:   c.MetricsToken,
+		MaxImageBytes:  c.MaxImageBytes,
 	}
 }
 
@@ -334,7 +334,7 @@ func (c config) storeOptions(redisMode string) wiring.Options {
 
 // loadCookieKeys returns COOKIE_KEYS, or keys generated once and kept in
 // DATA_DIR so that cookies survive a restart in development.
-func loadCookieKeys(cfg config) (handlers.CookieKeys, error) {
+func loadCookieKeys(cfg config) (web.CookieKeys, error) {
 	raw := cfg.CookieKeys
 	if raw == "" {
 		path := filepath.Join(cfg.DataDir, "cookie-keys")
@@ -343,7 +343,7 @@ func loadCookieKeys(cfg config) (handlers.CookieKeys, error) {
 		case err == nil:
 			raw = strings.TrimSpace(string(b))
 		case errors.Is(err, os.ErrNotExist):
-			raw = handlers.GenerateCookieKeys()
+			raw = web.GenerateCookieKeys()
 			if err := os.WriteFile(path, []byte(raw+"\n"), 0o600); err != nil {
 				return nil, fmt.Errorf("COOKIE_KEYS: keep generated keys: %w", err)
 			}
@@ -351,7 +351,7 @@ func loadCookieKeys(cfg config) (handlers.CookieKeys, error) {
 			return nil, fmt.Errorf("COOKIE_KEYS: %w", err)
 		}
 	}
-	keys, err := handlers.ParseCookieKeys(raw)
+	keys, err := web.ParseCookieKeys(raw)
 	if err != nil {
 		return nil, fmt.Errorf("COOKIE_KEYS: %w", err)
 	}
@@ -446,7 +446,7 @@ func (p *envParser) durationOrZero(name string, def time.Duration) time.Duration
 	return p.duration(name, def)
 }
 
-func (p *envParser) rate(name, def string) handlers.Rate {
+func (p *envParser) rate(name, def string) ratelimit.Rate {
 	v := p.str(name, def)
 	r, err := ratelimit.ParseRate(v)
 	if err != nil {
@@ -455,17 +455,17 @@ func (p *envParser) rate(name, def string) handlers.Rate {
 	return r
 }
 
-func (p *envParser) secure(name string) handlers.SecureMode {
+func (p *envParser) secure(name string) web.SecureMode {
 	switch v := strings.ToLower(p.str(name, "auto")); v {
 	case "auto":
-		return handlers.SecureAuto
+		return web.SecureAuto
 	case "true", "1", "on", "yes":
-		return handlers.SecureAlways
+		return web.SecureAlways
 	case "false", "0", "off", "no":
-		return handlers.SecureNever
+		return web.SecureNever
 	default:
 		p.fail(name, fmt.Sprintf("want auto, true or false, got %q", v))
-		return handlers.SecureAuto
+		return web.SecureAuto
 	}
 }
 

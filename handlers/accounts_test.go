@@ -11,7 +11,9 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
+	"storefront/handlers/web"
 	"storefront/store/keys"
+	"storefront/store/ratelimit"
 	"storefront/store/storetest"
 )
 
@@ -122,8 +124,8 @@ func TestLoginMistakesLookAlike(t *testing.T) {
 
 func TestLoginRateLimits(t *testing.T) {
 	rate := func(c *handlers.Config) {
-		c.Rates.Login = handlers.Rate{{N: 2, Per: time.Second}}
-		c.Rates.LoginAddr = handlers.Rate{{N: 3, Per: time.Second}}
+		c.Rates.Login = ratelimit.Rate{{N: 2, Per: time.Second}}
+		c.Rates.LoginAddr = ratelimit.Rate{{N: 3, Per: time.Second}}
 		c.TrustedProxies = cidrs(t, "127.0.0.0/8")
 	}
 	a := newApp(t, nil, rate)
@@ -160,8 +162,8 @@ func TestLoginRateLimits(t *testing.T) {
 // never keep the owner out, and successes never count.
 func TestLoginLockoutIsNotADenialOfService(t *testing.T) {
 	a := newApp(t, nil, func(c *handlers.Config) {
-		c.Rates.Login = handlers.Rate{{N: 5, Per: time.Minute}}
-		c.Rates.LoginAddr = handlers.Rate{{N: 20, Per: time.Minute}}
+		c.Rates.Login = ratelimit.Rate{{N: 5, Per: time.Minute}}
+		c.Rates.LoginAddr = ratelimit.Rate{{N: 20, Per: time.Minute}}
 		c.TrustedProxies = cidrs(t, "127.0.0.0/8")
 	})
 	a.client().Register("heidi")
@@ -214,7 +216,7 @@ func TestLoginLockoutIsNotADenialOfService(t *testing.T) {
 }
 
 func TestRegisterRateLimitAndClientAddress(t *testing.T) {
-	one := func(c *handlers.Config) { c.Rates.Register = handlers.Rate{{N: 1, Per: time.Second}} }
+	one := func(c *handlers.Config) { c.Rates.Register = ratelimit.Rate{{N: 1, Per: time.Second}} }
 	reg := func(a *app, name string, headers ...string) int {
 		return a.client().Post("/register", url.Values{"username": {name}, "password": {"correct horse battery"}}, headers...).Status
 	}
@@ -229,11 +231,11 @@ func TestRegisterRateLimitAndClientAddress(t *testing.T) {
 		second     int
 		key        string // the rate-limit key of the first client
 	}{
-		{"no trusted proxies", nil, "203.0.113.1", "203.0.113.2", 429, keys.Rate("register", "127.0.0.1")},
-		{"untrusted peer", []string{"10.0.0.0/8"}, "203.0.113.1", "203.0.113.2", 429, keys.Rate("register", "127.0.0.1")},
-		{"trusted peer", []string{"127.0.0.0/8"}, "203.0.113.1", "203.0.113.2", 303, keys.Rate("register", "203.0.113.1")},
-		{"spoofed hop before a trusted proxy", []string{"127.0.0.0/8"}, "6.6.6.6, 203.0.113.1", "6.6.6.6, 203.0.113.2", 303, keys.Rate("register", "203.0.113.1")},
-		{"same client behind a trusted proxy", []string{"127.0.0.0/8"}, "203.0.113.1", "6.6.6.6, 203.0.113.1", 429, keys.Rate("register", "203.0.113.1")},
+		{"no trusted proxies", nil, "203.0.113.1", "203.0.113.2", 429, keys.Rate(keys.RateRegister, "127.0.0.1")},
+		{"untrusted peer", []string{"10.0.0.0/8"}, "203.0.113.1", "203.0.113.2", 429, keys.Rate(keys.RateRegister, "127.0.0.1")},
+		{"trusted peer", []string{"127.0.0.0/8"}, "203.0.113.1", "203.0.113.2", 303, keys.Rate(keys.RateRegister, "203.0.113.1")},
+		{"spoofed hop before a trusted proxy", []string{"127.0.0.0/8"}, "6.6.6.6, 203.0.113.1", "6.6.6.6, 203.0.113.2", 303, keys.Rate(keys.RateRegister, "203.0.113.1")},
+		{"same client behind a trusted proxy", []string{"127.0.0.0/8"}, "203.0.113.1", "6.6.6.6, 203.0.113.1", 429, keys.Rate(keys.RateRegister, "203.0.113.1")},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -273,8 +275,8 @@ func TestCookieAttacksEndAnonymous(t *testing.T) {
 	bobUser := bob.Cookie("user")
 	key := testHashKey(t)
 	otherKey := []byte(strings.Repeat("k", 64))
-	u, _ := a.store.UserByName(t.Context(), "alice")
-	admin, _ := a.store.UserByName(t.Context(), "admin")
+	u, _ := a.store.Sessions.UserByName(t.Context(), "alice")
+	admin, _ := a.store.Sessions.UserByName(t.Context(), "admin")
 	stray := forgeToken(key, "never issued")
 
 	// Sanity: cookies forged with the right key and date are accepted, so
@@ -338,7 +340,7 @@ func TestCookieKeyRotation(t *testing.T) {
 	k2 := "S0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMktFWTJLRVkyS0VZMg=="
 	withKeys := func(s string) func(*handlers.Config) {
 		return func(c *handlers.Config) {
-			keys, err := handlers.ParseCookieKeys(s)
+			keys, err := web.ParseCookieKeys(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -382,10 +384,10 @@ func TestCookieKeyRotation(t *testing.T) {
 	if got := signedInAs(e.home().Body); got != "heidi" {
 		t.Errorf("encrypted cookie: %q", got)
 	}
-	if _, err := handlers.ParseCookieKeys("c2hvcnQ="); err == nil {
+	if _, err := web.ParseCookieKeys("c2hvcnQ="); err == nil {
 		t.Error("a short key was accepted")
 	}
-	if _, err := handlers.ParseCookieKeys("not base64!"); err == nil {
+	if _, err := web.ParseCookieKeys("not base64!"); err == nil {
 		t.Error("a non-base64 key was accepted")
 	}
 }

@@ -25,7 +25,7 @@ func TestAdminItemList(t *testing.T) {
 	if ids := testids(admin.Get("/admin/items?page=2").Body, "admin-item-row", "data-item-id"); len(ids) != 50 || ids[0] != "51" {
 		t.Fatalf("second page %v", ids[:min(3, len(ids))])
 	}
-	it, err := a.store.Item(t.Context(), 42)
+	it, err := a.store.Catalog.Item(t.Context(), 42)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestAdminItemList(t *testing.T) {
 		t.Errorf("search by number: %v", found)
 	}
 	for _, id := range testids(admin.Get("/admin/items?q="+url.QueryEscape(word)).Body, "admin-item-row", "data-item-id") {
-		got, _ := a.store.Item(t.Context(), parseID(t, id))
+		got, _ := a.store.Catalog.Item(t.Context(), parseID(t, id))
 		if !strings.Contains(strings.ToLower(got.Name), strings.ToLower(word)) {
 			t.Errorf("search %q listed %q", word, got.Name)
 		}
@@ -110,7 +110,7 @@ func TestAdminCreateAndEditItem(t *testing.T) {
 		t.Fatalf("create: %d to %q", res.Status, loc)
 	}
 	id := parseID(t, strings.TrimPrefix(loc, "/admin/items/"))
-	it, err := a.store.Item(t.Context(), id)
+	it, err := a.store.Catalog.Item(t.Context(), id)
 	if err != nil || it.Name != "Zyxel <b>Lamp</b>" || it.PriceCents != 1234 || it.Stock != 7 || it.Category != "Lighting" {
 		t.Fatalf("created %+v, %v", it, err)
 	}
@@ -127,7 +127,7 @@ func TestAdminCreateAndEditItem(t *testing.T) {
 	if res := admin.Post("/admin/items/"+itoa(id), edit); res.Status != http.StatusSeeOther {
 		t.Fatalf("edit: %d", res.Status)
 	}
-	if it, _ := a.store.Item(t.Context(), id); it.Category != "Home" || it.PriceCents != 1000 {
+	if it, _ := a.store.Catalog.Item(t.Context(), id); it.Category != "Home" || it.PriceCents != 1000 {
 		t.Errorf("after edit %+v", it)
 	}
 	if ids := testids(shopper.Get("/items?category=Home&q=zyxel").Body, "item-card", "data-item-id"); !contains(ids, itoa(id)) {
@@ -135,11 +135,7 @@ func TestAdminCreateAndEditItem(t *testing.T) {
 	}
 	form := admin.Get("/admin/items/" + itoa(id))
 	mustContain(t, form.Body, `name="category"`, `value="Home"`, `data-testid="item-images-admin"`, `data-testid="archive-item"`)
-	var actions []string
-	for _, rec := range logs.lines("admin action") {
-		actions = append(actions, rec["action"].(string)+" "+rec["target"].(string))
-	}
-	if got := strings.Join(actions, ","); got != "create item item "+itoa(id)+",edit item item "+itoa(id) {
+	if got := logs.audited("action", "target"); got != "create item item "+itoa(id)+",edit item item "+itoa(id) {
 		t.Errorf("audit %s", got)
 	}
 }
@@ -152,7 +148,7 @@ func TestArchivedItemLeavesTheShop(t *testing.T) {
 	a, logs := newLoggedApp(t)
 	ctx := t.Context()
 	a.setStock(33, 20)
-	it, _ := a.store.Item(ctx, 33)
+	it, _ := a.store.Catalog.Item(ctx, 33)
 	shopper := a.client()
 	shopper.Register("ann")
 	orderID := shopper.orderFor("ann", 33, 1)
@@ -221,11 +217,7 @@ func TestArchivedItemLeavesTheShop(t *testing.T) {
 	if res := admin.Post("/admin/items/99999/archive", nil); res.Status != http.StatusNotFound {
 		t.Errorf("archive a missing item: %d", res.Status)
 	}
-	var actions []string
-	for _, rec := range logs.lines("admin action") {
-		actions = append(actions, rec["action"].(string))
-	}
-	if got := strings.Join(actions, ","); got != "archive item,restore item" {
+	if got := logs.audited("action"); got != "archive item,restore item" {
 		t.Errorf("audit %s", got)
 	}
 }

@@ -29,11 +29,11 @@ func (c *client) orderFor(name string, item int64, qty int) int64 {
 // checkoutAs checks out the client's cart through the store, as the
 // signed-in account name (the one place these tests call the checkout).
 func (c *client) checkoutAs(name string) (orders.Order, error) {
-	u, err := c.a.store.UserByName(context.WithoutCancel(c.a.t.Context()), name)
+	u, err := c.a.store.Sessions.UserByName(context.WithoutCancel(c.a.t.Context()), name)
 	if err != nil {
 		return orders.Order{}, err
 	}
-	return c.a.store.Checkout(context.WithoutCancel(c.a.t.Context()), orders.CheckoutRequest{Cart: cart.Owner{UserID: u.ID, Token: c.Cookie("sid")},
+	return c.a.store.Orders.Checkout(context.WithoutCancel(c.a.t.Context()), orders.CheckoutRequest{Cart: cart.Owner{UserID: u.ID, Token: c.Cookie("sid")},
 		Shipping: orders.ShippingStandard, Payment: orders.PayInvoice, ExpectTotal: -1, Address: orders.Address{Name: "Ada Lovelace", Line1: "1 Main Street", City: "London", Postcode: "N1 1AA", Country: "GB"}})
 }
 

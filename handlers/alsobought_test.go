@@ -56,7 +56,7 @@ func TestAlsoBoughtAndViewToBuy(t *testing.T) {
 		viewer.Get("/items/7")
 	}
 	// Hits count their views behind: flush them so the render sees all 8.
-	if err := a.store.FlushWrites(ctx); err != nil {
+	if err := a.store.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	a.buy(7, 8, 9)

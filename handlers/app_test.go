@@ -10,6 +10,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
+	"storefront/handlers/web"
 	"storefront/store/storetest"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
@@ -31,18 +32,17 @@ type app struct {
 
 // testConfig is the HTTP config tests start from.
 func testConfig(t testing.TB) handlers.Config {
-	keys, err := handlers.ParseCookieKeys(testKeys)
+	keys, err := web.ParseCookieKeys(testKeys)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return handlers.Config{
-		CookieKeys:       keys,
-		ItemsPerPage:     24,
-		ArticlesPage:     25,
-		MaxLineQty:       99,
-		ViewedPerSession: 25,
-		RequestTimeout:   5 * time.Second,
-		MetricsToken:     testMetricsToken,
+		CookieKeys:     keys,
+		ItemsPerPage:   24,
+		ArticlesPage:   25,
+		MaxLineQty:     99,
+		RequestTimeout: 5 * time.Second,
+		MetricsToken:   testMetricsToken,
 	}
 }
 

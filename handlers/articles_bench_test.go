@@ -34,14 +34,14 @@ func BenchmarkVote(b *testing.B) {
 	cookies := make([][]*http.Cookie, readers)
 	for i := range cookies {
 		name := fmt.Sprintf("bench%d", i)
-		if _, err := st.CreateUser(b.Context(), name, "correct horse battery"); err != nil {
+		if _, err := st.Sessions.CreateUser(b.Context(), name, "correct horse battery"); err != nil {
 			b.Fatal(err)
 		}
 		cookies[i] = signIn(b, router, name)
 	}
-	poster, _ := st.UserByName(b.Context(), "bench0")
+	poster, _ := st.Sessions.UserByName(b.Context(), "bench0")
 	for i := range articles {
-		if _, err := st.PostArticle(b.Context(), board.NewArticle{Title: fmt.Sprint("bench ", i), Link: "https://example.com/",
+		if _, err := st.Board.PostArticle(b.Context(), board.NewArticle{Title: fmt.Sprint("bench ", i), Link: "https://example.com/",
 			PosterID: poster.ID, Poster: poster.Username}); err != nil {
 			b.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/store/board"
 	"storefront/store/keys"
+	"storefront/store/ratelimit"
 	"storefront/store/storetest"
 	"storefront/wiring"
 )
@@ -149,10 +150,10 @@ func TestVoteWithoutJavaScript(t *testing.T) {
 		referer string
 		want    string
 	}{
-		{"next field", url.Values{"dir": {"down"}, "next": {"/articles?sort=new&page=2"}}, "", "/articles?sort=new&page=2#article-" + idStr(id)},
-		{"referer", url.Values{"dir": {"up"}}, a.srv.URL + "/groups/go?sort=new", "/groups/go?sort=new#article-" + idStr(id)},
-		{"foreign referer", url.Values{"dir": {"none"}}, "https://evil.example/x", "/articles/" + idStr(id) + "#article-" + idStr(id)},
-		{"open redirect", url.Values{"dir": {"up"}, "next": {"//evil.example/"}}, "", "/articles/" + idStr(id) + "#article-" + idStr(id)},
+		{"next field", url.Values{"dir": {"down"}, "next": {"/articles?sort=new&page=2"}}, "", "/articles?sort=new&page=2#article-" + itoa(id)},
+		{"referer", url.Values{"dir": {"up"}}, a.srv.URL + "/groups/go?sort=new", "/groups/go?sort=new#article-" + itoa(id)},
+		{"foreign referer", url.Values{"dir": {"none"}}, "https://evil.example/x", "/articles/" + itoa(id) + "#article-" + itoa(id)},
+		{"open redirect", url.Values{"dir": {"up"}, "next": {"//evil.example/"}}, "", "/articles/" + itoa(id) + "#article-" + itoa(id)},
 	}
 	for _, tc := range tests {
 		h := []string{}
@@ -164,12 +165,10 @@ func TestVoteWithoutJavaScript(t *testing.T) {
 			t.Errorf("%s: %d to %q, want 303 to %q", tc.name, res.Status, res.Header.Get("Location"), tc.want)
 		}
 	}
-	if got := articleAttrs(t, c.Get("/articles/"+idStr(id)).Body); got["data-my-vote"] != "up" || got["data-up"] != "1" {
+	if got := articleAttrs(t, c.Get("/articles/"+itoa(id)).Body); got["data-my-vote"] != "up" || got["data-up"] != "1" {
 		t.Errorf("after the votes: %v", got)
 	}
 }
-
-func idStr(n int64) string { return strconv.FormatInt(n, 10) }
 
 // TestVoteBadRequests: bad direction 400, missing article 404, guests
 // sent to sign in (401 for JSON); none of them changes anything.
@@ -189,13 +188,13 @@ func TestVoteBadRequests(t *testing.T) {
 		status int
 		loc    string
 	}{
-		{"bad dir", c, "/articles/" + idStr(id) + "/vote", "sideways", false, 400, ""},
-		{"empty dir", c, "/articles/" + idStr(id) + "/vote", "", true, 400, ""},
+		{"bad dir", c, "/articles/" + itoa(id) + "/vote", "sideways", false, 400, ""},
+		{"empty dir", c, "/articles/" + itoa(id) + "/vote", "", true, 400, ""},
 		{"missing article", c, "/articles/99999/vote", "up", true, 404, ""},
 		{"missing article form", c, "/articles/99999/vote", "up", false, 404, ""},
 		{"not a number", c, "/articles/abc/vote", "up", false, 404, ""},
-		{"guest", guest, "/articles/" + idStr(id) + "/vote", "down", false, 303, "/login?next=%2Farticles%2F" + idStr(id)},
-		{"guest json", guest, "/articles/" + idStr(id) + "/vote", "down", true, 401, ""},
+		{"guest", guest, "/articles/" + itoa(id) + "/vote", "down", false, 303, "/login?next=%2Farticles%2F" + itoa(id)},
+		{"guest json", guest, "/articles/" + itoa(id) + "/vote", "down", true, 401, ""},
 	}
 	for _, tc := range tests {
 		h := []string{}
@@ -223,24 +222,24 @@ func TestVoteWindowCloses(t *testing.T) {
 	alice.Register("alice")
 	bob.Register("bob")
 	id := alice.postArticle("x", "https://example.com/")
-	if body := alice.Get("/articles/" + idStr(id)).Body; strings.Contains(body, `data-testid="vote-closed"`) {
+	if body := alice.Get("/articles/" + itoa(id)).Body; strings.Contains(body, `data-testid="vote-closed"`) {
 		t.Fatal("a new article shows as closed")
 	}
 	before := scoreOf(t, a.store, id)
 	// Wait for the window to close as the page reports it (polling: a
 	// busy machine makes this slower, never red).
 	apptest.Eventually(t, "the article shows voting closed", func() bool {
-		return strings.Contains(alice.Get("/articles/"+idStr(id)).Body, `data-testid="vote-closed"`)
+		return strings.Contains(alice.Get("/articles/"+itoa(id)).Body, `data-testid="vote-closed"`)
 	})
 	status, v := bob.vote(id, "up")
 	if status != 200 || v.Open || v.Up != 1 || v.MyVote != "none" || v.Score != before {
 		t.Fatalf("vote after the window: %d %+v", status, v)
 	}
-	res := bob.Post("/articles/"+idStr(id)+"/vote", url.Values{"dir": {"down"}})
+	res := bob.Post("/articles/"+itoa(id)+"/vote", url.Values{"dir": {"down"}})
 	if res.Status != http.StatusSeeOther {
 		t.Fatalf("form vote after the window: %d", res.Status)
 	}
-	page := bob.Get("/articles/" + idStr(id))
+	page := bob.Get("/articles/" + itoa(id))
 	mustContain(t, page.Body, `data-testid="vote-closed"`, "Voting on this article has closed", "disabled")
 	if got := scoreOf(t, a.store, id); got != before {
 		t.Errorf("score moved after the window")
@@ -264,7 +263,7 @@ func TestConcurrentVotesOverHTTP(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range 100 {
 			wg.Go(func() {
-				req, _ := http.NewRequest("POST", a.srv.URL+"/articles/"+idStr(id)+"/vote", strings.NewReader("dir=up"))
+				req, _ := http.NewRequest("POST", a.srv.URL+"/articles/"+itoa(id)+"/vote", strings.NewReader("dir=up"))
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 				req.Header.Set("Accept", "application/json")
 				req.Header.Set("Sec-Fetch-Site", "same-origin")
@@ -341,7 +340,7 @@ func TestPostArticleInput(t *testing.T) {
 	}
 	// A script in a title is shown as text, here and in listings.
 	id := c.postArticle(`<script>alert("t")</script>`, "HTTPS://Example.com/a?b=<c>", "go", "go", "web")
-	for _, path := range []string{"/articles/" + idStr(id), "/articles", "/groups/go", "/"} {
+	for _, path := range []string{"/articles/" + itoa(id), "/articles", "/groups/go", "/"} {
 		body := c.Get(path).Body
 		if strings.Contains(body, `<script>alert`) || !strings.Contains(body, "&lt;script&gt;alert(") {
 			t.Errorf("%s: title not escaped", path)
@@ -358,7 +357,7 @@ func TestPostArticleInput(t *testing.T) {
 			t.Errorf("guest: %d %s", res.Status, res.Header.Get("Location"))
 		}
 	}
-	if got := a.store.Redis().Get(t.Context(), keys.ArticleSeq).Val(); got != idStr(id) {
+	if got := a.store.Redis().Get(t.Context(), keys.ArticleSeq).Val(); got != itoa(id) {
 		t.Errorf("article counter %s", got)
 	}
 	if res := c.Get("/articles/new"); res.Status != 200 || !strings.Contains(res.Body, `name="groups" value="offtopic"`) {
@@ -368,7 +367,7 @@ func TestPostArticleInput(t *testing.T) {
 
 // TestPostRate: POST_RATE limits posts per reader.
 func TestPostRate(t *testing.T) {
-	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Post = handlers.Rate{{N: 1, Per: time.Hour}} })
+	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Post = ratelimit.Rate{{N: 1, Per: time.Hour}} })
 	c := a.client()
 	c.Register("alice")
 	c.postArticle("one", "https://example.com/1")
@@ -382,14 +381,14 @@ func TestArticleListings(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
 	c.Register("alice")
-	u, err := a.store.UserByName(t.Context(), "alice")
+	u, err := a.store.Sessions.UserByName(t.Context(), "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []int64
 	for i := range 30 {
 		group := []string{"go", "web"}[i%2]
-		art, err := a.store.PostArticle(t.Context(), board.NewArticle{Title: fmt.Sprintf("Article %d", i), Link: "https://example.com/" + idStr(int64(i)), Groups: []string{group}, PosterID: u.ID, Poster: u.Username})
+		art, err := a.store.Board.PostArticle(t.Context(), board.NewArticle{Title: fmt.Sprintf("Article %d", i), Link: "https://example.com/" + itoa(int64(i)), Groups: []string{group}, PosterID: u.ID, Poster: u.Username})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -429,14 +428,14 @@ func TestArticleListings(t *testing.T) {
 		if tc.status == 200 && len(rows) != tc.rows {
 			t.Errorf("%s: %d rows, want %d", tc.path, len(rows), tc.rows)
 		}
-		if tc.first != 0 && (len(rows) == 0 || rows[0] != idStr(tc.first)) {
+		if tc.first != 0 && (len(rows) == 0 || rows[0] != itoa(tc.first)) {
 			t.Errorf("%s: first row %v, want %d", tc.path, rows, tc.first)
 		}
 	}
 	// A vote lifts the oldest article to the top of the board and the home page.
 	c.Register("bob")
 	c.vote(ids[0], "up")
-	if rows := testids(c.Get("/articles?sort=top").Body, "article", "data-article-id"); rows[0] != idStr(ids[0]) {
+	if rows := testids(c.Get("/articles?sort=top").Body, "article", "data-article-id"); rows[0] != itoa(ids[0]) {
 		t.Errorf("top: first %s, want %d", rows[0], ids[0])
 	}
 	home := c.Get("/")
@@ -460,7 +459,7 @@ func TestGroupListingCatchesUp(t *testing.T) {
 	c.postArticle("three", "https://example.com/3", "web")
 	storetest.Wait(t, 1100*time.Millisecond)
 	rows := testids(c.Get("/groups/redis?sort=new").Body, "article", "data-article-id")
-	if len(rows) != 2 || rows[0] != idStr(second) || rows[1] != idStr(first) {
+	if len(rows) != 2 || rows[0] != itoa(second) || rows[1] != itoa(first) {
 		t.Fatalf("after GROUP_CACHE_TTL: %v, want [%d %d]", rows, second, first)
 	}
 }
@@ -468,11 +467,11 @@ func TestGroupListingCatchesUp(t *testing.T) {
 // TestComments: escaped, limited to COMMENT_RATE per reader (429 with
 // Retry-After, nothing stored), and open again after the window.
 func TestComments(t *testing.T) {
-	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Comment = handlers.Rate{{N: 2, Per: time.Minute}} })
+	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Comment = ratelimit.Rate{{N: 2, Per: time.Minute}} })
 	c := a.client()
 	c.Register("alice")
 	id := c.postArticle("x", "https://example.com/")
-	path := "/articles/" + idStr(id) + "/comments"
+	path := "/articles/" + itoa(id) + "/comments"
 	comment := func(body string) apptest.Response { return c.Post(path, url.Values{"body": {body}}) }
 	for i, body := range []string{"<script>alert(1)</script>", "second\nline"} {
 		res := comment(body)
@@ -496,7 +495,7 @@ func TestComments(t *testing.T) {
 	if n := a.store.Redis().LLen(t.Context(), keys.Comments(id)).Val(); n != 2 {
 		t.Fatalf("%d comments stored, want 2", n)
 	}
-	page := c.Get("/articles/" + idStr(id))
+	page := c.Get("/articles/" + itoa(id))
 	if n := len(testids(page.Body, "comment", "")); n != 2 {
 		t.Errorf("%d comments shown", n)
 	}
@@ -554,14 +553,14 @@ func TestArticleJSONAnswers(t *testing.T) {
 		ID  int64  `json:"id"`
 		URL string `json:"url"`
 	}
-	if res.Status != http.StatusCreated || json.Unmarshal([]byte(res.Body), &posted) != nil || posted.URL != "/articles/"+idStr(posted.ID) {
+	if res.Status != http.StatusCreated || json.Unmarshal([]byte(res.Body), &posted) != nil || posted.URL != "/articles/"+itoa(posted.ID) {
 		t.Fatalf("post: %d %s", res.Status, res.Body)
 	}
-	res = c.Post("/articles/"+idStr(posted.ID)+"/comments", url.Values{"body": {"  "}}, js...)
+	res = c.Post("/articles/"+itoa(posted.ID)+"/comments", url.Values{"body": {"  "}}, js...)
 	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, `"error"`) {
 		t.Fatalf("empty comment: %d %s", res.Status, res.Body)
 	}
-	res = c.Post("/articles/"+idStr(posted.ID)+"/comments", url.Values{"body": {"<i>hi</i>"}}, js...)
+	res = c.Post("/articles/"+itoa(posted.ID)+"/comments", url.Values{"body": {"<i>hi</i>"}}, js...)
 	if res.Status != http.StatusCreated || !strings.Contains(res.Body, `"id":1`) {
 		t.Fatalf("comment: %d %s", res.Status, res.Body)
 	}

@@ -53,7 +53,7 @@ func TestAccountCartSurvivesEviction(t *testing.T) {
 	c.Register("evictee")
 	c.setQty("7", "3")
 	a.client().Register("newcomer") // the newer session wins the only place
-	if _, err := a.store.CleanSessions(t.Context()); err != nil {
+	if _, err := a.store.Sessions.CleanSessions(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if signedInAs(c.home().Body) != "" {

@@ -337,7 +337,7 @@ func TestCartReadsThroughRowCache(t *testing.T) {
 	if res := c.Post("/cart", url.Values{"item": {"2"}, "qty": {"1"}}); res.Status != http.StatusSeeOther {
 		t.Fatalf("add: %d", res.Status)
 	}
-	it, err := a.store.Item(t.Context(), 2)
+	it, err := a.store.Catalog.Item(t.Context(), 2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func (a *app) orderCount() int {
 // fulfil runs the fulfilment worker until the queue is drained.
 func (a *app) fulfil() {
 	a.t.Helper()
-	w := a.store.Fulfilment("test-worker")
+	w := a.store.Orders.Fulfilment("test-worker")
 	for range 5 {
 		if _, err := w.Poll(a.t.Context()); err != nil {
 			a.t.Fatal(err)

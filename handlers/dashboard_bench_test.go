@@ -27,7 +27,7 @@ func BenchmarkDashboard(b *testing.B) {
 		rdb.HIncrBy(ctx, keys.PageStats, "hit", 5)
 		rdb.HIncrBy(ctx, keys.PageStats, "miss", 3)
 		a.store.SetClock(func() time.Time { return now.Add(time.Duration(i-360) * 10 * time.Second) })
-		if _, err := a.store.SampleStats(ctx); err != nil {
+		if _, err := a.store.Stats.SampleStats(ctx); err != nil {
 			b.Fatal(err)
 		}
 	}

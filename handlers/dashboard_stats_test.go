@@ -31,7 +31,7 @@ func TestDashboardWorkload(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := a.store.SampleStats(ctx); err != nil { // the chart's starting point
+	if _, err := a.store.Stats.SampleStats(ctx); err != nil { // the chart's starting point
 		t.Fatal(err)
 	}
 
@@ -52,10 +52,10 @@ func TestDashboardWorkload(t *testing.T) {
 	for _, id := range []string{"11", "12", "13", "11", "12"} {
 		view(shopper.on(b), id, "HIT")
 	}
-	if err := b.store.FlushWrites(ctx); err != nil { // hits are counted behind
+	if err := b.store.Pages.FlushWrites(ctx); err != nil { // hits are counted behind
 		t.Fatal(err)
 	}
-	if _, err := b.store.SampleStats(ctx); err != nil {
+	if _, err := b.store.Stats.SampleStats(ctx); err != nil {
 		t.Fatal(err)
 	}
 
@@ -120,11 +120,11 @@ func TestDashboardCharts(t *testing.T) {
 			rdb.HIncrBy(ctx, keys.PageStats, "hit", 5)
 			rdb.HIncrBy(ctx, keys.PageStats, "miss", 3)
 		}
-		if err := a.store.CreateSession(ctx, "tok"+itoa(int64(i)), int64(i%2)); err != nil {
+		if err := a.store.Sessions.CreateSession(ctx, "tok"+itoa(int64(i)), int64(i%2)); err != nil {
 			t.Fatal(err)
 		}
 		a.store.SetClock(func() time.Time { return at })
-		if _, err := a.store.SampleStats(ctx); err != nil {
+		if _, err := a.store.Stats.SampleStats(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -209,7 +209,7 @@ func TestDashboardSessions(t *testing.T) {
 	admin := a.client()
 	admin.signInAdmin()
 	for i := range 5 {
-		if err := a.store.CreateSession(t.Context(), "guest"+itoa(int64(i)), 0); err != nil {
+		if err := a.store.Sessions.CreateSession(t.Context(), "guest"+itoa(int64(i)), 0); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -78,7 +79,7 @@ func TestAdminAccess(t *testing.T) {
 	// An admin whose token the server ended (signed out elsewhere, evicted).
 	ended := a.client()
 	ended.signInAdmin()
-	if err := a.store.EndSession(t.Context(), ended.Cookie("sid")); err != nil {
+	if err := a.store.Sessions.EndSession(t.Context(), ended.Cookie("sid")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -205,6 +206,21 @@ func (l *logBuffer) lines(msg string) []map[string]any {
 		}
 	}
 	return out
+}
+
+// audited lists the logged admin actions, oldest first and separated by
+// commas, each as its fields (such as "action" and "target") joined by
+// spaces.
+func (l *logBuffer) audited(fields ...string) string {
+	var actions []string
+	for _, rec := range l.lines("admin action") {
+		var parts []string
+		for _, f := range fields {
+			parts = append(parts, fmt.Sprint(rec[f]))
+		}
+		actions = append(actions, strings.Join(parts, " "))
+	}
+	return strings.Join(actions, ",")
 }
 
 // newLoggedApp is newApp with the handlers' logs kept for the test.

@@ -59,7 +59,7 @@ func newFuzzApp(f *testing.F) *fuzzApp {
 			a.user = c.Value
 		}
 	}
-	page, err := st.Articles(context.Background(), board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 1})
+	page, err := st.Board.Articles(context.Background(), board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 1})
 	if err != nil || len(page.Articles) == 0 {
 		f.Fatalf("no articles: %v", err)
 	}

@@ -1,37 +1,45 @@
-// Package handlers speaks HTTP: the Echo router, middleware and one handler
-// file per resource. Handlers read typed requests, call the store and
-// render templ views; they never hold state of their own that correctness
-// depends on, so several instances can run side by side.
+// Package handlers is the HTTP layer's front door: New builds the request
+// plumbing (handlers/web) and every area (handlers/shop, board, account,
+// admin and ops) from the domain services main built, handing each area
+// only the services it uses, and routes.go registers every route, grouped
+// by who may call it. The areas never import each other; what they share
+// is in web. Handlers read typed requests, call the domains and render
+// templ views; they hold no state that correctness depends on, so several
+// instances run side by side.
+//
+// Tests: the *_test.go files here drive the real router over a real store
+// (miniredis or Redis, SQLite or PostgreSQL), grouped by what they test;
+// the black-box suites that start the whole program are in apptest.
 package handlers
 
 import (
-	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
-	"sync/atomic"
 	"time"
 
-	"github.com/gorilla/securecookie"
 	"github.com/labstack/echo/v4"
-	"github.com/prometheus/client_golang/prometheus"
 
+	"storefront/handlers/account"
+	"storefront/handlers/admin"
+	"storefront/handlers/board"
+	"storefront/handlers/ops"
+	"storefront/handlers/shop"
+	"storefront/handlers/web"
 	"storefront/store/media"
 	"storefront/store/ratelimit"
+	"storefront/wiring"
 )
 
 // Config is what the HTTP layer needs from the environment.
 type Config struct {
-	CookieKeys     CookieKeys
-	CookieSecure   SecureMode
+	CookieKeys     web.CookieKeys
+	CookieSecure   web.SecureMode
 	TrustedProxies []*net.IPNet
 	ItemsPerPage   int
 	ArticlesPage   int
 	MaxLineQty     int
-	// ViewedPerSession is how many recently viewed items a session keeps.
-	ViewedPerSession int
-	Rates            Rates
-	RequestTimeout   time.Duration
+	Rates          Rates
+	RequestTimeout time.Duration
 	// MaxImageBytes is the largest picture upload accepted.
 	MaxImageBytes int64
 	// MetricsToken, when set, lets a scraper read /metrics with
@@ -47,94 +55,52 @@ type Config struct {
 type Rates struct {
 	// Login counts failed sign-ins per (account, client address) and
 	// LoginAddr per client address; successful sign-ins are not counted.
-	Login, LoginAddr                            Rate
-	Register, Post, Vote, Comment, Follow, Like Rate
+	Login, LoginAddr                            ratelimit.Rate
+	Register, Post, Vote, Comment, Follow, Like ratelimit.Rate
 	// Review limits posting and editing reviews, Password the password
 	// changes, per account.
-	Review, Password Rate
+	Review, Password ratelimit.Rate
 }
 
-// Rate is a store rate: windows that must all allow.
-type Rate = ratelimit.Rate
-
-// SecureMode says when cookies get the Secure flag.
-type SecureMode int
-
-// Secure modes: on for HTTPS requests, always, never.
-const (
-	SecureAuto SecureMode = iota
-	SecureAlways
-	SecureNever
-)
-
-// Handler holds the dependencies every handler shares.
+// Handler is the whole HTTP layer: the plumbing and the areas.
 type Handler struct {
-	cfg     Config
-	store   Store
-	log     *slog.Logger
-	codecs  []securecookie.Codec
-	metrics *metrics
-	cop     *http.CrossOriginProtection
-	// tokens and users are the `sid` and `user` cookies verified lately.
-	tokens, users cookieMemo
-	// holes are per-visitor parts of cached pages rendered lately.
-	holes holeMemo
-	// draining is set on shutdown: /readyz answers 503 from then on.
-	draining atomic.Bool
+	web     *web.Kit
+	ops     *ops.Handler
+	shop    *shop.Handler
+	board   *board.Handler
+	account *account.Handler
+	admin   *admin.Handler
 }
 
-// New builds the handlers over a store.
-func New(cfg Config, st Store, log *slog.Logger) (*Handler, error) {
-	if len(cfg.CookieKeys) == 0 {
-		return nil, fmt.Errorf("COOKIE_KEYS: no keys")
-	}
-	if cfg.RequestTimeout == 0 {
-		cfg.RequestTimeout = 10 * time.Second
-	}
+// New builds the plumbing and every area over the domain services.
+func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
 	if cfg.MaxImageBytes == 0 {
 		cfg.MaxImageBytes = media.DefaultMaxImageBytes
 	}
-	h := &Handler{
-		cfg:     cfg,
-		store:   st,
-		log:     log,
-		codecs:  cfg.CookieKeys.codecs(),
-		metrics: newMetrics(),
-		cop:     http.NewCrossOriginProtection(),
+	kit, err := web.New(web.Config{CookieKeys: cfg.CookieKeys, CookieSecure: cfg.CookieSecure,
+		TrustedProxies: cfg.TrustedProxies, RequestTimeout: cfg.RequestTimeout},
+		web.Deps{Sessions: st.Sessions, Views: st.Pages, Limiter: st.Limiter}, log)
+	if err != nil {
+		return nil, err
 	}
-	for _, c := range st.Collectors() {
-		h.metrics.reg.MustRegister(c)
-	}
-	return h, nil
-}
-
-// Store is everything the handlers need from the data layer; each
-// resource file declares its own part.
-type Store interface {
-	healthStore
-	catalogStore
-	sessionStore
-	accountStore
-	rateStore
-	likeStore
-	peopleStore
-	feedStore
-	notifyStore
-	articleStore
-	cartStore
-	orderStore
-	pageStore
-	rowStore
-	adminStore
-	adminCatalogStore
-	orderFlowStore
-	moderationStore
-	passwordStore
-	articleGroupStore
-	reviewStore
-	dashboardStore
-	mediaStore
-	Collectors() []prometheus.Collector
+	kit.Registry().MustRegister(st.Collectors()...)
+	opt, r := st.Options(), cfg.Rates
+	return &Handler{
+		web: kit,
+		ops: ops.New(ops.Config{MetricsToken: cfg.MetricsToken, Health: cfg.Health}, kit, st),
+		shop: shop.New(shop.Config{ItemsPerPage: cfg.ItemsPerPage, MaxLineQty: cfg.MaxLineQty, Like: r.Like, Review: r.Review}, kit,
+			shop.Deps{Catalog: st.Catalog, Search: st.Search, Popular: st.Analytics, Pages: st.Pages, Sessions: st.Sessions,
+				Likes: st.Social, Reviews: st.Reviews, Articles: st.Board, Carts: st.Cart, Orders: st.Orders, Pictures: st.Media}),
+		board: board.New(board.Config{PerPage: cfg.ArticlesPage, Post: r.Post, Vote: r.Vote, Comment: r.Comment, Follow: r.Follow}, kit,
+			board.Deps{Articles: st.Board, Social: st.Social, Users: st.Sessions, Notifier: st.Notify}),
+		account: account.New(account.Rates{Login: r.Login, LoginAddr: r.LoginAddr, Register: r.Register, Password: r.Password}, kit,
+			st.Sessions, st.Notify),
+		admin: admin.New(admin.Settings{Instance: st.Instance(), SessionLimit: opt.SessionLimit, PageCacheTTL: opt.PageCacheTTL,
+			PageCacheTop: opt.PageCacheTop, RescaleInterval: opt.RescaleInterval, ViewedKeep: opt.ViewedKeep,
+			StatsInterval: opt.StatsInterval, MaxImageBytes: cfg.MaxImageBytes}, kit,
+			admin.Deps{Catalog: st.Catalog, Pictures: st.Media, Pages: st.Pages, Views: st.Analytics, Orders: st.Orders,
+				Articles: st.Board, Accounts: st.Sessions, Stats: st.Stats}),
+	}, nil
 }
 
 // Router returns the Echo instance with every route and middleware.
@@ -144,3 +110,8 @@ func (h *Handler) Router() *echo.Echo {
 	h.routes(e)
 	return e
 }
+
+// Drain makes /readyz answer 503 from now on: the app is shutting down,
+// and a load balancer should stop sending it new requests before the
+// server stops accepting them.
+func (h *Handler) Drain() { h.ops.Drain() }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"storefront/handlers"
+	"storefront/store/ratelimit"
 )
 
 // TestFollowAndLikeRates: follow/unfollow and like/unlike cycles stop at
@@ -14,8 +15,8 @@ import (
 // requests change nothing (no further notifications either).
 func TestFollowAndLikeRates(t *testing.T) {
 	a := newApp(t, nil, func(c *handlers.Config) {
-		c.Rates.Follow = handlers.Rate{{N: 4, Per: time.Minute}}
-		c.Rates.Like = handlers.Rate{{N: 3, Per: time.Minute}}
+		c.Rates.Follow = ratelimit.Rate{{N: 4, Per: time.Minute}}
+		c.Rates.Like = ratelimit.Rate{{N: 3, Per: time.Minute}}
 	})
 	alice, bob := a.client(), a.client()
 	alice.Register("alice")
@@ -30,8 +31,8 @@ func TestFollowAndLikeRates(t *testing.T) {
 	if res.Status != 429 || res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "following and unfollowing") {
 		t.Fatalf("fifth follow: %d %q", res.Status, res.Header.Get("Retry-After"))
 	}
-	if n, _ := a.store.UserCounts(t.Context(), a.userID("bob")); n.Followers != 0 {
-		t.Errorf("refused follow changed bob's followers: %+v", n)
+	if n, err := a.store.Social.UserCounts(t.Context(), a.userID("bob")); err != nil || n.Followers != 0 {
+		t.Errorf("refused follow changed bob's followers: %+v (%v)", n, err)
 	}
 	likes := []string{"like", "unlike"}
 	for i := range 3 {

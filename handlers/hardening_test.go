@@ -191,10 +191,16 @@ func TestInvalidUTF8Everywhere(t *testing.T) {
 	judy.Register("judy")
 	admin := a.client()
 	admin.signInAdmin()
-	item, _ := a.store.Item(t.Context(), 1)
+	item, err := a.store.Catalog.Item(t.Context(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	bad := "ok\xffno"
 	rdb := a.store.Redis()
-	before := rdb.DBSize(t.Context()).Val()
+	before, err := rdb.DBSize(t.Context()).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		c    *client
@@ -223,14 +229,14 @@ func TestInvalidUTF8Everywhere(t *testing.T) {
 			t.Errorf("%s: %d, want 422 naming UTF-8", tc.name, res.Status)
 		}
 	}
-	if after := rdb.DBSize(t.Context()).Val(); after != before {
-		t.Errorf("Redis keys %d -> %d", before, after)
+	if after, err := rdb.DBSize(t.Context()).Result(); err != nil || after != before {
+		t.Errorf("Redis keys %d -> %d (%v)", before, after, err)
 	}
-	if _, err := a.store.UserByName(t.Context(), "kim_1"); err == nil {
+	if _, err := a.store.Sessions.UserByName(t.Context(), "kim_1"); err == nil {
 		t.Error("registered with a bad password")
 	}
-	if now, _ := a.store.Item(t.Context(), 1); now.Name != item.Name {
-		t.Errorf("item name %q -> %q", item.Name, now.Name)
+	if now, err := a.store.Catalog.Item(t.Context(), 1); err != nil || now.Name != item.Name {
+		t.Errorf("item name %q -> %q (%v)", item.Name, now.Name, err)
 	}
 }
 

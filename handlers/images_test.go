@@ -115,7 +115,7 @@ func TestImageUploadServedWithSrcset(t *testing.T) {
 	if res.Status != http.StatusSeeOther {
 		t.Fatalf("upload: %d %s", res.Status, res.Body)
 	}
-	imgs, err := a.store.ItemImages(t.Context(), 3)
+	imgs, err := a.store.Media.ItemImages(t.Context(), 3)
 	if err != nil || len(imgs) != 1 {
 		t.Fatalf("stored %v %v", imgs, err)
 	}
@@ -179,7 +179,7 @@ func TestImageUploadServedWithSrcset(t *testing.T) {
 }
 
 func itemName(t *testing.T, a *app, id int64) string {
-	it, err := a.store.Item(t.Context(), id)
+	it, err := a.store.Catalog.Item(t.Context(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestImageUploadRefusesHostileFiles(t *testing.T) {
 			if got := textOf(res.Body, "field-error"); !strings.Contains(got, tc.want) {
 				t.Errorf("message %q, want %q", got, tc.want)
 			}
-			if imgs, err := a.store.ItemImages(t.Context(), 4); err != nil || len(imgs) != 0 {
+			if imgs, err := a.store.Media.ItemImages(t.Context(), 4); err != nil || len(imgs) != 0 {
 				t.Errorf("stored %v %v", imgs, err)
 			}
 		})
@@ -291,7 +291,10 @@ func TestImageDeleteRenumbersAndPurges(t *testing.T) {
 			t.Fatalf("upload: %d", res.Status)
 		}
 	}
-	before, _ := a.store.ItemImages(t.Context(), 8)
+	before, err := a.store.Media.ItemImages(t.Context(), 8)
+	if err != nil || len(before) != 3 {
+		t.Fatalf("before deleting: %d pictures (%v)", len(before), err)
+	}
 	shopper := a.client()
 	shopper.Get("/items/8") // ranked now
 	xcache(t, shopper.Get("/items/8"), "MISS")
@@ -299,9 +302,9 @@ func TestImageDeleteRenumbersAndPurges(t *testing.T) {
 	if res := admin.Post("/admin/items/8/images/2/delete", nil); res.Status != http.StatusSeeOther {
 		t.Fatalf("delete: %d", res.Status)
 	}
-	after, _ := a.store.ItemImages(t.Context(), 8)
-	if len(after) != 2 || after[0].Hash != before[0].Hash || after[1].Hash != before[2].Hash || after[1].Position != 2 {
-		t.Fatalf("after deleting 2: %+v", after)
+	after, err := a.store.Media.ItemImages(t.Context(), 8)
+	if err != nil || len(after) != 2 || after[0].Hash != before[0].Hash || after[1].Hash != before[2].Hash || after[1].Position != 2 {
+		t.Fatalf("after deleting 2: %+v (%v)", after, err)
 	}
 	page := shopper.Get("/items/8")
 	xcache(t, page, "MISS") // purged
@@ -326,8 +329,8 @@ func TestImageDeleteRenumbersAndPurges(t *testing.T) {
 	if res := shopper.Post("/admin/items/8/images/1/delete", nil); res.Status == http.StatusSeeOther && !strings.Contains(res.Header.Get("Location"), "/login") {
 		t.Errorf("shopper delete: %d", res.Status)
 	}
-	if got, _ := a.store.ItemImages(t.Context(), 8); len(got) != 2 {
-		t.Errorf("a shopper changed the pictures: %d", len(got))
+	if got, err := a.store.Media.ItemImages(t.Context(), 8); err != nil || len(got) != 2 {
+		t.Errorf("a shopper changed the pictures: %d (%v)", len(got), err)
 	}
 }
 

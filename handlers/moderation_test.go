@@ -117,11 +117,7 @@ func TestHideCommentAndArticle(t *testing.T) {
 	if res := admin.Post("/admin/articles/99999/hide", nil); res.Status != http.StatusNotFound {
 		t.Errorf("hide a missing article: %d", res.Status)
 	}
-	var actions []string
-	for _, rec := range logs.lines("admin action") {
-		actions = append(actions, rec["action"].(string))
-	}
-	if got := strings.Join(actions, ","); got != "hide comment,hide comment,hide article" {
+	if got := logs.audited("action"); got != "hide comment,hide comment,hide article" {
 		t.Errorf("audit %s", got)
 	}
 }
@@ -212,7 +208,7 @@ func TestBanDuringCheckout(t *testing.T) {
 		if res := c.setQty(itoa(item), "2"); res.Status != http.StatusSeeOther {
 			t.Fatalf("cart: %d", res.Status)
 		}
-		u, _ := a.store.UserByName(ctx, name)
+		u, _ := a.store.Sessions.UserByName(ctx, name)
 		var wg sync.WaitGroup
 		var checkoutErr error
 		var banStatus int

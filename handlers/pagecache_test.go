@@ -78,11 +78,11 @@ func TestPageCacheOnlyTopItems(t *testing.T) {
 	xcache(t, c.Get("/items/11?utm_source=news&fbclid=x&gclid=y"), "HIT") // tracking parameters ignored
 	xcache(t, c.Get("/items/11?b=2&a=1"), "HIT")                          // and every other one the page does not read
 	xcache(t, c.Get("/items/12?a=1&b=2"), "HIT")
-	if err := a.store.FlushWrites(t.Context()); err != nil {
+	if err := a.store.Pages.FlushWrites(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 
-	st, err := a.store.PageCacheStats(t.Context())
+	st, err := a.store.Pages.PageCacheStats(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestPageCacheOnlyTopItems(t *testing.T) {
 	if n := a.renders(t); n != 14 {
 		t.Errorf("renders %d, want 14", n)
 	}
-	top, err := a.store.PopularItems(t.Context(), 3)
+	top, err := a.store.Analytics.PopularItems(t.Context(), 3)
 	if err != nil || len(top) != 3 || top[0].ItemID != 11 || top[1].ItemID != 12 || top[2].ItemID != 13 {
 		t.Fatalf("popular %v %v", top, err)
 	}
@@ -134,7 +134,7 @@ func TestPageCacheExpiresAndServesStale(t *testing.T) {
 	if cs := res.Header.Get("Cache-Status"); !regexp.MustCompile(`^storefront; hit; ttl=(0|-\d+)$`).MatchString(cs) {
 		t.Errorf("Cache-Status %q", cs)
 	}
-	a.store.WaitBackground()
+	a.store.Pages.WaitBackground()
 	xcache(t, c.Get("/items/21"), "HIT")
 	if n := a.renders(t); n != 3 {
 		t.Errorf("renders %d, want 3", n)
@@ -189,14 +189,14 @@ func TestCachedPageIsPrivate(t *testing.T) {
 		t.Error("an anonymous visitor sees a shopper")
 	}
 
-	held := a.store.HeldPage(31) // the in-process copy is the same anonymous page
+	held := a.store.Pages.HeldPage(31) // the in-process copy is the same anonymous page
 	if held == nil {
 		t.Fatal("the page is not held in process")
 	}
 	if html, err := held.HTML(nil); err != nil || bytes.Contains(html, []byte("_private")) || !bytes.Contains(html, []byte(`href="/login"`)) {
 		t.Errorf("the in-process copy is not the anonymous page (%v)", err)
 	}
-	if err := a.store.FlushWrites(ctx); err != nil {
+	if err := a.store.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	found := cacheKeys(t, rdb)
@@ -276,7 +276,7 @@ func TestConcurrentMissesRenderOnce(t *testing.T) {
 	if got := a.renders(t); got != 1 {
 		t.Errorf("%d concurrent requests rendered the page %d times, want 1", n, got)
 	}
-	if err := a.store.FlushWrites(t.Context()); err != nil {
+	if err := a.store.Pages.FlushWrites(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	score, _ := a.store.Redis().ZScore(t.Context(), keys.ViewRanking, "41").Result()
@@ -489,7 +489,7 @@ func TestCacheHitRoundTrips(t *testing.T) {
 		c.Get(p)
 	}
 	rdb.HSet(ctx, c.cartKey(), "82", 2)
-	if err := a.store.FlushWrites(ctx); err != nil {
+	if err := a.store.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "81").Result()
@@ -515,7 +515,7 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	if got := strings.Join(listItems(t, res.Body, "recently-viewed"), ","); got != "83,82" {
 		t.Errorf("recently viewed %q", got)
 	}
-	if err := a.store.FlushWrites(ctx); err != nil {
+	if err := a.store.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := rdb.ZScore(ctx, keys.ViewRanking, "81").Result()
@@ -599,7 +599,7 @@ func TestUnknownTokenLeavesNoState(t *testing.T) {
 	c.Get("/items/91")
 	c.Get("/items/91") // cached now
 	old := c.Cookie("sid")
-	if err := a.store.EndSession(ctx, old); err != nil { // evicted, say
+	if err := a.store.Sessions.EndSession(ctx, old); err != nil { // evicted, say
 		t.Fatal(err)
 	}
 	for _, p := range []string{"/items/91", "/items/92"} { // a hit, then an uncached page
@@ -715,7 +715,7 @@ func TestRescaleStopsCaching(t *testing.T) {
 	// The in-process copy learns the item's new rank with the next flush
 	// of the hits' writes, and drops it.
 	storetest.Eventually(t, func() bool {
-		_ = a.store.FlushWrites(ctx)
+		_ = a.store.Pages.FlushWrites(ctx)
 		return c.Get("/items/102").Header.Get("X-Cache") == "BYPASS"
 	}, "102 is still served from the cache after dropping out of the top")
 	xcache(t, c.Get("/items/102"), "BYPASS") // dropped: back at the bottom, not cached
@@ -751,7 +751,7 @@ func TestRowCacheAPI(t *testing.T) {
 	if res := admin.Post("/admin/rowcache", url.Values{"row": {"7"}, "delay": {"5"}}); res.Status != 303 {
 		t.Fatalf("schedule: %d", res.Status)
 	}
-	if n, err := a.store.CacheRows(t.Context()); err != nil || n != 1 {
+	if n, err := a.store.Catalog.CacheRows(t.Context()); err != nil || n != 1 {
 		t.Fatalf("cache rows: %d %v", n, err)
 	}
 	res = c.Get("/api/items/7")
@@ -808,7 +808,7 @@ func TestEveryViewCounts(t *testing.T) {
 	if results["HIT"] == 0 || results["MISS"] == 0 || results["BYPASS"] == 0 {
 		t.Fatalf("results %v: want every path", results)
 	}
-	if err := a.store.FlushWrites(ctx); err != nil {
+	if err := a.store.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := a.rdb().HGet(ctx, keys.ItemCounts(131), "views").Int64(); n != views {

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"storefront/handlers"
+	"storefront/store/ratelimit"
 )
 
 // TestChangePassword: a wrong current password or a short new one is a
 // 422 and changes nothing; a change keeps this session, ends every other
 // one, and only the new password signs in; the attempts are rate limited.
 func TestChangePassword(t *testing.T) {
-	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Password = handlers.Rate{{N: 3, Per: time.Hour}} })
+	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Password = ratelimit.Rate{{N: 3, Per: time.Hour}} })
 	here, there := a.client(), a.client()
 	here.Register("pat")
 	if res := there.Post("/login", url.Values{"username": {"pat"}, "password": {"correct horse battery"}}); res.Status != http.StatusSeeOther {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"storefront/handlers"
+	"storefront/store/ratelimit"
 )
 
 // TestReviews: one review per account and item, editable; the item page
@@ -15,7 +16,7 @@ import (
 // buyer, hostile text escaped, the form a per-visitor hole; bad input is a
 // 422; reviews are rate limited.
 func TestReviews(t *testing.T) {
-	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Review = handlers.Rate{{N: 2, Per: time.Hour}} })
+	a := newApp(t, nil, func(c *handlers.Config) { c.Rates.Review = ratelimit.Rate{{N: 2, Per: time.Hour}} })
 	a.setStock(12, 10)
 	buyer, critic := a.client(), a.client()
 	buyer.Register("buyer1")
@@ -74,7 +75,7 @@ func TestReviews(t *testing.T) {
 		t.Errorf("after edit: %v, %d reviews", got, len(testids(page.Body, "review", "")))
 	}
 	// Cards on the listing show the average.
-	it, _ := a.store.Item(t.Context(), 12)
+	it, _ := a.store.Catalog.Item(t.Context(), 12)
 	list := guest.Get("/items?q=" + url.QueryEscape(it.Name))
 	if got := testids(list.Body, "rating", "data-average"); len(got) == 0 || got[0] != "3.0" {
 		t.Errorf("card rating %v", got)

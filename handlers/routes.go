@@ -6,6 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+
+	"storefront/handlers/web"
 )
 
 // routes registers every route, grouped by who may call it; each group
@@ -14,100 +16,101 @@ import (
 // rest), compression of the response, request log (which also turns
 // errors into pages, so error pages are compressed too), panic recovery,
 // security headers and the cross-origin check. Every route then limits
-// its body and checks that every query parameter and form field is UTF-8
-// (bodyChecks), except the picture upload, which streams and limits its
-// own multipart body.
+// its body (web.BodyLimit) and checks that every query parameter and form
+// field is UTF-8 (web.ValidText), except the picture upload, which streams
+// and limits its own multipart body. Each route names the area that
+// answers it: h.ops, h.shop, h.board, h.account or h.admin.
 func (h *Handler) routes(e *echo.Echo) {
-	e.HTTPErrorHandler = h.ErrorHandler
-	e.IPExtractor = h.ipExtractor()
-	e.Use(h.requestID)
-	e.Use(h.deadline)
-	e.Use(h.clientAddr)
-	e.Use(compressPages())
-	e.Use(h.requestLog)
+	e.HTTPErrorHandler = h.web.ErrorHandler
+	e.IPExtractor = h.web.IPExtractor()
+	e.Use(h.web.RequestID)
+	e.Use(h.web.Deadline)
+	e.Use(h.web.ClientAddr)
+	e.Use(web.CompressPages())
+	e.Use(h.web.RequestLog)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogLevel: 0}))
-	e.Use(h.secureHeaders())
-	e.Use(h.crossOrigin)
+	e.Use(h.web.SecureHeaders())
+	e.Use(h.web.CrossOrigin)
 
 	// Operations: no session at all, the same answer for everyone.
-	ops := routeGroup{e, []echo.MiddlewareFunc{bodyLimit, validText, noSession}}
-	ops.GET("/healthz", h.Healthz)
-	ops.GET("/readyz", h.Readyz)
-	ops.GET("/metrics", h.Metrics) // the token, or the admin's session read by Metrics itself
-	ops.GET("/static/*", h.Static)
-	ops.GET("/media/:file", h.Media)
-	ops.GET("/favicon.ico", h.Favicon)
-	ops.GET("/api/items/:id", h.APIItem)
+	operations := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.ValidText, web.NoSession}}
+	operations.GET("/healthz", h.ops.Healthz)
+	operations.GET("/readyz", h.ops.Readyz)
+	operations.GET("/metrics", h.ops.Metrics) // the token, or the admin's session read by Metrics itself
+	operations.GET("/static/*", h.ops.Static)
+	operations.GET("/media/:file", h.shop.Media)
+	operations.GET("/favicon.ico", h.ops.Favicon)
+	operations.GET("/api/items/:id", h.shop.APIItem)
 
 	// Pages for everyone, with the visitor's session.
-	pages := routeGroup{e, []echo.MiddlewareFunc{bodyLimit, validText, h.loadSession}}
-	pages.GET("/", h.Home)
-	pages.GET("/items", h.ListItems)
+	pages := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.ValidText, h.web.LoadSession}}
+	pages.GET("/", h.shop.Home)
+	pages.GET("/items", h.shop.ListItems)
 	// The item page reads the session state itself, in the same round
 	// trip as its own Redis work: only the cookies are read before it.
-	e.Match(readMethods, "/items/:id", h.ShowItem, bodyLimit, validText, h.cookieSession)
-	pages.GET("/cart", h.ShowCart)
-	pages.POST("/cart", h.SetCart)
-	pages.GET("/register", h.RegisterForm)
-	pages.POST("/register", h.Register)
-	pages.GET("/login", h.LoginForm)
-	pages.POST("/login", h.Login)
-	pages.POST("/logout", h.Logout)
-	pages.GET("/users/:name", h.ShowUser)
-	pages.GET("/articles", h.ListArticles)
-	pages.GET("/articles/:id", h.ShowArticle)
-	pages.GET("/groups/:name", h.ListGroup)
+	e.Match(readMethods, "/items/:id", h.shop.ShowItem, web.BodyLimit, web.ValidText, h.web.CookieSession)
+	pages.GET("/cart", h.shop.ShowCart)
+	pages.POST("/cart", h.shop.SetCart)
+	pages.GET("/register", h.account.RegisterForm)
+	pages.POST("/register", h.account.Register)
+	pages.GET("/login", h.account.LoginForm)
+	pages.POST("/login", h.account.Login)
+	pages.POST("/logout", h.account.Logout)
+	pages.GET("/users/:name", h.board.ShowUser)
+	pages.GET("/articles", h.board.ListArticles)
+	pages.GET("/articles/:id", h.board.ShowArticle)
+	pages.GET("/groups/:name", h.board.ListGroup)
 
 	// Checkout: guests may buy too; a guest's order is reached through the
 	// signed link the confirmation gives.
-	pages.GET("/checkout", h.ShowCheckout)
-	pages.POST("/checkout", h.PlaceOrder)
-	pages.GET("/guest-orders/:id", h.ShowGuestOrder)
+	pages.GET("/checkout", h.shop.ShowCheckout)
+	pages.POST("/checkout", h.shop.PlaceOrder)
+	pages.GET("/guest-orders/:id", h.shop.ShowGuestOrder)
 
 	// Members only: a guest is sent to sign in with why, and comes back to
 	// the page (for a form post, the page the form is on) afterwards.
-	// Each route adds requireSignIn with its own words and return page.
+	// Each route adds web.Kit.RequireSignIn with its own words and return page.
 	members := pages
-	members.GET("/orders", h.ListOrders, h.requireSignIn("Sign in to see your orders.", ""))
-	members.GET("/orders/:id", h.ShowOrder, h.requireSignIn("Sign in to see your order.", ""))
-	members.POST("/orders/:id/cancel", h.CancelOrder, h.requireSignIn("Sign in to cancel your order.", "/orders/:id"))
-	members.GET("/account/password", h.PasswordForm, h.requireSignIn("Sign in to change your password.", ""))
-	members.POST("/account/password", h.ChangePassword, h.requireSignIn("Sign in to change your password.", "/account/password"))
-	members.POST("/items/:id/like", h.LikeItem, h.requireSignIn("Sign in to like items.", "/items/:id"))
-	members.POST("/items/:id/reviews", h.PostReview, h.requireSignIn("Sign in to review items.", "/items/:id#reviews"))
-	members.POST("/users/:name/follow", h.FollowUser, h.requireSignIn("Sign in to follow people.", "/users/:name"))
-	members.GET("/feed", h.ShowFeed, h.requireSignIn("Sign in to see your feed.", ""))
-	members.GET("/notifications", h.ShowNotifications, h.requireSignIn("Sign in to see your notifications.", ""))
-	members.POST("/notifications/read", h.MarkNotificationsRead, h.requireSignIn("Sign in to see your notifications.", "/notifications"))
-	members.GET("/articles/new", h.NewArticleForm, h.requireSignIn("Sign in to post an article.", ""))
-	members.POST("/articles", h.PostArticle, h.requireSignIn("Sign in to post an article.", "/articles/new"))
-	members.POST("/articles/:id/vote", h.VoteArticle, h.requireSignIn("Sign in to vote.", "/articles/:id"))
-	members.POST("/articles/:id/comments", h.CommentArticle, h.requireSignIn("Sign in to comment.", "/articles/:id#comments"))
-	members.POST("/articles/:id/groups", h.EditArticleGroups, h.requireSignIn("Sign in to change an article's groups.", "/articles/:id"))
+	members.GET("/orders", h.shop.ListOrders, h.web.RequireSignIn("Sign in to see your orders.", ""))
+	members.GET("/orders/:id", h.shop.ShowOrder, h.web.RequireSignIn("Sign in to see your order.", ""))
+	members.POST("/orders/:id/cancel", h.shop.CancelOrder, h.web.RequireSignIn("Sign in to cancel your order.", "/orders/:id"))
+	members.GET("/account/password", h.account.PasswordForm, h.web.RequireSignIn("Sign in to change your password.", ""))
+	members.POST("/account/password", h.account.ChangePassword, h.web.RequireSignIn("Sign in to change your password.", "/account/password"))
+	members.POST("/items/:id/like", h.shop.LikeItem, h.web.RequireSignIn("Sign in to like items.", "/items/:id"))
+	members.POST("/items/:id/reviews", h.shop.PostReview, h.web.RequireSignIn("Sign in to review items.", "/items/:id#reviews"))
+	members.POST("/users/:name/follow", h.board.FollowUser, h.web.RequireSignIn("Sign in to follow people.", "/users/:name"))
+	members.GET("/feed", h.board.ShowFeed, h.web.RequireSignIn("Sign in to see your feed.", ""))
+	members.GET("/notifications", h.account.ShowNotifications, h.web.RequireSignIn("Sign in to see your notifications.", ""))
+	members.POST("/notifications/read", h.account.MarkNotificationsRead, h.web.RequireSignIn("Sign in to see your notifications.", "/notifications"))
+	members.GET("/articles/new", h.board.NewArticleForm, h.web.RequireSignIn("Sign in to post an article.", ""))
+	members.POST("/articles", h.board.PostArticle, h.web.RequireSignIn("Sign in to post an article.", "/articles/new"))
+	members.POST("/articles/:id/vote", h.board.VoteArticle, h.web.RequireSignIn("Sign in to vote.", "/articles/:id"))
+	members.POST("/articles/:id/comments", h.board.CommentArticle, h.web.RequireSignIn("Sign in to comment.", "/articles/:id#comments"))
+	members.POST("/articles/:id/groups", h.board.EditArticleGroups, h.web.RequireSignIn("Sign in to change an article's groups.", "/articles/:id"))
 
 	// Admin only: the dashboard, cache controls, the catalog, orders and
 	// moderation. A guest is sent to sign in; any other account gets 403.
-	admin := e.Group("/admin", bodyLimit, validText, h.checkSession, h.requireAdmin)
-	admin.Match(readMethods, "", h.AdminDashboard)
-	admin.Match(readMethods, "/items", h.AdminItems)
-	admin.Match(readMethods, "/items/new", h.AdminNewItemForm)
-	admin.POST("/items/new", h.AdminCreateItem)
-	admin.Match(readMethods, "/items/:id", h.AdminItemForm)
-	admin.POST("/items/:id", h.AdminUpdateItem)
-	admin.POST("/items/:id/archive", h.AdminArchiveItem)
-	admin.POST("/items/:id/restore", h.AdminRestoreItem)
-	admin.Match(readMethods, "/orders", h.AdminOrders)
-	admin.POST("/orders/:id/status", h.AdminMoveOrder)
-	admin.POST("/articles/:id/hide", h.AdminHideArticle)
-	admin.POST("/comments/:id/hide", h.AdminHideComment)
-	admin.POST("/users/:name/ban", h.AdminBanUser)
-	admin.POST("/cache/purge", h.AdminPurge)
-	admin.POST("/rowcache", h.AdminRowCache)
-	admin.POST("/rescale", h.AdminRescale)
+	admins := e.Group("/admin", web.BodyLimit, web.ValidText, h.web.CheckSession, h.web.RequireAdmin)
+	admins.Match(readMethods, "", h.admin.Dashboard)
+	admins.Match(readMethods, "/items", h.admin.Items)
+	admins.Match(readMethods, "/items/new", h.admin.NewItemForm)
+	admins.POST("/items/new", h.admin.CreateItem)
+	admins.Match(readMethods, "/items/:id", h.admin.EditItemForm)
+	admins.POST("/items/:id", h.admin.UpdateItem)
+	admins.POST("/items/:id/archive", h.admin.ArchiveItem)
+	admins.POST("/items/:id/restore", h.admin.RestoreItem)
+	admins.Match(readMethods, "/orders", h.admin.Orders)
+	admins.POST("/orders/:id/status", h.admin.MoveOrder)
+	admins.POST("/articles/:id/hide", h.admin.HideArticle)
+	admins.POST("/comments/:id/hide", h.admin.HideComment)
+	admins.POST("/users/:name/ban", h.admin.BanUser)
+	admins.POST("/cache/purge", h.admin.PurgePages)
+	admins.POST("/rowcache", h.admin.RowCache)
+	admins.POST("/rescale", h.admin.Rescale)
 	// The picture upload streams its multipart body and keeps at most
 	// MAX_IMAGE_BYTES of the picture: it has no form limit or form check.
-	e.POST("/admin/items/:id/images", h.AdminUploadImage, validQuery, h.checkSession, h.requireAdmin)
-	admin.POST("/items/:id/images/:n/delete", h.AdminDeleteImage)
+	e.POST("/admin/items/:id/images", h.admin.UploadImage, web.ValidQuery, h.web.CheckSession, h.web.RequireAdmin)
+	admins.POST("/items/:id/images/:n/delete", h.admin.DeleteImage)
 }
 
 // routeGroup registers routes that share middleware but no path prefix.

@@ -32,7 +32,7 @@ func TestCookielessViewsAreCapped(t *testing.T) {
 	if n := rdb.ZCard(ctx, keys.Recent).Val(); n != 20 {
 		t.Errorf("%d sessions stored for one address, want 20", n)
 	}
-	if err := a.store.FlushWrites(ctx); err != nil { // hits count behind
+	if err := a.store.Pages.FlushWrites(ctx); err != nil { // hits count behind
 		t.Fatal(err)
 	}
 	if n := rdb.ZScore(ctx, keys.ViewRanking, "3").Val(); n != -300 {

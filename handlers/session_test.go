@@ -9,6 +9,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
+	"storefront/handlers/web"
 	"storefront/store/keys"
 	"storefront/wiring"
 )
@@ -62,7 +63,7 @@ func TestSessionCookieFlags(t *testing.T) {
 	if ck := setCookieFor(res, "sid"); strings.Contains(ck, "Secure") {
 		t.Errorf("X-Forwarded-Proto believed from an untrusted peer: %q", ck)
 	}
-	always := a.sharing(func(c *handlers.Config) { c.CookieSecure = handlers.SecureAlways })
+	always := a.sharing(func(c *handlers.Config) { c.CookieSecure = web.SecureAlways })
 	if ck := setCookieFor(always.client().Get("/items/5"), "sid"); !strings.Contains(ck, "Secure") {
 		t.Errorf("COOKIE_SECURE=true: %q", ck)
 	}
@@ -141,7 +142,7 @@ func TestSessionLimitEvictsLeastRecent(t *testing.T) {
 	}
 	A.view(4) // A is back: B is now the least recently seen
 	bTok := B.Cookie("sid")
-	if n, err := a.store.CleanSessions(t.Context()); n != 1 || err != nil {
+	if n, err := a.store.Sessions.CleanSessions(t.Context()); n != 1 || err != nil {
 		t.Fatalf("evicted %d, %v; want 1", n, err)
 	}
 	if a.known(bTok) || a.rdb().Exists(t.Context(), keys.OfSession(bTok).Cart, keys.OfSession(bTok).Viewed).Val() != 0 {
@@ -181,7 +182,7 @@ func TestSignedInShopperSurvivesAFlood(t *testing.T) {
 		})
 		if i%limit == limit-1 {
 			wg.Wait()
-			if _, err := a.store.CleanSessions(t.Context()); err != nil {
+			if _, err := a.store.Sessions.CleanSessions(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -223,7 +224,7 @@ func TestSignInRotatesTokenAndKeepsSession(t *testing.T) {
 	if a.known(old) || a.rdb().Exists(t.Context(), keys.OfSession(old).Cart, keys.OfSession(old).Viewed).Val() != 0 {
 		t.Error("the old token still has server state")
 	}
-	u, _ := a.store.UserByName(t.Context(), "carol")
+	u, _ := a.store.Sessions.UserByName(t.Context(), "carol")
 	if id := a.rdb().HGet(t.Context(), keys.Login, keys.OfSession(tok).ID).Val(); id != fmt.Sprint(u.ID) {
 		t.Errorf("login: maps the new token to %q, want %d", id, u.ID)
 	}
@@ -308,7 +309,7 @@ func TestSessionMetrics(t *testing.T) {
 	a := newApp(t, func(o *wiring.Options) { o.SessionLimit = 1 }, nil)
 	a.client().view(1)
 	a.client().view(2)
-	if _, err := a.store.CleanSessions(t.Context()); err != nil {
+	if _, err := a.store.Sessions.CleanSessions(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	res := apptest.Response{Body: a.scrape(t)}

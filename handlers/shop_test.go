@@ -93,7 +93,7 @@ func TestSearchFindsByNameAndCategory(t *testing.T) {
 
 func TestItemPageShowsItem(t *testing.T) {
 	a := newApp(t, nil, nil)
-	it, err := a.store.Item(t.Context(), 12)
+	it, err := a.store.Catalog.Item(t.Context(), 12)
 	if err != nil {
 		t.Fatal(err)
 	}

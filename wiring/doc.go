@@ -16,9 +16,11 @@
 //     and notifications (social);
 //   - the reviews' memo follows the page cache's purge epochs.
 //
-// Services embeds the domain services so that it satisfies the HTTP
-// layer's Store interface for now; its own methods are the few that span
-// the shop (workers, collectors, clock, shutdown).
+// Services holds each domain service in a field of its own (no embedding:
+// nobody gets a facade with every domain's methods); main hands them to
+// handlers.New, which gives each HTTP area only the services it uses. Its
+// own methods are the few that span the shop (migrations, seeding,
+// workers, collectors, clock, shutdown).
 //
 // Tests: the whole suite runs on it; wiring_test.go checks that the hooks
 // are registered, importgraph_test.go that the packages of store/ import
@@ -26,5 +28,7 @@
 // keys at the bottom, then workers and the rate limiter, then the domains
 // from those that need no other domain up to the page cache, the
 // statistics and the seeding; never the HTTP layer, the views or this
-// package).
+// package), and importgraph_http_test.go the same of the HTTP layer (the
+// areas under handlers/ share only handlers/web and never import each
+// other).
 package wiring

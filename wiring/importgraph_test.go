@@ -107,9 +107,13 @@ const shopPrefix = "storefront/store/"
 
 // storeImports reads, for each package under root/store (named relative
 // to store/), the import paths of its non-test files.
-func storeImports(root string) (map[string][]string, error) {
+func storeImports(root string) (map[string][]string, error) { return packageImports(root, "store") }
+
+// packageImports reads, for each package under root/sub (named relative
+// to sub, "" for sub itself), the import paths of its non-test files.
+func packageImports(root, sub string) (map[string][]string, error) {
 	graph := map[string][]string{}
-	dir := filepath.Join(root, "store")
+	dir := filepath.Join(root, sub)
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return err
@@ -123,6 +127,9 @@ func storeImports(root string) (map[string][]string, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
+		if rel == "." {
+			rel = ""
+		}
 		graph[filepath.ToSlash(rel)] = pkg.Imports
 		return nil
 	})

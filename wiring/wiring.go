@@ -128,41 +128,24 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// The domain services, under names that do not clash with their methods
-// (Services embeds them).
-type (
-	Catalog    = catalog.Service
-	Pictures   = media.Service
-	Searcher   = search.Service
-	Analytics  = analytics.Service
-	Notifier   = notify.Service
-	Carts      = cart.Service
-	Sessions   = sessions.Service
-	Reviews    = reviews.Service
-	Board      = board.Service
-	Social     = social.Service
-	Sales      = orders.Service
-	Pages      = pagecache.Service
-	Statistics = stats.Service
-	Limiter    = ratelimit.Limiter
-)
-
-// Services is the data layer, built and wired.
+// Services is the data layer, built and wired: one field per domain
+// service, which main hands to the HTTP layer (each area takes only the
+// services it uses) and tests use directly.
 type Services struct {
-	*Catalog
-	*Pictures
-	*Searcher
-	*Analytics
-	*Notifier
-	*Carts
-	*Sessions
-	*Reviews
-	*Board
-	*Social
-	*Sales
-	*Pages
-	*Statistics
-	*Limiter
+	Catalog   *catalog.Service
+	Media     *media.Service
+	Search    *search.Service
+	Analytics *analytics.Service
+	Notify    *notify.Service
+	Cart      *cart.Service
+	Sessions  *sessions.Service
+	Reviews   *reviews.Service
+	Board     *board.Service
+	Social    *social.Service
+	Orders    *orders.Service
+	Pages     *pagecache.Service
+	Stats     *stats.Service
+	Limiter   *ratelimit.Limiter
 	// Host is this instance's leases and worker reports.
 	Host *workers.Host
 	// Seeder fills an empty shop with the demo data.
@@ -183,52 +166,52 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s := &Services{base: b, opt: opt, Host: workers.NewHost(b)}
 	s.Limiter = ratelimit.New(b)
 	s.Catalog = catalog.New(b, s.Host)
-	s.Pictures = media.New(b, s.Catalog)
+	s.Media = media.New(b, s.Catalog)
 	s.Analytics = analytics.New(b, s.Host, analytics.Options{ViewedKeep: opt.ViewedKeep, RescaleInterval: opt.RescaleInterval})
-	s.Searcher = search.New(b, search.Options{CacheBytes: opt.SearchCacheBytes}, s.Catalog, s.Analytics)
-	s.Notifier = notify.New(b)
-	s.Carts = cart.New(b, opt.AccountCartTTL)
+	s.Search = search.New(b, search.Options{CacheBytes: opt.SearchCacheBytes}, s.Catalog, s.Analytics)
+	s.Notify = notify.New(b)
+	s.Cart = cart.New(b, opt.AccountCartTTL)
 	s.Sessions = sessions.New(b, sessions.Options{SessionLimit: opt.SessionLimit, ViewedPerSession: opt.ViewedPerSession,
-		PasswordCost: opt.PasswordCost, SessionRate: opt.SessionRate}, s.Limiter, s.Carts, s.Host)
+		PasswordCost: opt.PasswordCost, SessionRate: opt.SessionRate}, s.Limiter, s.Cart, s.Host)
 	s.Reviews = reviews.New(b, s.Catalog)
 	s.Board = board.New(b, board.Options{VoteWindow: opt.VoteWindow, VoteScore: opt.VoteScore, GroupCacheTTL: opt.GroupCacheTTL})
 	s.Social = social.New(b, social.Options{FeedSize: opt.FeedSize, FeedTTL: opt.FeedTTL, FanOutInline: opt.FanOutInline,
-		FanOutChunk: opt.FanOutChunk}, s.Host, s.Notifier, s.Sessions)
-	s.Sales = orders.New(b, orders.Options{Shipping: *opt.Shipping, OrderVisibility: opt.OrderVisibility,
-		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll}, s.Host, s.Catalog, s.Carts)
+		FanOutChunk: opt.FanOutChunk}, s.Host, s.Notify, s.Sessions)
+	s.Orders = orders.New(b, orders.Options{Shipping: *opt.Shipping, OrderVisibility: opt.OrderVisibility,
+		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll}, s.Host, s.Catalog, s.Cart)
 	s.Pages = pagecache.New(b, pagecache.Options{TTL: opt.PageCacheTTL, Top: opt.PageCacheTop, L1Bytes: opt.PageL1Bytes,
 		WriteBehind: opt.WriteBehind, ViewedPerSession: opt.ViewedPerSession},
-		pagecache.Deps{Catalog: s.Catalog, Media: s.Pictures, Reviews: s.Reviews, Sessions: s.Sessions})
-	s.Statistics = stats.New(b, stats.Options{RedisMode: opt.RedisMode, StatsInterval: opt.StatsInterval,
+		pagecache.Deps{Catalog: s.Catalog, Media: s.Media, Reviews: s.Reviews, Sessions: s.Sessions})
+	s.Stats = stats.New(b, stats.Options{RedisMode: opt.RedisMode, StatsInterval: opt.StatsInterval,
 		KeyspaceScanInterval: opt.KeyspaceScanInterval}, s.Host, s.Catalog)
 	s.Seeder = seed.New(b, seed.Options{Articles: opt.SeedArticles, Pictures: opt.SeedImages, PictureCacheDir: opt.DemoPictureCacheDir},
-		seed.Deps{Catalog: s.Catalog, Media: s.Pictures, Sessions: s.Sessions, Board: s.Board, Social: s.Social})
+		seed.Deps{Catalog: s.Catalog, Media: s.Media, Sessions: s.Sessions, Board: s.Board, Social: s.Social})
 
 	// Effects across domains, each in one line.
-	s.Catalog.OnChange(s.Pages.ItemsChanged)      // an item changed: purge its pages
-	s.Catalog.OnChange(s.Searcher.ItemsChanged)   // ... and move the search version
-	s.Pages.OnPurgeAll(s.Searcher.AllChanged)     // every page purged: search starts afresh too
-	s.Sales.OnPlaced(analytics.AddBoughtTogether) // an order: the "also bought" statistics grow
-	s.Sales.OnStatus(s.Notifier.NotifyOrder)      // an order moved: the shopper is notified
-	s.Board.SetEvents(s.Social.BoardEvents())     // posts, votes, comments, hides: feeds, counters, notes
-	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch)   // the own-review memo follows the page purges
+	s.Catalog.OnChange(s.Pages.ItemsChanged)       // an item changed: purge its pages
+	s.Catalog.OnChange(s.Search.ItemsChanged)      // ... and move the search version
+	s.Pages.OnPurgeAll(s.Search.AllChanged)        // every page purged: search starts afresh too
+	s.Orders.OnPlaced(analytics.AddBoughtTogether) // an order: the "also bought" statistics grow
+	s.Orders.OnStatus(s.Notify.NotifyOrder)        // an order moved: the shopper is notified
+	s.Board.SetEvents(s.Social.BoardEvents())      // posts, votes, comments, hides: feeds, counters, notes
+	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch)    // the own-review memo follows the page purges
 
 	// Every background loop main starts and stops, and every series the
 	// data layer exports.
 	for _, ws := range [][]workers.Worker{
-		s.Social.Workers(),     // spreads new posts to followers' feeds
-		s.Sales.Workers(),      // fulfils queued orders
-		s.Analytics.Workers(),  // rescales item view counts
-		s.Catalog.Workers(),    // refreshes cached item rows
-		s.Sessions.Workers(),   // evicts the oldest sessions
-		s.Statistics.Workers(), // samples the dashboard's counters
+		s.Social.Workers(),    // spreads new posts to followers' feeds
+		s.Orders.Workers(),    // fulfils queued orders
+		s.Analytics.Workers(), // rescales item view counts
+		s.Catalog.Workers(),   // refreshes cached item rows
+		s.Sessions.Workers(),  // evicts the oldest sessions
+		s.Stats.Workers(),     // samples the dashboard's counters
 	} {
 		s.workers = append(s.workers, ws...)
 	}
-	s.Statistics.SetWorkers(s.workers)
+	s.Stats.SetWorkers(s.workers)
 	for _, cs := range [][]prometheus.Collector{
-		s.Pages.Collectors(), s.Sessions.Collectors(), s.Board.Collectors(), s.Sales.Collectors(),
-		{s.Host.Collector()}, s.Statistics.Collectors(),
+		s.Pages.Collectors(), s.Sessions.Collectors(), s.Board.Collectors(), s.Orders.Collectors(),
+		{s.Host.Collector()}, s.Stats.Collectors(),
 	} {
 		s.collectors = append(s.collectors, cs...)
 	}

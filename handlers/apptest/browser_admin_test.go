@@ -95,7 +95,7 @@ func fakeHour(t *testing.T, app *browserApp) {
 			if j == 0 && i%3 == 0 {
 				user = 1
 			}
-			if err := st.CreateSession(ctx, tok, user); err != nil {
+			if err := st.Sessions.CreateSession(ctx, tok, user); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -116,12 +116,12 @@ func fakeHour(t *testing.T, app *browserApp) {
 			}
 		}
 		st.SetClock(func() time.Time { return at })
-		if _, err := st.SampleStats(ctx); err != nil {
+		if _, err := st.Stats.SampleStats(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
 	st.SetClock(time.Now)
-	if _, err := st.ScanKeyspace(ctx); err != nil {
+	if _, err := st.Stats.ScanKeyspace(ctx); err != nil {
 		t.Fatal(err)
 	}
 }

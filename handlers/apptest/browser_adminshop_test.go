@@ -29,7 +29,7 @@ func (tb *e2eTab) signInAdmin(app *browserApp) {
 func TestBrowserAdminItemList(t *testing.T) {
 	b := newBrowser(t)
 	app := startBrowserApp(t, nil)
-	it, err := app.Store.Item(t.Context(), 17)
+	it, err := app.Store.Catalog.Item(t.Context(), 17)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,11 +77,11 @@ func TestBrowserAdminMovesOrder(t *testing.T) {
 		t.Fatalf("cart: %d", res.Status)
 	}
 	token := shopper.Cookie("sid")
-	buyer, err := app.Store.UserByName(ctx, "buyer")
+	buyer, err := app.Store.Sessions.UserByName(ctx, "buyer")
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := app.Store.Checkout(ctx, orders.CheckoutRequest{Cart: cart.Owner{UserID: buyer.ID, Token: token},
+	o, err := app.Store.Orders.Checkout(ctx, orders.CheckoutRequest{Cart: cart.Owner{UserID: buyer.ID, Token: token},
 		Shipping: orders.ShippingStandard, Payment: orders.PayInvoice, ExpectTotal: -1, Address: orders.Address{Name: "Ada Lovelace", Line1: "1 Main Street", City: "London", Postcode: "N1 1AA", Country: "GB"}})
 	if err != nil {
 		t.Fatal(err)
@@ -116,22 +116,22 @@ func TestBrowserHiddenComment(t *testing.T) {
 	b := newBrowser(t)
 	app := startBrowserApp(t, nil)
 	ctx := t.Context()
-	author, err := app.Store.CreateUser(ctx, "writer", "correct horse battery")
+	author, err := app.Store.Sessions.CreateUser(ctx, "writer", "correct horse battery")
 	if err != nil {
 		t.Fatal(err)
 	}
-	spammer, err := app.Store.CreateUser(ctx, "spammer", "correct horse battery")
+	spammer, err := app.Store.Sessions.CreateUser(ctx, "spammer", "correct horse battery")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.Store.PostArticle(ctx, board.NewArticle{Title: "A fine article", Link: "https://example.com/a", Groups: []string{"go"}, PosterID: author.ID, Poster: author.Username})
+	a, err := app.Store.Board.PostArticle(ctx, board.NewArticle{Title: "A fine article", Link: "https://example.com/a", Groups: []string{"go"}, PosterID: author.ID, Poster: author.Username})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.Store.AddComment(ctx, a.ID, author.ID, author.Username, "Thanks for reading"); err != nil {
+	if _, err := app.Store.Board.AddComment(ctx, a.ID, author.ID, author.Username, "Thanks for reading"); err != nil {
 		t.Fatal(err)
 	}
-	spam, err := app.Store.AddComment(ctx, a.ID, spammer.ID, spammer.Username, "Cheap watches here")
+	spam, err := app.Store.Board.AddComment(ctx, a.ID, spammer.ID, spammer.Username, "Cheap watches here")
 	if err != nil {
 		t.Fatal(err)
 	}

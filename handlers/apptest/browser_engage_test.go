@@ -22,13 +22,13 @@ func TestBrowserEngagement(t *testing.T) {
 
 	// The writer exists and has posted once before the reader comes;
 	// posting articles is not a route of this feature, so the store does it.
-	w, err := app.Store.CreateUser(t.Context(), writer, "correct horse battery")
+	w, err := app.Store.Sessions.CreateUser(t.Context(), writer, "correct horse battery")
 	if err != nil {
 		t.Fatal(err)
 	}
 	publish := func(id int64, title string) {
 		t.Helper()
-		err := app.Store.RecordPost(t.Context(), social.FeedEntry{ArticleID: id, AuthorID: w.ID, AuthorName: writer,
+		err := app.Store.Social.RecordPost(t.Context(), social.FeedEntry{ArticleID: id, AuthorID: w.ID, AuthorName: writer,
 			Title: title, Link: "https://example.com/" + fmt.Sprint(id)})
 		if err != nil {
 			t.Fatal(err)
@@ -78,14 +78,14 @@ func TestBrowserEngagement(t *testing.T) {
 
 	// The writer follows back: the reader sees a notification count,
 	// reads it, and the count clears.
-	r, err := app.Store.UserByName(t.Context(), reader)
+	r, err := app.Store.Sessions.UserByName(t.Context(), reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.Store.Follow(t.Context(), w.ID, r.ID, true); err != nil {
+	if _, err := app.Store.Social.Follow(t.Context(), w.ID, r.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := app.Store.NotifyFollower(t.Context(), r.ID, writer); err != nil {
+	if err := app.Store.Notify.NotifyFollower(t.Context(), r.ID, writer); err != nil {
 		t.Fatal(err)
 	}
 	tb.navigate("/")

@@ -18,9 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"storefront/handlers/apptest"
-
 	"github.com/redis/go-redis/v9"
+
+	"storefront/handlers/apptest"
 )
 
 // The fault tests start Redis and PostgreSQL servers of their own, on free

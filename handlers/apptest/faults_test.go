@@ -88,7 +88,7 @@ func checkSamples(t *testing.T, samples []sample) (unavailable int) {
 // waitRecovered polls until /readyz says ready and the shopper's home page
 // renders signed in, and returns how long that took. The deadline is
 // generous: how soon service returns is logged as a measurement (the
-// README quotes it), never asserted.
+// docs/operations.md quotes it), never asserted.
 func waitRecovered(t *testing.T, base string, s *apptest.Client, name string) time.Duration {
 	t.Helper()
 	start := time.Now()
@@ -126,33 +126,7 @@ func TestRedisOutage(t *testing.T) {
 	const budget = 2 * time.Second // REQUEST_TIMEOUT
 	app := startUnlimited(t, map[string]string{"REDIS_URL": rs.URL(), "REQUEST_TIMEOUT": budget.String()})
 
-	// State made before the fault.
-	st := makeShopState(t, accountsOf(t, app), "redis", app.URL)
-	s := st.keeper
-
-	users := newLoadUsers(t, app.URL, 8, 30*time.Second, accountsOf(t, app))
-	rec, stop := faultLoad(t, app.URL, users, articleIDs(t, app.URL))
-	waitSamples(t, rec, 0, 50)
-
-	rs.Stop()
-	n := len(rec.snapshot())
-	waitSamples(t, rec, n, 40)
-	checkFriendly503(t, s, app.URL, "/")
-	if r := s.At(app.URL).Get("/readyz"); r.Status != http.StatusServiceUnavailable {
-		t.Errorf("readyz during the outage: %d", r.Status)
-	}
-
-	rs.Start()
-	t.Logf("full service %v after the server came back (a measurement)", waitRecovered(t, app.URL, s, st.keeperName))
-	n = len(rec.snapshot())
-	waitSamples(t, rec, n, 20)
-	stop()
-
-	samples := rec.snapshot()
-	if u := checkSamples(t, samples); u == 0 {
-		t.Error("no 503 during the outage")
-	}
-	st.check(t, app.URL)
+	_, samples := outageUnderLoad(t, app, rs, "redis", "/")
 	if strings.Contains(app.Logs(), "panic") {
 		t.Errorf("the app panicked:\n%s", app.Logs())
 	}
@@ -165,6 +139,49 @@ func TestRedisOutage(t *testing.T) {
 		t.Errorf("no clean stop logged:\n%s", app.Logs())
 	}
 	logSummary(t, samples)
+}
+
+// server is a service a fault test stops and starts again.
+type server interface {
+	Stop()
+	Start()
+}
+
+// outageUnderLoad is the script every outage test follows: shop state is
+// made (tagged tag), load runs, srv stops while the load goes on (page
+// must be a friendly 503, /readyz not ready), srv starts again and the
+// app recovers by itself (how soon is logged, never asserted). It checks
+// that the outage gave 503s and nothing worse and that the state made
+// before it is whole, and returns the state and the load's samples.
+func outageUnderLoad(t *testing.T, app *apptest.App, srv server, tag, page string) (*shopState, []sample) {
+	t.Helper()
+	st := makeShopState(t, accountsOf(t, app), tag, app.URL)
+	s := st.keeper
+
+	users := newLoadUsers(t, app.URL, 8, 30*time.Second, accountsOf(t, app))
+	rec, stop := faultLoad(t, app.URL, users, articleIDs(t, app.URL))
+	waitSamples(t, rec, 0, 50)
+
+	srv.Stop()
+	n := len(rec.snapshot())
+	waitSamples(t, rec, n, 40)
+	checkFriendly503(t, s, app.URL, page)
+	if r := s.At(app.URL).Get("/readyz"); r.Status != http.StatusServiceUnavailable {
+		t.Errorf("readyz during the outage: %d", r.Status)
+	}
+
+	srv.Start()
+	t.Logf("full service %v after the server came back (a measurement)", waitRecovered(t, app.URL, s, st.keeperName))
+	n = len(rec.snapshot())
+	waitSamples(t, rec, n, 20)
+	stop()
+
+	samples := rec.snapshot()
+	if u := checkSamples(t, samples); u == 0 {
+		t.Error("no 503 during the outage")
+	}
+	st.check(t, app.URL)
+	return st, samples
 }
 
 // logSummary logs the status counts per kind.
@@ -183,31 +200,7 @@ func TestPostgresOutage(t *testing.T) {
 	pg := startOwnPostgres(t)
 	app := startUnlimited(t, map[string]string{"REDIS_URL": someRedisURL(t), "DATABASE_URL": pg.URL(), "REQUEST_TIMEOUT": "2s"})
 
-	st := makeShopState(t, accountsOf(t, app), "pg", app.URL)
-	s := st.keeper
-
-	users := newLoadUsers(t, app.URL, 8, 30*time.Second, accountsOf(t, app))
-	rec, stop := faultLoad(t, app.URL, users, articleIDs(t, app.URL))
-	waitSamples(t, rec, 0, 50)
-
-	pg.Stop()
-	n := len(rec.snapshot())
-	waitSamples(t, rec, n, 40)
-	checkFriendly503(t, s, app.URL, "/items?page=2")
-	if r := s.At(app.URL).Get("/readyz"); r.Status != http.StatusServiceUnavailable {
-		t.Errorf("readyz during the outage: %d", r.Status)
-	}
-
-	pg.Start()
-	t.Logf("full service %v after the server came back (a measurement)", waitRecovered(t, app.URL, s, st.keeperName))
-	n = len(rec.snapshot())
-	waitSamples(t, rec, n, 20)
-	stop()
-	samples := rec.snapshot()
-	if u := checkSamples(t, samples); u == 0 {
-		t.Error("no 503 during the outage")
-	}
-	st.check(t, app.URL)
+	st, samples := outageUnderLoad(t, app, pg, "pg", "/items?page=2")
 	// An account made before the outage still signs in.
 	s2 := apptest.NewClient(t, "")
 	s2.At(app.URL).MustPost("/login", url.Values{"username": {st.keeperName}, "password": {loadPassword}}, http.StatusSeeOther)

@@ -169,7 +169,7 @@ func newAccountMaker(t testing.TB, env map[string]string) *accountMaker {
 // make creates the account name with loadPassword.
 func (a *accountMaker) make(t testing.TB, name string) {
 	t.Helper()
-	if _, err := a.st.CreateUser(context.Background(), name, loadPassword); err != nil {
+	if _, err := a.st.Sessions.CreateUser(context.Background(), name, loadPassword); err != nil {
 		t.Fatalf("create %s: %v", name, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
+	"storefront/handlers/web"
 	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/storetest"
@@ -194,7 +195,7 @@ func TestCachedHitZeroRoundTrips(t *testing.T) {
 	// The hits' views are written behind, in one pipeline.
 	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "61").Result()
 	trips.n = 0
-	if err := st.FlushWrites(ctx); err != nil {
+	if err := st.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	flushTrips := trips.n
@@ -232,9 +233,9 @@ func cachedApp(t *testing.T) (*redis.Client, *redis.Client, *wiring.Services, *h
 	if _, err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
 		t.Fatal(err)
 	}
-	keys, _ := handlers.ParseCookieKeys(apptest.CookieKeys)
+	keys, _ := web.ParseCookieKeys(apptest.CookieKeys)
 	h, err := handlers.New(handlers.Config{CookieKeys: keys, ItemsPerPage: 24, ArticlesPage: 25, MaxLineQty: 99,
-		ViewedPerSession: 25, RequestTimeout: 5 * time.Second}, st, storetest.Logger(t))
+		RequestTimeout: 5 * time.Second}, st, storetest.Logger(t))
 	if err != nil {
 		t.Fatal(err)
 	}

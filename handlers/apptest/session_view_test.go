@@ -79,7 +79,7 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 		return r
 	}
 	page() // the session's reads are cached now
-	if err := st.FlushWrites(ctx); err != nil {
+	if err := st.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	seen, err := rdb.ZScore(ctx, keys.Recent, sk.ID).Result()
@@ -99,7 +99,7 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 	if got := watch.take(); len(got) != 0 {
 		t.Errorf("10 page reads sent %v to the session's keys; want nothing before the flush", got)
 	}
-	if err := st.FlushWrites(ctx); err != nil {
+	if err := st.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := watch.take(); len(got) == 0 {
@@ -148,40 +148,40 @@ func TestListingsFromClientSideCache(t *testing.T) {
 	ctx := t.Context()
 	other := wiring.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
-	u, err := st.CreateUser(ctx, "voter", "a-long-password-1")
+	u, err := st.Sessions.CreateUser(ctx, "voter", "a-long-password-1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	poster, err := st.CreateUser(ctx, "poster", "a-long-password-1")
+	poster, err := st.Sessions.CreateUser(ctx, "poster", "a-long-password-1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, title := range []string{"First news", "Second news"} {
-		if _, err := st.PostArticle(ctx, board.NewArticle{Title: title, Link: "https://example.com/" + url.PathEscape(title), PosterID: poster.ID}); err != nil {
+		if _, err := st.Board.PostArticle(ctx, board.NewArticle{Title: title, Link: "https://example.com/" + url.PathEscape(title), PosterID: poster.ID}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	page, err := st.Articles(ctx, board.ArticleQuery{PerPage: 5})
+	page, err := st.Board.Articles(ctx, board.ArticleQuery{PerPage: 5})
 	if err != nil || len(page.Articles) == 0 {
 		t.Fatalf("no articles to list: %v", err)
 	}
 	a := page.Articles[0]
 	misses := cached.CSCStats().Misses
-	if again, err := st.Articles(ctx, board.ArticleQuery{PerPage: 5}); err != nil || len(again.Articles) != len(page.Articles) {
+	if again, err := st.Board.Articles(ctx, board.ArticleQuery{PerPage: 5}); err != nil || len(again.Articles) != len(page.Articles) {
 		t.Fatalf("second listing: %v", err)
 	}
 	if got := cached.CSCStats().Misses - misses; got != 0 {
 		t.Errorf("a repeated listing missed the client-side cache %d times, want 0", got)
 	}
-	if _, _, err := other.Vote(ctx, a.ID, u.ID, board.VoteUp); err != nil {
+	if _, _, err := other.Board.Vote(ctx, a.ID, u.ID, board.VoteUp); err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.ArticlesByID(ctx, []int64{a.ID}, u.ID)
+	got, err := st.Board.ArticlesByID(ctx, []int64{a.ID}, u.ID)
 	if err != nil || len(got) != 1 || got[0].MyVote != board.VoteUp {
 		t.Fatalf("the voter's own vote is not shown at once: %+v, %v", got, err)
 	}
 	eventually(t, "the other instance's vote in the listing", func() bool {
-		got, err := st.ArticlesByID(ctx, []int64{a.ID}, 0)
+		got, err := st.Board.ArticlesByID(ctx, []int64{a.ID}, 0)
 		return err == nil && len(got) == 1 && got[0].Up == a.Up+1
 	})
 }

@@ -24,10 +24,10 @@ func TestRescaleTrimsAndHalves(t *testing.T) {
 	for i := 1; i <= 6; i++ {
 		rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: float64(-10 * i), Member: fmt.Sprint(i)})
 	}
-	if err := st.Rescale(ctx); err != nil {
+	if err := st.Analytics.Rescale(ctx); err != nil {
 		t.Fatal(err)
 	}
-	top, err := st.PopularItems(ctx, 10)
+	top, err := st.Analytics.PopularItems(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func users(t testing.TB, st *wiring.Services, prefix string, n int) []sessions.U
 	t.Helper()
 	out := make([]sessions.User, n)
 	for i := range out {
-		u, err := st.CreateUser(t.Context(), fmt.Sprintf("%s%d", prefix, i), "correct horse battery")
+		u, err := st.Sessions.CreateUser(t.Context(), fmt.Sprintf("%s%d", prefix, i), "correct horse battery")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +34,7 @@ func users(t testing.TB, st *wiring.Services, prefix string, n int) []sessions.U
 
 func post(t testing.TB, st *wiring.Services, u sessions.User, title string, groups ...string) board.Article {
 	t.Helper()
-	a, err := st.PostArticle(t.Context(), board.NewArticle{Title: title, Link: "https://example.com/" + title, Groups: groups, PosterID: u.ID, Poster: u.Username})
+	a, err := st.Board.PostArticle(t.Context(), board.NewArticle{Title: title, Link: "https://example.com/" + title, Groups: groups, PosterID: u.ID, Poster: u.Username})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func post(t testing.TB, st *wiring.Services, u sessions.User, title string, grou
 
 func vote(t *testing.T, st *wiring.Services, id int64, u sessions.User, dir string) (board.Article, bool) {
 	t.Helper()
-	a, changed, err := st.Vote(t.Context(), id, u.ID, dir)
+	a, changed, err := st.Board.Vote(t.Context(), id, u.ID, dir)
 	if err != nil {
 		t.Fatalf("vote %s: %v", dir, err)
 	}
@@ -97,11 +97,11 @@ func TestVotingScenario(t *testing.T) {
 		prev = got.Score
 		// Listings and the article page read the voter's own record of
 		// votes: it must say what the voter sets say.
-		listed, err := st.ArticlesByID(t.Context(), []int64{a.ID, 999999, a.ID}, s.who.ID)
+		listed, err := st.Board.ArticlesByID(t.Context(), []int64{a.ID, 999999, a.ID}, s.who.ID)
 		if err != nil || len(listed) != 2 || listed[0].MyVote != s.mine || listed[1].MyVote != s.mine {
 			t.Fatalf("%s: listing %+v, %v; want my vote %s", s.name, listed, err, s.mine)
 		}
-		if one, _, err := st.ArticleWithComments(t.Context(), a.ID, s.who.ID); err != nil || one.MyVote != s.mine {
+		if one, _, err := st.Board.ArticleWithComments(t.Context(), a.ID, s.who.ID); err != nil || one.MyVote != s.mine {
 			t.Fatalf("%s: article page my vote %q, %v; want %s", s.name, one.MyVote, err, s.mine)
 		}
 		z, err := st.Redis().ZScore(t.Context(), keys.ArticleScores, fmt.Sprint(a.ID)).Result()
@@ -125,19 +125,19 @@ func TestVoteErrors(t *testing.T) {
 	st := wiringtest.New(t)
 	u := users(t, st, "reader", 1)[0]
 	a := post(t, st, u, "x")
-	if _, _, err := st.Vote(t.Context(), a.ID+100, u.ID, "up"); !errors.Is(err, platform.ErrNotFound) {
+	if _, _, err := st.Board.Vote(t.Context(), a.ID+100, u.ID, "up"); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("missing article: %v", err)
 	}
-	if _, _, err := st.Vote(t.Context(), a.ID, u.ID, "sideways"); !errors.Is(err, platform.ErrInvalid) {
+	if _, _, err := st.Board.Vote(t.Context(), a.ID, u.ID, "sideways"); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("bad dir: %v", err)
 	}
-	if _, err := st.PostArticle(t.Context(), board.NewArticle{Title: "t", Link: "https://x", Groups: []string{"nope"}, PosterID: u.ID}); !errors.Is(err, platform.ErrInvalid) {
+	if _, err := st.Board.PostArticle(t.Context(), board.NewArticle{Title: "t", Link: "https://x", Groups: []string{"nope"}, PosterID: u.ID}); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("unknown group: %v", err)
 	}
-	if _, err := st.AddComment(t.Context(), a.ID+100, u.ID, u.Username, "hi"); !errors.Is(err, platform.ErrNotFound) {
+	if _, err := st.Board.AddComment(t.Context(), a.ID+100, u.ID, u.Username, "hi"); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("comment on a missing article: %v", err)
 	}
-	if _, _, err := st.ArticleWithComments(t.Context(), a.ID+100, 0); !errors.Is(err, platform.ErrNotFound) {
+	if _, _, err := st.Board.ArticleWithComments(t.Context(), a.ID+100, 0); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("missing article page: %v", err)
 	}
 }
@@ -158,7 +158,7 @@ func TestVoteWindow(t *testing.T) {
 	if changed || got.Up != 1 || got.MyVote != "up" {
 		t.Fatalf("take back after the window: changed=%v %+v", changed, got)
 	}
-	arts, err := st.ArticlesByID(t.Context(), []int64{a.ID}, us[0].ID)
+	arts, err := st.Board.ArticlesByID(t.Context(), []int64{a.ID}, us[0].ID)
 	if err != nil || len(arts) != 1 || arts[0].Open {
 		t.Fatalf("listing shows it open: %+v %v", arts, err)
 	}
@@ -174,7 +174,7 @@ func TestConcurrentVotes(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range 100 {
 			wg.Go(func() {
-				if _, _, err := st.Vote(context.Background(), a.ID, voter(i).ID, "up"); err != nil {
+				if _, _, err := st.Board.Vote(context.Background(), a.ID, voter(i).ID, "up"); err != nil {
 					t.Error(err)
 				}
 			})
@@ -205,7 +205,7 @@ func TestListings(t *testing.T) {
 	vote(t, st, ids[0], us[1], "up")
 	ctx := t.Context()
 	page := func(sort string, n int) board.ArticlePage {
-		p, err := st.Articles(ctx, board.ArticleQuery{Sort: sort, Page: n, PerPage: 25, ViewerID: us[1].ID})
+		p, err := st.Board.Articles(ctx, board.ArticleQuery{Sort: sort, Page: n, PerPage: 25, ViewerID: us[1].ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +234,7 @@ func TestGroupListings(t *testing.T) {
 	g2 := post(t, st, us[0], "go2", "go", "redis")
 	vote(t, st, g1.ID, us[1], "up")
 	list := func(group, sort string) []int64 {
-		p, err := st.Articles(t.Context(), board.ArticleQuery{Group: group, Sort: sort, Page: 1, PerPage: 25})
+		p, err := st.Board.Articles(t.Context(), board.ArticleQuery{Group: group, Sort: sort, Page: 1, PerPage: 25})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +261,7 @@ func TestGroupListings(t *testing.T) {
 	if got := list("go", board.SortNew); !slices.Equal(got, []int64{g3.ID, g2.ID, g1.ID}) {
 		t.Fatalf("after the TTL: %v", got)
 	}
-	if _, err := st.Articles(t.Context(), board.ArticleQuery{Group: "nope", Page: 1, PerPage: 25}); !errors.Is(err, platform.ErrNotFound) {
+	if _, err := st.Board.Articles(t.Context(), board.ArticleQuery{Group: "nope", Page: 1, PerPage: 25}); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("unknown group: %v", err)
 	}
 }
@@ -271,11 +271,11 @@ func TestComments(t *testing.T) {
 	u := users(t, st, "reader", 1)[0]
 	a := post(t, st, u, "x")
 	for _, body := range []string{"first", "<b>second</b>"} {
-		if _, err := st.AddComment(t.Context(), a.ID, u.ID, u.Username, body); err != nil {
+		if _, err := st.Board.AddComment(t.Context(), a.ID, u.ID, u.Username, body); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, cs, err := st.ArticleWithComments(t.Context(), a.ID, u.ID)
+	got, cs, err := st.Board.ArticleWithComments(t.Context(), a.ID, u.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,10 +313,10 @@ func TestArticleEvents(t *testing.T) {
 	a := post(t, st, us[0], "x")
 	vote(t, st, a.ID, us[1], "down")
 	vote(t, st, a.ID, us[1], "down") // no change, no event
-	if _, err := st.AddComment(t.Context(), a.ID, us[1].ID, us[1].Username, "hi"); err != nil {
+	if _, err := st.Board.AddComment(t.Context(), a.ID, us[1].ID, us[1].Username, "hi"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.HideArticle(t.Context(), a.ID, "moderator"); err != nil {
+	if _, err := st.Board.HideArticle(t.Context(), a.ID, "moderator"); err != nil {
 		t.Fatal(err)
 	}
 	p, v := us[0].ID, us[1].ID
@@ -335,7 +335,7 @@ func TestArticleEvents(t *testing.T) {
 func TestSeedArticles(t *testing.T) {
 	st := wiringtest.New(t, func(o *wiring.Options) { o.SeedArticles = true })
 	ctx := t.Context()
-	p, err := st.Articles(ctx, board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 100})
+	p, err := st.Board.Articles(ctx, board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestSeedArticles(t *testing.T) {
 		t.Errorf("demo articles from %v to %v, want the last twelve hours", oldest, newest)
 	}
 	// Top is not New: the votes move articles past their neighbours.
-	top, err := st.Articles(ctx, board.ArticleQuery{Sort: board.SortTop, Page: 1, PerPage: 100})
+	top, err := st.Board.Articles(ctx, board.ArticleQuery{Sort: board.SortTop, Page: 1, PerPage: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +367,7 @@ func TestSeedArticles(t *testing.T) {
 		perAuthor[a.PosterID]++
 	}
 	for id, n := range perAuthor {
-		prof, err := st.Profile(ctx, id, 0, 100)
+		prof, err := st.Social.Profile(ctx, id, 0, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -375,15 +375,15 @@ func TestSeedArticles(t *testing.T) {
 			t.Errorf("author %d: profile counts %d posts and lists %d, posted %d", id, prof.Counts.Posts, len(prof.PostIDs), n)
 		}
 	}
-	reader, err := st.CreateUser(ctx, "reader", "correct horse battery")
+	reader, err := st.Sessions.CreateUser(ctx, "reader", "correct horse battery")
 	if err != nil {
 		t.Fatal(err)
 	}
 	author := p.Articles[0].PosterID
-	if _, err := st.Follow(ctx, reader.ID, author, true); err != nil {
+	if _, err := st.Social.Follow(ctx, reader.ID, author, true); err != nil {
 		t.Fatal(err)
 	}
-	feed, total, err := st.Feed(ctx, reader.ID, 1, 100)
+	feed, total, err := st.Social.Feed(ctx, reader.ID, 1, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,13 +405,13 @@ func TestSeedArticles(t *testing.T) {
 	if _, err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := st.Articles(ctx, board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 100})
+	again, _ := st.Board.Articles(ctx, board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 100})
 	if again.Total != p.Total {
 		t.Errorf("second seed: %d articles, had %d", again.Total, p.Total)
 	}
 	// Deterministic: another empty board gets the same articles and votes.
 	other := wiringtest.New(t, func(o *wiring.Options) { o.SeedArticles = true })
-	q, _ := other.Articles(ctx, board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 100})
+	q, _ := other.Board.Articles(ctx, board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 100})
 	for i := range p.Articles {
 		x, y := p.Articles[i], q.Articles[i]
 		if x.Title != y.Title || x.Poster != y.Poster || x.Up != y.Up || x.Down != y.Down || x.Comments != y.Comments {

@@ -13,7 +13,7 @@ import (
 //	REDIS_URL=redis://127.0.0.1:6379/3 go test -run '^$' -bench StoreVote -benchtime 5s ./store/
 func BenchmarkStoreVote(b *testing.B) {
 	st := wiringtest.New(b)
-	u, err := st.CreateUser(b.Context(), "poster", "correct horse battery")
+	u, err := st.Sessions.CreateUser(b.Context(), "poster", "correct horse battery")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func BenchmarkStoreVote(b *testing.B) {
 		id := voter.Add(1) + 1000
 		for i := 0; pb.Next(); i++ {
 			dir := []string{"up", "down"}[i/articles%2]
-			if _, _, err := st.Vote(b.Context(), int64(i%articles+1), id, dir); err != nil {
+			if _, _, err := st.Board.Vote(b.Context(), int64(i%articles+1), id, dir); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -22,14 +22,14 @@ func TestCartSetReplaceRemove(t *testing.T) {
 	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 3, 1), cart.Line{ItemID: 3, Qty: 1}, cart.Line{ItemID: 7, Qty: 5})
 
 	// The header count comes from the session read: the total quantity.
-	state, err := st.LoadSession(ctx, tok.Token, 0)
+	state, err := st.Sessions.LoadSession(ctx, tok.Token, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if state.CartCount != 6 {
 		t.Errorf("session cart count %d, want 6 (total quantity)", state.CartCount)
 	}
-	if n, err := st.CartCount(ctx, tok); err != nil || n != 6 {
+	if n, err := st.Cart.CartCount(ctx, tok); err != nil || n != 6 {
 		t.Errorf("CartCount = %d, %v; want 6", n, err)
 	}
 
@@ -47,8 +47,8 @@ func TestCartsArePerSession(t *testing.T) {
 	b, _ := wiringtest.Shopper(t, st, "bob")
 	wiringtest.SetLine(t, st, a, 1, 2)
 	wiringtest.SetLine(t, st, b, 2, 3)
-	ca, _ := st.Cart(t.Context(), a)
-	cb, _ := st.Cart(t.Context(), b)
+	ca, _ := st.Cart.Cart(t.Context(), a)
+	cb, _ := st.Cart.Cart(t.Context(), b)
 	wiringtest.WantCart(t, ca, cart.Line{ItemID: 1, Qty: 2})
 	wiringtest.WantCart(t, cb, cart.Line{ItemID: 2, Qty: 3})
 }
@@ -59,7 +59,7 @@ func TestCartIsCappedInLines(t *testing.T) {
 	for id := int64(1); id <= cart.MaxLines; id++ {
 		wiringtest.SetLine(t, st, tok, id, 1)
 	}
-	if _, err := st.SetCartLine(t.Context(), tok, cart.MaxLines+1, 1); !errors.Is(err, cart.ErrFull) {
+	if _, err := st.Cart.SetCartLine(t.Context(), tok, cart.MaxLines+1, 1); !errors.Is(err, cart.ErrFull) {
 		t.Fatalf("line %d: err %v, want ErrCartFull", cart.MaxLines+1, err)
 	}
 	c := wiringtest.SetLine(t, st, tok, 5, 3) // changing a line already there is fine
@@ -75,7 +75,7 @@ func TestGuestCartEndsWithItsSession(t *testing.T) {
 	wiringtest.SetLine(t, st, tok, 4, 2)
 	// EndSession runs the same deletion as the cleanup worker's eviction
 	// (addDeleteSession), which removes cart:<token> with the session.
-	if err := st.EndSession(ctx, tok.Token); err != nil {
+	if err := st.Sessions.EndSession(ctx, tok.Token); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result(); n != 0 {
@@ -91,20 +91,20 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 	ctx := t.Context()
 	phone, uid := wiringtest.Shopper(t, st, "alice")
 	laptop := cart.Owner{UserID: uid, Token: "token-laptop"}
-	if err := st.CreateSession(ctx, laptop.Token, uid); err != nil {
+	if err := st.Sessions.CreateSession(ctx, laptop.Token, uid); err != nil {
 		t.Fatal(err)
 	}
 	wiringtest.SetLine(t, st, phone, 4, 2)
-	c, err := st.Cart(ctx, laptop)
+	c, err := st.Cart.Cart(ctx, laptop)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wiringtest.WantCart(t, c, cart.Line{ItemID: 4, Qty: 2})
-	if s, _ := st.LoadSession(ctx, laptop.Token, uid); s.CartCount != 2 || s.UserID != uid {
+	if s, _ := st.Sessions.LoadSession(ctx, laptop.Token, uid); s.CartCount != 2 || s.UserID != uid {
 		t.Errorf("laptop session %+v, want count 2", s)
 	}
 	// A cookie that claims another user reads no account's cart.
-	if s, _ := st.LoadSession(ctx, laptop.Token, uid+1); s.CartCount != 0 {
+	if s, _ := st.Sessions.LoadSession(ctx, laptop.Token, uid+1); s.CartCount != 0 {
 		t.Errorf("a false claim saw count %d", s.CartCount)
 	}
 	key := keys.AccountCart(uid)
@@ -112,11 +112,11 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 		t.Errorf("account cart TTL %v, want (0, 1h]", ttl)
 	}
 	for _, tok := range []string{phone.Token, laptop.Token} {
-		if err := st.EndSession(ctx, tok); err != nil {
+		if err := st.Sessions.EndSession(ctx, tok); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c, _ = st.Cart(ctx, cart.Owner{UserID: uid, Token: "token-next-week"})
+	c, _ = st.Cart.Cart(ctx, cart.Owner{UserID: uid, Token: "token-next-week"})
 	wiringtest.WantCart(t, c, cart.Line{ItemID: 4, Qty: 2})
 }
 
@@ -132,11 +132,11 @@ func TestSignInMergesTheGuestCart(t *testing.T) {
 	g := wiringtest.GuestCart(t, st, "guest-token")
 	wiringtest.SetLine(t, st, g, 11, 2)
 	wiringtest.SetLine(t, st, g, 12, 1)
-	dropped, err := st.SignIn(ctx, g.Token, "new-token", uid)
+	dropped, err := st.Sessions.SignIn(ctx, g.Token, "new-token", uid)
 	if err != nil || dropped != 0 {
 		t.Fatalf("sign in: %d dropped, %v", dropped, err)
 	}
-	c, err := st.Cart(ctx, cart.Owner{UserID: uid, Token: "new-token"})
+	c, err := st.Cart.Cart(ctx, cart.Owner{UserID: uid, Token: "new-token"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestSignInMergesTheGuestCart(t *testing.T) {
 	if n, _ := st.Redis().Exists(ctx, keys.OfSession(g.Token).Cart).Result(); n != 0 {
 		t.Error("the old token still has a cart")
 	}
-	if s, _ := st.LoadSession(ctx, "new-token", uid); s.CartCount != 4 || s.UserID != uid {
+	if s, _ := st.Sessions.LoadSession(ctx, "new-token", uid); s.CartCount != 4 || s.UserID != uid {
 		t.Errorf("new session %+v", s)
 	}
 }
@@ -161,11 +161,11 @@ func TestSignInMergeKeepsTheLineCap(t *testing.T) {
 	wiringtest.SetLine(t, st, g, 5, 7)    // already there: replaced
 	wiringtest.SetLine(t, st, g, 1001, 1) // fits: the last free line
 	wiringtest.SetLine(t, st, g, 1002, 1) // does not fit
-	dropped, err := st.SignIn(ctx, g.Token, "new-token", uid)
+	dropped, err := st.Sessions.SignIn(ctx, g.Token, "new-token", uid)
 	if err != nil || dropped != 1 {
 		t.Fatalf("sign in: %d dropped (want 1), %v", dropped, err)
 	}
-	c, _ := st.Cart(ctx, acct)
+	c, _ := st.Cart.Cart(ctx, acct)
 	if len(c.Lines) != cart.MaxLines || c.Qty(5) != 7 || c.Qty(1001) != 1 || c.Qty(1002) != 0 {
 		t.Errorf("merged cart: %d lines, 5 x%d, 1001 x%d, 1002 x%d", len(c.Lines), c.Qty(5), c.Qty(1001), c.Qty(1002))
 	}
@@ -186,17 +186,17 @@ func TestMergeIsAtomicWithOtherDevices(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for id := int64(21); id <= 60; id++ {
-			if _, err := st.SetCartLine(ctx, acct, id, 1); err != nil {
+			if _, err := st.Cart.SetCartLine(ctx, acct, id, 1); err != nil {
 				t.Error(err)
 				return
 			}
 		}
 	}()
-	if _, err := st.SignIn(ctx, g.Token, "new-token", uid); err != nil {
+	if _, err := st.Sessions.SignIn(ctx, g.Token, "new-token", uid); err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait()
-	c, _ := st.Cart(ctx, acct)
+	c, _ := st.Cart.Cart(ctx, acct)
 	if len(c.Lines) != 60 || c.Count != 20*2+40 {
 		t.Errorf("cart has %d lines, count %d; want 60 lines, count 80", len(c.Lines), c.Count)
 	}

@@ -20,38 +20,38 @@ func TestItemChangesAreAnnounced(t *testing.T) {
 	ctx := t.Context()
 	var mu sync.Mutex
 	var heard []string
-	st.OnChange(func(_ context.Context, c catalog.Change) error {
+	st.Catalog.OnChange(func(_ context.Context, c catalog.Change) error {
 		mu.Lock()
 		defer mu.Unlock()
 		heard = append(heard, fmt.Sprint(c.IDs, c.Search))
 		return nil
 	})
-	if err := st.ScheduleRow(ctx, 5, time.Minute); err != nil {
+	if err := st.Catalog.ScheduleRow(ctx, 5, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.CacheRows(ctx); err != nil {
+	if _, err := st.Catalog.CacheRows(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := st.Redis().Exists(ctx, keys.RowCache(5)).Result(); n != 1 {
 		t.Fatal("the row was not cached")
 	}
-	it, err := st.UpdateItem(ctx, 5, catalog.ItemEdit{Name: "Renamed", PriceCents: 100, Stock: 3, Category: "Books"})
+	it, err := st.Catalog.UpdateItem(ctx, 5, catalog.ItemEdit{Name: "Renamed", PriceCents: 100, Stock: 3, Category: "Books"})
 	if err != nil || it.Name != "Renamed" {
 		t.Fatalf("update: %+v %v", it, err)
 	}
 	if n, _ := st.Redis().Exists(ctx, keys.RowCache(5)).Result(); n != 0 {
 		t.Error("the edited item's cached row outlived the edit")
 	}
-	if names, _ := st.ItemNames(ctx, []int64{5}); names[5] != "Renamed" {
+	if names, _ := st.Catalog.ItemNames(ctx, []int64{5}); names[5] != "Renamed" {
 		t.Errorf("name after the edit: %q", names[5])
 	}
-	if _, err := st.SetItemArchived(ctx, 6, true); err != nil {
+	if _, err := st.Catalog.SetItemArchived(ctx, 6, true); err != nil {
 		t.Fatal(err)
 	}
-	if changed, err := st.SetItemArchived(ctx, 6, true); err != nil || changed {
+	if changed, err := st.Catalog.SetItemArchived(ctx, 6, true); err != nil || changed {
 		t.Fatalf("archiving twice: %v %v", changed, err)
 	}
-	created, err := st.CreateItem(ctx, catalog.NewItem{Name: "New thing", PriceCents: 500, Stock: 1, Category: "Books"})
+	created, err := st.Catalog.CreateItem(ctx, catalog.NewItem{Name: "New thing", PriceCents: 500, Stock: 1, Category: "Books"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestItemChangesAreAnnounced(t *testing.T) {
 
 func TestCatalogRows(t *testing.T) {
 	st := wiringtest.New(t)
-	rows, err := st.CatalogRows(t.Context(), []int64{1, 2, 999999})
+	rows, err := st.Catalog.CatalogRows(t.Context(), []int64{1, 2, 999999})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestCreateItemConcurrently(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			it, err := st.CreateItem(ctx, catalog.NewItem{Name: "Same Name", PriceCents: 100, Stock: 1, Category: "Home"})
+			it, err := st.Catalog.CreateItem(ctx, catalog.NewItem{Name: "Same Name", PriceCents: 100, Stock: 1, Category: "Home"})
 			if err != nil {
 				t.Error(err)
 				return

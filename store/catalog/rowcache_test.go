@@ -54,10 +54,10 @@ func TestRowCacheScheduleRefreshUnschedule(t *testing.T) {
 	st.SetClock(ck.now)
 	ctx := t.Context()
 	rdb := st.Redis()
-	if err := st.ScheduleRow(ctx, 7, 5*time.Second); err != nil {
+	if err := st.Catalog.ScheduleRow(ctx, 7, 5*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := st.CacheRows(ctx); err != nil || n != 1 {
+	if n, err := st.Catalog.CacheRows(ctx); err != nil || n != 1 {
 		t.Fatalf("first pass: %d %v", n, err)
 	}
 	r1, ok := cachedRow(t, rdb, "7")
@@ -72,25 +72,25 @@ func TestRowCacheScheduleRefreshUnschedule(t *testing.T) {
 			t.Errorf("inv:7 lacks column %s", k)
 		}
 	}
-	if n, _ := st.CacheRows(ctx); n != 0 {
+	if n, _ := st.Catalog.CacheRows(ctx); n != 0 {
 		t.Fatal("refreshed before the delay")
 	}
 	ck.add(5 * time.Second)
 	if _, err := st.DB().ExecContext(ctx, `UPDATE items SET stock = 3 WHERE id = 7`); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := st.CacheRows(ctx); n != 1 {
+	if n, _ := st.Catalog.CacheRows(ctx); n != 1 {
 		t.Fatal("not refreshed after the delay")
 	}
 	r2, _ := cachedRow(t, rdb, "7")
 	if r2.CachedAt != r1.CachedAt+5 || r2.Stock != 3 {
 		t.Fatalf("after refresh: cached_at %v stock %d", r2.CachedAt, r2.Stock)
 	}
-	rows, err := st.ScheduledRows(ctx, 10)
+	rows, err := st.Catalog.ScheduledRows(ctx, 10)
 	if err != nil || len(rows) != 1 || rows[0].ItemID != 7 || rows[0].Delay != 5 {
 		t.Fatalf("scheduled rows %v %v", rows, err)
 	}
-	if err := st.ScheduleRow(ctx, 7, 0); err != nil {
+	if err := st.Catalog.ScheduleRow(ctx, 7, 0); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := cachedRow(t, rdb, "7"); ok {
@@ -116,10 +116,10 @@ func TestRowCacheDropsBadRows(t *testing.T) {
 	// 8 has no delay (a refresh loop that assumes one would crash), 9 a
 	// negative one,
 	// 999999 is no item and "junk" no id: all are dropped.
-	if _, err := st.CacheRows(ctx); err != nil {
+	if _, err := st.Catalog.CacheRows(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := st.CacheRows(ctx); n != 0 {
+	if n, _ := st.Catalog.CacheRows(ctx); n != 0 {
 		t.Fatalf("refreshed %d rows", n)
 	}
 	if n, _ := rdb.ZCard(ctx, keys.RowSchedule).Result(); n != 0 {
@@ -144,7 +144,7 @@ func TestRowCacheTwoWorkersRefreshOnce(t *testing.T) {
 	other.SetClock(ck.now)
 	ctx := t.Context()
 	for _, id := range []int64{3, 4, 5} {
-		if err := st.ScheduleRow(ctx, id, time.Second); err != nil {
+		if err := st.Catalog.ScheduleRow(ctx, id, time.Second); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -155,7 +155,7 @@ func TestRowCacheTwoWorkersRefreshOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				n, err := s.CacheRows(ctx)
+				n, err := s.Catalog.CacheRows(ctx)
 				if err != nil {
 					t.Error(err)
 				}
@@ -181,7 +181,7 @@ func TestRowCacheWorkerRuns(t *testing.T) {
 		}
 	}
 	defer func() { cancel(); wg.Wait() }()
-	if err := st.ScheduleRow(ctx, 11, time.Hour); err != nil {
+	if err := st.Catalog.ScheduleRow(ctx, 11, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
@@ -197,19 +197,19 @@ func TestRowCacheWorkerRuns(t *testing.T) {
 func TestRowsFromCacheReadPath(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
-	if err := st.ScheduleRow(ctx, 7, time.Hour); err != nil {
+	if err := st.Catalog.ScheduleRow(ctx, 7, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.CacheRows(ctx); err != nil {
+	if _, err := st.Catalog.CacheRows(ctx); err != nil {
 		t.Fatal(err)
 	}
 	// The cache is what the shop reads while the row is scheduled.
 	st.Redis().Set(ctx, keys.RowCache(7), `{"id":7,"name":"From the cache","price_cents":111,"stock":2,"cached_at":1}`, 0)
-	body, cached, err := st.ItemRow(ctx, 7)
+	body, cached, err := st.Catalog.ItemRow(ctx, 7)
 	if err != nil || !cached || string(body) == "" {
 		t.Fatalf("item row %v %v", cached, err)
 	}
-	rows, err := st.CatalogRows(ctx, []int64{7, 8, 999999})
+	rows, err := st.Catalog.CatalogRows(ctx, []int64{7, 8, 999999})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,20 +226,20 @@ func TestPurgeDropsCachedRow(t *testing.T) {
 	st.SetClock(ck.now)
 	ctx := t.Context()
 	rdb := st.Redis()
-	if err := st.ScheduleRow(ctx, 7, time.Hour); err != nil {
+	if err := st.Catalog.ScheduleRow(ctx, 7, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := st.CacheRows(ctx); n != 1 {
+	if n, _ := st.Catalog.CacheRows(ctx); n != 1 {
 		t.Fatal("not cached")
 	}
 	ck.add(time.Minute)
-	if _, err := st.PurgeItemPages(ctx, 7, 8); err != nil {
+	if _, err := st.Pages.PurgeItemPages(ctx, 7, 8); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := cachedRow(t, rdb, "7"); ok {
 		t.Error("inv:7 survived the purge")
 	}
-	if n, _ := st.CacheRows(ctx); n != 1 {
+	if n, _ := st.Catalog.CacheRows(ctx); n != 1 {
 		t.Error("the purged row was not refreshed at once")
 	}
 	if r, ok := cachedRow(t, rdb, "7"); !ok || r.CachedAt != 1_800_000_060 {

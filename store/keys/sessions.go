@@ -91,8 +91,21 @@ func CheckoutLock(userID int64, token string) string {
 // counted on this one set, so one script call checks them all.
 func Rate(name, subject string) string { return "rate:" + name + ":{" + subject + "}" }
 
-// RateNewSession names the cap of new guest sessions per client address.
-const RateNewSession = "new-session"
+// The names of the rate limits (the <name> of `rate:<name>:{<subject>}`),
+// each with the subject it counts per.
+const (
+	RateNewSession = "new-session" // new guest sessions, per client address
+	RateLogin      = "login-user"  // failed sign-ins, per typed username and client address
+	RateLoginAddr  = "login-ip"    // failed sign-ins, per client address
+	RateRegister   = "register"    // new accounts, per client address
+	RatePassword   = "password"    // password changes, per account
+	RatePost       = "post"        // articles posted, per account
+	RateVote       = "vote"        // votes, per account
+	RateComment    = "comment"     // comments, per account
+	RateFollow     = "follow"      // follows and unfollows, per account
+	RateLike       = "like"        // likes and unlikes, per account
+	RateReview     = "review"      // reviews posted or edited, per account
+)
 
 // SessionKeys are the Redis names of one session.
 type SessionKeys struct {

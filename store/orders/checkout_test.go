@@ -39,11 +39,11 @@ func TestCheckoutPlacesOrder(t *testing.T) {
 	wiringtest.SetStock(t, st, 8, 3)
 	wiringtest.SetLine(t, st, tok, 7, 2)
 	wiringtest.SetLine(t, st, tok, 8, 3)
-	rows, _ := st.CatalogRows(ctx, []int64{7, 8})
+	rows, _ := st.Catalog.CatalogRows(ctx, []int64{7, 8})
 	sub := 2*rows[7].PriceCents + 3*rows[8].PriceCents
-	want := sub + st.Shipping().Cost(orders.ShippingStandard, sub)
+	want := sub + st.Orders.Shipping().Cost(orders.ShippingStandard, sub)
 
-	o, err := st.Checkout(ctx, wiringtest.Buy(tok, want))
+	o, err := st.Orders.Checkout(ctx, wiringtest.Buy(tok, want))
 	if err != nil {
 		t.Fatalf("checkout: %v", err)
 	}
@@ -56,7 +56,7 @@ func TestCheckoutPlacesOrder(t *testing.T) {
 	if s := wiringtest.StockOf(t, st, 8); s != 0 {
 		t.Errorf("stock of 8 is %d, want 0", s)
 	}
-	if c, _ := st.Cart(ctx, tok); len(c.Lines) != 0 {
+	if c, _ := st.Cart.Cart(ctx, tok); len(c.Lines) != 0 {
 		t.Errorf("cart not emptied: %+v", c)
 	}
 	if n := queueLen(t, st); n != 1 {
@@ -67,7 +67,7 @@ func TestCheckoutPlacesOrder(t *testing.T) {
 	if _, err := st.DB().ExecContext(ctx, `UPDATE items SET price_cents = price_cents + 1000 WHERE id = 7`); err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.Order(ctx, uid, o.ID)
+	got, err := st.Orders.Order(ctx, uid, o.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,9 +100,9 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 			wiringtest.SetLine(t, st, tok, 7, 1)
 			wiringtest.SetLine(t, st, tok, tc.item, tc.qty) // the shop validated these when they were added
 			wiringtest.SetStock(t, st, 8, tc.stock)         // then stock moved
-			before, _ := st.Cart(ctx, tok)
+			before, _ := st.Cart.Cart(ctx, tok)
 
-			_, err := st.Checkout(ctx, wiringtest.Buy(tok, -1))
+			_, err := st.Orders.Checkout(ctx, wiringtest.Buy(tok, -1))
 			var ce *orders.CheckoutError
 			if !errors.As(err, &ce) || len(ce.Problems) != 1 {
 				t.Fatalf("err %v, want one line problem", err)
@@ -117,7 +117,7 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 			if countOrders(t, st) != 0 || queueLen(t, st) != 0 {
 				t.Error("an order was written or queued")
 			}
-			if after, _ := st.Cart(ctx, tok); len(after.Lines) != len(before.Lines) {
+			if after, _ := st.Cart.Cart(ctx, tok); len(after.Lines) != len(before.Lines) {
 				t.Errorf("cart changed: %+v -> %+v", before, after)
 			}
 		})
@@ -130,13 +130,13 @@ func TestCheckoutPriceChanged(t *testing.T) {
 	tok, _ := wiringtest.Shopper(t, st, "alice")
 	wiringtest.SetStock(t, st, 7, 5)
 	wiringtest.SetLine(t, st, tok, 7, 2)
-	rows, _ := st.CatalogRows(ctx, []int64{7})
-	rates := st.Shipping()
+	rows, _ := st.Catalog.CatalogRows(ctx, []int64{7})
+	rates := st.Orders.Shipping()
 	seen := 2*rows[7].PriceCents + rates.Cost(orders.ShippingStandard, 2*rows[7].PriceCents)
 	if _, err := st.DB().ExecContext(ctx, `UPDATE items SET price_cents = price_cents + 100 WHERE id = 7`); err != nil {
 		t.Fatal(err)
 	}
-	_, err := st.Checkout(ctx, wiringtest.Buy(tok, seen))
+	_, err := st.Orders.Checkout(ctx, wiringtest.Buy(tok, seen))
 	now := 2*rows[7].PriceCents + 200 + rates.Cost(orders.ShippingStandard, 2*rows[7].PriceCents+200)
 	var ce *orders.CheckoutError
 	if !errors.As(err, &ce) || !ce.PriceChanged || ce.Total != now {
@@ -145,7 +145,7 @@ func TestCheckoutPriceChanged(t *testing.T) {
 	if wiringtest.StockOf(t, st, 7) != 5 || countOrders(t, st) != 0 {
 		t.Error("a refused checkout changed something")
 	}
-	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, ce.Total)); err != nil {
+	if _, err := st.Orders.Checkout(ctx, wiringtest.Buy(tok, ce.Total)); err != nil {
 		t.Fatalf("checkout at the new total: %v", err)
 	}
 }
@@ -154,7 +154,7 @@ func TestCheckoutEmptyAndBusy(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
 	tok, _ := wiringtest.Shopper(t, st, "alice")
-	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, orders.ErrEmptyCart) {
+	if _, err := st.Orders.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, orders.ErrEmptyCart) {
 		t.Errorf("empty cart: %v", err)
 	}
 	wiringtest.SetLine(t, st, tok, 7, 1)
@@ -162,14 +162,14 @@ func TestCheckoutEmptyAndBusy(t *testing.T) {
 	if err := st.Redis().Set(ctx, keys.CheckoutLock(tok.UserID, tok.Token), "other", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, orders.ErrCheckoutBusy) {
+	if _, err := st.Orders.Checkout(ctx, wiringtest.Buy(tok, -1)); !errors.Is(err, orders.ErrCheckoutBusy) {
 		t.Errorf("second checkout: %v, want ErrCheckoutBusy", err)
 	}
 	if countOrders(t, st) != 0 {
 		t.Error("order placed while another checkout was running")
 	}
 	st.Redis().Del(ctx, keys.CheckoutLock(tok.UserID, tok.Token))
-	if _, err := st.Checkout(ctx, wiringtest.Buy(tok, -1)); err != nil {
+	if _, err := st.Orders.Checkout(ctx, wiringtest.Buy(tok, -1)); err != nil {
 		t.Errorf("checkout after the lock is gone: %v", err)
 	}
 	if n, _ := st.Redis().Exists(ctx, keys.CheckoutLock(tok.UserID, tok.Token)).Result(); n != 0 {
@@ -186,23 +186,23 @@ func TestOrdersAreTheShoppers(t *testing.T) {
 	for _, item := range []int64{7, 8, 9} {
 		wiringtest.SetStock(t, st, item, 5)
 		wiringtest.SetLine(t, st, a, item, 1)
-		o, err := st.Checkout(ctx, wiringtest.Buy(a, -1))
+		o, err := st.Orders.Checkout(ctx, wiringtest.Buy(a, -1))
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, o.ID)
 	}
-	list, total, err := st.Orders(ctx, aid, 2, 0)
+	list, total, err := st.Orders.Orders(ctx, aid, 2, 0)
 	if err != nil || total != 3 || len(list) != 2 || list[0].ID != ids[2] || list[1].ID != ids[1] || list[0].ItemCount != 1 {
 		t.Fatalf("orders %+v total %d err %v; want newest first", list, total, err)
 	}
-	if list, _, _ := st.Orders(ctx, aid, 2, 2); len(list) != 1 || list[0].ID != ids[0] {
+	if list, _, _ := st.Orders.Orders(ctx, aid, 2, 2); len(list) != 1 || list[0].ID != ids[0] {
 		t.Errorf("second page %+v", list)
 	}
-	if _, err := st.Order(ctx, bid, ids[0]); !errors.Is(err, platform.ErrNotFound) {
+	if _, err := st.Orders.Order(ctx, bid, ids[0]); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("bob reads alice's order: %v", err)
 	}
-	if list, total, _ := st.Orders(ctx, bid, 10, 0); len(list) != 0 || total != 0 {
+	if list, total, _ := st.Orders.Orders(ctx, bid, 10, 0); len(list) != 0 || total != 0 {
 		t.Errorf("bob's orders %+v", list)
 	}
 }
@@ -214,39 +214,39 @@ func TestGuestOrdersAndLastAddress(t *testing.T) {
 	ctx := t.Context()
 	wiringtest.SetStock(t, st, 7, 5)
 	g := cart.Owner{Token: "guest-token"}
-	if err := st.CreateSession(ctx, g.Token, 0); err != nil {
+	if err := st.Sessions.CreateSession(ctx, g.Token, 0); err != nil {
 		t.Fatal(err)
 	}
 	wiringtest.SetLine(t, st, g, 7, 1)
 	req := wiringtest.Buy(g, -1)
 	req.Email, req.Shipping, req.Payment = "guest@example.com", orders.ShippingExpress, orders.PayCOD
-	o, err := st.Checkout(ctx, req)
+	o, err := st.Orders.Checkout(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.GuestOrder(ctx, o.ID)
+	got, err := st.Orders.GuestOrder(ctx, o.ID)
 	if err != nil || got.UserID != orders.GuestUserID || got.Email != "guest@example.com" || got.Address != req.Address ||
 		got.Shipping != orders.ShippingExpress || got.Payment != orders.PayCOD || got.ShippingCents != orders.DefaultShipping.Express ||
 		got.TotalCents != got.SubtotalCents+got.ShippingCents || len(got.Lines) != 1 {
 		t.Fatalf("guest order %+v, %v", got, err)
 	}
-	if _, err := st.Order(ctx, orders.GuestUserID, o.ID); !errors.Is(err, platform.ErrNotFound) {
+	if _, err := st.Orders.Order(ctx, orders.GuestUserID, o.ID); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("Order served a guest order: %v", err)
 	}
 
 	acct, uid := wiringtest.Shopper(t, st, "alice")
-	if _, ok, err := st.LastAddress(ctx, uid); ok || err != nil {
+	if _, ok, err := st.Orders.LastAddress(ctx, uid); ok || err != nil {
 		t.Errorf("a new shopper has a last address (%v)", err)
 	}
 	wiringtest.SetLine(t, st, acct, 7, 1)
-	mine, err := st.Checkout(ctx, wiringtest.Buy(acct, -1))
+	mine, err := st.Orders.Checkout(ctx, wiringtest.Buy(acct, -1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.GuestOrder(ctx, mine.ID); !errors.Is(err, platform.ErrNotFound) {
+	if _, err := st.Orders.GuestOrder(ctx, mine.ID); !errors.Is(err, platform.ErrNotFound) {
 		t.Errorf("GuestOrder served a shopper's order: %v", err)
 	}
-	if a, ok, err := st.LastAddress(ctx, uid); !ok || err != nil || a != wiringtest.Buy(acct, -1).Address {
+	if a, ok, err := st.Orders.LastAddress(ctx, uid); !ok || err != nil || a != wiringtest.Buy(acct, -1).Address {
 		t.Errorf("last address %+v %v %v", a, ok, err)
 	}
 }
@@ -262,7 +262,7 @@ func TestOrdersCountBoughtTogether(t *testing.T) {
 			wiringtest.SetStock(t, st, id, 5)
 			wiringtest.SetLine(t, st, acct, id, 1)
 		}
-		if _, err := st.Checkout(ctx, wiringtest.Buy(acct, -1)); err != nil {
+		if _, err := st.Orders.Checkout(ctx, wiringtest.Buy(acct, -1)); err != nil {
 			t.Fatal(err)
 		}
 	}

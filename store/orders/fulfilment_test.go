@@ -50,7 +50,7 @@ func placeOrder(t *testing.T, st *wiring.Services, name string, item int64) orde
 	tok, _ := wiringtest.Shopper(t, st, name)
 	wiringtest.SetStock(t, st, item, 100)
 	wiringtest.SetLine(t, st, tok, item, 1)
-	o, err := st.Checkout(t.Context(), wiringtest.Buy(tok, -1))
+	o, err := st.Orders.Checkout(t.Context(), wiringtest.Buy(tok, -1))
 	if err != nil {
 		t.Fatalf("checkout: %v", err)
 	}
@@ -59,7 +59,7 @@ func placeOrder(t *testing.T, st *wiring.Services, name string, item int64) orde
 
 func orderOf(t *testing.T, st *wiring.Services, o orders.Order) orders.Order {
 	t.Helper()
-	got, err := st.Order(t.Context(), o.UserID, o.ID)
+	got, err := st.Orders.Order(t.Context(), o.UserID, o.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestFulfilmentProcessesOrders(t *testing.T) {
 	if got := orderOf(t, st, o); got.Status != orders.OrderPending || !got.ProcessedAt.IsZero() {
 		t.Fatalf("new order %+v", got)
 	}
-	res := poll(t, st.Fulfilment("w1"))
+	res := poll(t, st.Orders.Fulfilment("w1"))
 	if res.Handled != 1 || res.Fulfilled != 1 {
 		t.Errorf("poll %+v", res)
 	}
@@ -120,7 +120,7 @@ func TestFulfilmentReclaimsFromADeadWorker(t *testing.T) {
 	}
 	// worker-a dies here, without processing or acknowledging.
 
-	b := st.Fulfilment("worker-b")
+	b := st.Orders.Fulfilment("worker-b")
 	if res := poll(t, b); res.Reclaimed != 0 || res.Fulfilled != 0 {
 		t.Fatalf("worker-b took a live worker's order early: %+v", res)
 	}
@@ -149,7 +149,7 @@ func TestFulfilmentIsIdempotent(t *testing.T) {
 	st := wiringtest.New(t, fastQueue)
 	ctx := t.Context()
 	o := placeOrder(t, st, "alice", 7)
-	w := st.Fulfilment("w1")
+	w := st.Orders.Fulfilment("w1")
 	poll(t, w)
 	first := orderOf(t, st, o)
 
@@ -163,7 +163,7 @@ func TestFulfilmentIsIdempotent(t *testing.T) {
 	if res.Handled != 2 || res.Fulfilled != 0 {
 		t.Errorf("duplicates: %+v", res)
 	}
-	if changed, err := st.FulfilOrder(ctx, o.ID); err != nil || changed {
+	if changed, err := st.Orders.FulfilOrder(ctx, o.ID); err != nil || changed {
 		t.Errorf("FulfilOrder again = %v, %v", changed, err)
 	}
 	again := orderOf(t, st, o)
@@ -188,7 +188,7 @@ func TestFulfilmentSweepFindsUnqueuedOrders(t *testing.T) {
 	if err := st.Redis().Del(ctx, keys.OrderQueue).Err(); err != nil { // the push never happened
 		t.Fatal(err)
 	}
-	w := st.Fulfilment("w1")
+	w := st.Orders.Fulfilment("w1")
 	if res := poll(t, w); res.Fulfilled != 0 {
 		t.Fatalf("a fresh order was swept: %+v", res)
 	}
@@ -211,7 +211,7 @@ func TestFulfilmentSweepFindsUnqueuedOrders(t *testing.T) {
 func TestFulfilmentRecreatesItsGroup(t *testing.T) {
 	st := wiringtest.New(t, fastQueue)
 	ctx := t.Context()
-	w := st.Fulfilment("w1")
+	w := st.Orders.Fulfilment("w1")
 	poll(t, w)
 	o := placeOrder(t, st, "alice", 7)
 	if err := st.Redis().Del(ctx, keys.OrderQueue).Err(); err != nil {
@@ -235,7 +235,7 @@ func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
 	var placed []orders.Order
 	for range 20 {
 		wiringtest.SetLine(t, st, tok, 7, 1)
-		o, err := st.Checkout(ctx, wiringtest.Buy(tok, -1))
+		o, err := st.Orders.Checkout(ctx, wiringtest.Buy(tok, -1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +247,7 @@ func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st.Fulfilment(fmt.Sprintf("instance-%d", i)).Run(runCtx)
+			st.Orders.Fulfilment(fmt.Sprintf("instance-%d", i)).Run(runCtx)
 		}()
 	}
 	deadline := time.Now().Add(2 * time.Minute)

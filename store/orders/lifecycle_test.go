@@ -17,7 +17,7 @@ func placeTestOrder(t *testing.T, st *wiring.Services, owner cart.Owner, lines [
 	for _, l := range lines {
 		wiringtest.SetLine(t, st, owner, l.ItemID, l.Qty)
 	}
-	return st.Checkout(t.Context(), wiringtest.Buy(owner, -1))
+	return st.Orders.Checkout(t.Context(), wiringtest.Buy(owner, -1))
 }
 
 // TestMoveOrderConcurrentCancels: many cancels of one order at once (on
@@ -38,7 +38,7 @@ func TestMoveOrderConcurrentCancels(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := st.MoveOrder(ctx, o.ID, 0, orders.OrderCancelled, orders.AdminActor("a"))
+			_, err := st.Orders.MoveOrder(ctx, o.ID, 0, orders.OrderCancelled, orders.AdminActor("a"))
 			errs <- err
 		}()
 	}
@@ -58,7 +58,7 @@ func TestMoveOrderConcurrentCancels(t *testing.T) {
 	if ok != 1 || wiringtest.StockOf(t, st, 9) != 10 || wiringtest.StockOf(t, st, 10) != 10 {
 		t.Fatalf("%d cancels applied; stock %d and %d", ok, wiringtest.StockOf(t, st, 9), wiringtest.StockOf(t, st, 10))
 	}
-	ev, err := st.OrderEvents(ctx, o.ID)
+	ev, err := st.Orders.OrderEvents(ctx, o.ID)
 	if err != nil || len(ev) != 1 || ev[0].Status != orders.OrderCancelled {
 		t.Fatalf("events %v %v", ev, err)
 	}
@@ -103,14 +103,14 @@ func TestCancelRacesShipping(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			_, cancelErr = st.MoveOrder(ctx, o.ID, uid, orders.OrderCancelled, orders.ActorShopper)
+			_, cancelErr = st.Orders.MoveOrder(ctx, o.ID, uid, orders.OrderCancelled, orders.ActorShopper)
 		}()
 		go func() {
 			defer wg.Done()
-			_, shipErr = st.MoveOrder(ctx, o.ID, 0, orders.OrderShipped, orders.AdminActor("a"))
+			_, shipErr = st.Orders.MoveOrder(ctx, o.ID, 0, orders.OrderShipped, orders.AdminActor("a"))
 		}()
 		wg.Wait()
-		got, err := st.OrderAny(ctx, o.ID)
+		got, err := st.Orders.OrderAny(ctx, o.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

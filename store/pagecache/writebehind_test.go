@@ -48,7 +48,7 @@ func (h *pipeHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 
 func viewItem(t *testing.T, st *wiring.Services, token string, id int64) pagecache.ItemView {
 	t.Helper()
-	v, err := st.ServeItemPage(t.Context(), pagecache.ItemPageRequest{ItemID: id, Token: token, Render: wiringtest.PageRender})
+	v, err := st.Pages.ServeItemPage(t.Context(), pagecache.ItemPageRequest{ItemID: id, Token: token, Render: wiringtest.PageRender})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestWriteBehindCoalesces(t *testing.T) {
 	rdb := st.Redis()
 	tokens := []string{"tok-a", "tok-b"}
 	for _, tok := range tokens {
-		if err := st.CreateSession(ctx, tok, 0); err != nil {
+		if err := st.Sessions.CreateSession(ctx, tok, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -79,7 +79,7 @@ func TestWriteBehindCoalesces(t *testing.T) {
 	}
 	hook := &pipeHook{}
 	rdb.AddHook(hook)
-	if err := st.FlushWrites(ctx); err != nil {
+	if err := st.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if len(hook.pipes) != 1 || hook.alone != 0 {
@@ -95,7 +95,7 @@ func TestWriteBehindCoalesces(t *testing.T) {
 	if score != -views || counter != views {
 		t.Errorf("ranking %v, counter %d, want -%d and %d: every view counts once", score, counter, views, views)
 	}
-	stats, _ := st.PageCacheStats(ctx)
+	stats, _ := st.Pages.PageCacheStats(ctx)
 	if stats[pagecache.PageHit] != int64(results[pagecache.PageHit]) {
 		t.Errorf("hits counted %d, served %d", stats[pagecache.PageHit], results[pagecache.PageHit])
 	}
@@ -113,7 +113,7 @@ func TestWriteBehindFlushesOnClose(t *testing.T) {
 	ctx := t.Context()
 	rdb := st.Redis()
 	for _, tok := range []string{"live", "ending"} {
-		if err := st.CreateSession(ctx, tok, 0); err != nil {
+		if err := st.Sessions.CreateSession(ctx, tok, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -124,7 +124,7 @@ func TestWriteBehindFlushesOnClose(t *testing.T) {
 	}
 	viewItem(t, st, "ending", 9)
 	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "9").Result()
-	if err := st.EndSession(ctx, "ending"); err != nil { // signed out before the flush
+	if err := st.Sessions.EndSession(ctx, "ending"); err != nil { // signed out before the flush
 		t.Fatal(err)
 	}
 	st.Close()
@@ -153,26 +153,26 @@ func TestInProcessCopyHearsPurges(t *testing.T) {
 		return wiringtest.PageHTML(d.Item.Name + " v" + strconv.Itoa(gen)), nil
 	}
 	serve := func(s *wiring.Services) pagecache.ItemView {
-		v, err := s.ServeItemPage(ctx, pagecache.ItemPageRequest{ItemID: 12, Render: rendering})
+		v, err := s.Pages.ServeItemPage(ctx, pagecache.ItemPageRequest{ItemID: 12, Render: rendering})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return v
 	}
 	for _, s := range []*wiring.Services{st, other} {
-		storetest.Eventually(t, func() bool { return serve(s).Result == pagecache.PageHit && s.HeldPage(12) != nil },
+		storetest.Eventually(t, func() bool { return serve(s).Result == pagecache.PageHit && s.Pages.HeldPage(12) != nil },
 			"the page is never held in process")
 	}
 	for round, purge := range []func() error{
-		func() error { _, err := st.PurgeItemPages(ctx, 12); return err },
-		func() error { _, err := st.PurgeAllPages(ctx); return err },
+		func() error { _, err := st.Pages.PurgeItemPages(ctx, 12); return err },
+		func() error { _, err := st.Pages.PurgeAllPages(ctx); return err },
 	} {
 		gen = round + 1
-		old := other.HeldPage(12)
+		old := other.Pages.HeldPage(12)
 		if err := purge(); err != nil {
 			t.Fatal(err)
 		}
-		storetest.Eventually(t, func() bool { return other.HeldPage(12) != old }, "the other instance never heard the purge")
+		storetest.Eventually(t, func() bool { return other.Pages.HeldPage(12) != old }, "the other instance never heard the purge")
 		v := serve(other)
 		html, _ := v.Page.HTML(nil)
 		if v.Result == pagecache.PageHit && !contains(html, " v"+strconv.Itoa(gen)) {

@@ -19,7 +19,7 @@ func TestMyReviewFollowsEditsOnAnotherInstance(t *testing.T) {
 	other := wiring.New(st.Redis(), st.DB(), st.Options(), storetest.Logger(t))
 	t.Cleanup(other.Close)
 	ctx := t.Context()
-	u, err := st.CreateUser(ctx, "reviewer", "a good password")
+	u, err := st.Sessions.CreateUser(ctx, "reviewer", "a good password")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,19 +27,19 @@ func TestMyReviewFollowsEditsOnAnotherInstance(t *testing.T) {
 		// Purges are heard once the channel is subscribed: a page is held.
 		st.Redis().ZIncrBy(ctx, keys.ViewRanking, -1, "12")
 		storetest.Eventually(t, func() bool {
-			v, err := s.ServeItemPage(ctx, pagecache.ItemPageRequest{ItemID: 12, Render: wiringtest.PageRender})
-			return err == nil && v.Result == pagecache.PageHit && s.HeldPage(12) != nil
+			v, err := s.Pages.ServeItemPage(ctx, pagecache.ItemPageRequest{ItemID: 12, Render: wiringtest.PageRender})
+			return err == nil && v.Result == pagecache.PageHit && s.Pages.HeldPage(12) != nil
 		}, "the page is never held in process")
 	}
-	if _, found, err := st.MyReview(ctx, 12, u.ID); err != nil || found {
+	if _, found, err := st.Reviews.MyReview(ctx, 12, u.ID); err != nil || found {
 		t.Fatalf("before any review: found=%v err=%v", found, err)
 	}
 	for round, body := range []string{"First thoughts on it.", "Changed my mind entirely."} {
-		if _, err := other.SaveReview(ctx, 12, u.ID, 4-round, body); err != nil {
+		if _, err := other.Reviews.SaveReview(ctx, 12, u.ID, 4-round, body); err != nil {
 			t.Fatal(err)
 		}
 		storetest.Eventually(t, func() bool {
-			r, found, err := st.MyReview(ctx, 12, u.ID)
+			r, found, err := st.Reviews.MyReview(ctx, 12, u.ID)
 			return err == nil && found && r.Body == body && r.Rating == 4-round
 		}, "the other instance's review is never seen")
 		// Remembered now: the row is changed behind the store's back
@@ -47,7 +47,7 @@ func TestMyReviewFollowsEditsOnAnotherInstance(t *testing.T) {
 		if _, err := st.DB().ExecContext(ctx, `UPDATE reviews SET body = 'changed without a purge' WHERE item_id = 12`); err != nil {
 			t.Fatal(err)
 		}
-		if r, _, err := st.MyReview(ctx, 12, u.ID); err != nil || r.Body != body {
+		if r, _, err := st.Reviews.MyReview(ctx, 12, u.ID); err != nil || r.Body != body {
 			t.Errorf("round %d: a repeated read went to the database (%q, %v)", round, r.Body, err)
 		}
 	}

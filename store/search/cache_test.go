@@ -71,7 +71,7 @@ func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 	// A rename on instance a is found on instance b.
 	target := cheapest.Items[len(cheapest.Items)-1]
 	edit := catalog.ItemEdit{Name: "Zephyrine Atlas", PriceCents: target.PriceCents, Stock: target.Stock, Category: "Books", Description: target.Description}
-	if _, err := a.UpdateItem(ctx, target.ID, edit); err != nil {
+	if _, err := a.Catalog.UpdateItem(ctx, target.ID, edit); err != nil {
 		t.Fatal(err)
 	}
 	eventuallySearch(t, b, search.SearchQuery{Q: "zephyrine"}, func(r search.SearchResult) bool {
@@ -81,7 +81,7 @@ func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 	// A price cut moves it to the front of the price sort there.
 	cheapest, _ = warm()
 	edit.PriceCents = 1
-	if _, err := a.UpdateItem(ctx, target.ID, edit); err != nil {
+	if _, err := a.Catalog.UpdateItem(ctx, target.ID, edit); err != nil {
 		t.Fatal(err)
 	}
 	eventuallySearch(t, b, byPrice, func(r search.SearchResult) bool {
@@ -91,7 +91,7 @@ func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 	// Out of stock: it leaves the in-stock filter and count.
 	_, stocked = warm()
 	edit.Stock = 0
-	if _, err := a.UpdateItem(ctx, target.ID, edit); err != nil {
+	if _, err := a.Catalog.UpdateItem(ctx, target.ID, edit); err != nil {
 		t.Fatal(err)
 	}
 	wantInStock := stocked.Total
@@ -104,14 +104,14 @@ func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 
 	// Archived: gone from search and facets; restored: back.
 	warm()
-	if _, err := a.SetItemArchived(ctx, target.ID, true); err != nil {
+	if _, err := a.Catalog.SetItemArchived(ctx, target.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	eventuallySearch(t, b, search.SearchQuery{Q: "zephyrine"}, func(r search.SearchResult) bool {
 		return r.Total == 0 && len(r.Categories) == 0
 	}, "the archived item is still found on the other instance")
 	warm()
-	if _, err := a.SetItemArchived(ctx, target.ID, false); err != nil {
+	if _, err := a.Catalog.SetItemArchived(ctx, target.ID, false); err != nil {
 		t.Fatal(err)
 	}
 	eventuallySearch(t, b, search.SearchQuery{Q: "zephyrine"}, func(r search.SearchResult) bool { return r.Total == 1 },
@@ -119,7 +119,7 @@ func TestSearchCacheFollowsCatalogChanges(t *testing.T) {
 
 	// A new item is found at once.
 	warm()
-	created, err := a.CreateItem(ctx, catalog.NewItem{Name: "Zephyrine Primer", PriceCents: 2, Stock: 4, Category: "Books", Description: "New."})
+	created, err := a.Catalog.CreateItem(ctx, catalog.NewItem{Name: "Zephyrine Primer", PriceCents: 2, Stock: 4, Category: "Books", Description: "New."})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestSearchConcurrent(t *testing.T) {
 					q.Page = 1
 				}
 				q.PerPage = 10
-				if _, err := st.Search(ctx, q); err != nil {
+				if _, err := st.Search.Search(ctx, q); err != nil {
 					errs <- err
 					return
 				}
@@ -196,12 +196,12 @@ func TestSearchConcurrent(t *testing.T) {
 		defer wg.Done()
 		for i := range 20 {
 			id := int64(1 + i%10)
-			it, err := a.Item(ctx, id)
+			it, err := a.Catalog.Item(ctx, id)
 			if err != nil {
 				errs <- err
 				return
 			}
-			_, err = a.UpdateItem(ctx, id, catalog.ItemEdit{Name: fmt.Sprintf("Slate Thing %d", i), PriceCents: it.PriceCents + 1,
+			_, err = a.Catalog.UpdateItem(ctx, id, catalog.ItemEdit{Name: fmt.Sprintf("Slate Thing %d", i), PriceCents: it.PriceCents + 1,
 				Stock: int64(i % 3), Category: it.Category, Description: it.Description})
 			if err != nil {
 				errs <- err
@@ -236,22 +236,22 @@ func TestSearchCacheSurvivesSalesThatLeaveStock(t *testing.T) {
 	a, b, _, _ := searchInstances(t)
 	ctx := t.Context()
 	wiringtest.SetStock(t, a, 7, 3)
-	it, err := a.Item(ctx, 7)
+	it, err := a.Catalog.Item(ctx, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := search.SearchQuery{Category: it.Category, InStock: true, Sort: search.SortNewest, PerPage: 2000}
 	find(t, b, q)
-	before, err := b.CacheVersion(ctx)
+	before, err := b.Search.CacheVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	owner, _ := wiringtest.Shopper(t, a, "steady")
 	wiringtest.SetLine(t, a, owner, 7, 1)
-	if _, err := a.Checkout(ctx, wiringtest.Buy(owner, -1)); err != nil {
+	if _, err := a.Orders.Checkout(ctx, wiringtest.Buy(owner, -1)); err != nil {
 		t.Fatal(err)
 	}
-	if after, _ := b.CacheVersion(ctx); after != before {
+	if after, _ := b.Search.CacheVersion(ctx); after != before {
 		t.Errorf("a sale that left stock moved the search version from %s to %s", before, after)
 	}
 	r := find(t, b, q)
@@ -260,7 +260,7 @@ func TestSearchCacheSurvivesSalesThatLeaveStock(t *testing.T) {
 	}
 
 	wiringtest.SetLine(t, a, owner, 7, 2)
-	if _, err := a.Checkout(ctx, wiringtest.Buy(owner, -1)); err != nil {
+	if _, err := a.Orders.Checkout(ctx, wiringtest.Buy(owner, -1)); err != nil {
 		t.Fatal(err)
 	}
 	eventuallySearch(t, b, q, func(r search.SearchResult) bool { return !slices.Contains(ids(r.Items), 7) },

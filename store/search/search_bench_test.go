@@ -53,7 +53,7 @@ func BenchmarkSearch100k(b *testing.B) {
 		b.Fatal(err)
 	}
 	for id := int64(1); id <= 2000; id += 3 { // a view ranking for the popular sort
-		if err := st.UpdateToken(ctx, "bench", true, id); err != nil {
+		if err := st.Sessions.UpdateToken(ctx, "bench", true, id); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -91,13 +91,13 @@ func BenchmarkSearch100k(b *testing.B) {
 				}
 				q.PerPage = 24
 				if run.prime {
-					if _, err := run.st.Search(ctx, q); err != nil {
+					if _, err := run.st.Search.Search(ctx, q); err != nil {
 						b.Fatal(err)
 					}
 				}
 				var total int
 				for b.Loop() {
-					res, err := run.st.Search(ctx, q)
+					res, err := run.st.Search.Search(ctx, q)
 					if err != nil {
 						b.Fatal(err)
 					}

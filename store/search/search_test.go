@@ -44,7 +44,7 @@ func find(t *testing.T, st *wiring.Services, q search.SearchQuery) search.Search
 	if q.PerPage == 0 {
 		q.PerPage = 24
 	}
-	res, err := st.Search(t.Context(), q)
+	res, err := st.Search.Search(t.Context(), q)
 	if err != nil {
 		t.Fatalf("search %+v: %v", q, err)
 	}
@@ -63,10 +63,10 @@ func TestSearchRanksNamesAboveDescriptions(t *testing.T) {
 	st, _ := searchStore(t)
 	ctx := t.Context()
 	// Item 7 mentions the word only in its description, item 9 in its name.
-	if _, err := st.UpdateItem(ctx, 7, catalog.ItemEdit{Name: "Plain Thing", PriceCents: 100, Stock: 1, Description: "Comes with a zephyrine strap."}); err != nil {
+	if _, err := st.Catalog.UpdateItem(ctx, 7, catalog.ItemEdit{Name: "Plain Thing", PriceCents: 100, Stock: 1, Description: "Comes with a zephyrine strap."}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.UpdateItem(ctx, 9, catalog.ItemEdit{Name: "Zephyrine Lantern", PriceCents: 100, Stock: 1, Description: "A lamp."}); err != nil {
+	if _, err := st.Catalog.UpdateItem(ctx, 9, catalog.ItemEdit{Name: "Zephyrine Lantern", PriceCents: 100, Stock: 1, Description: "A lamp."}); err != nil {
 		t.Fatal(err)
 	}
 	res := find(t, st, search.SearchQuery{Q: "zephyrine"})
@@ -74,11 +74,11 @@ func TestSearchRanksNamesAboveDescriptions(t *testing.T) {
 		t.Fatalf("zephyrine: %v (total %d), want [9 7]", got, res.Total)
 	}
 	// The old name is gone from the index at once.
-	old, err := st.Item(ctx, 1)
+	old, err := st.Catalog.Item(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.UpdateItem(ctx, 1, catalog.ItemEdit{Name: "Quokka Mug", PriceCents: old.PriceCents, Stock: old.Stock, Description: "A mug."}); err != nil {
+	if _, err := st.Catalog.UpdateItem(ctx, 1, catalog.ItemEdit{Name: "Quokka Mug", PriceCents: old.PriceCents, Stock: old.Stock, Description: "A mug."}); err != nil {
 		t.Fatal(err)
 	}
 	if res := find(t, st, search.SearchQuery{Q: "quokka"}); !slices.Equal(ids(res.Items), []int64{1}) {
@@ -226,7 +226,7 @@ func TestSearchSortsAndPages(t *testing.T) {
 	// Views: item 30 most, then 20, then 10.
 	for id, views := range map[int64]int{10: 1, 20: 2, 30: 3} {
 		for range views {
-			if err := st.UpdateToken(ctx, "t-search", true, id); err != nil {
+			if err := st.Sessions.UpdateToken(ctx, "t-search", true, id); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -287,7 +287,7 @@ func TestSearchSortsAndPages(t *testing.T) {
 func TestSearchCategoryExists(t *testing.T) {
 	st, _ := searchStore(t)
 	for name, want := range map[string]bool{"Books": true, "books": false, "Nope": false, "": false} {
-		got, err := st.CategoryExists(context.Background(), name)
+		got, err := st.Search.CategoryExists(context.Background(), name)
 		if err != nil || got != want {
 			t.Errorf("%q: %v %v, want %v", name, got, err, want)
 		}
@@ -299,19 +299,19 @@ func TestSearchCategoryExists(t *testing.T) {
 func TestSearchLeavesArchivedItemsOut(t *testing.T) {
 	st, _ := searchStore(t)
 	ctx := t.Context()
-	if _, err := st.UpdateItem(ctx, 15, catalog.ItemEdit{Name: "Xylophone Deluxe", PriceCents: 100, Stock: 3, Description: "Loud."}); err != nil {
+	if _, err := st.Catalog.UpdateItem(ctx, 15, catalog.ItemEdit{Name: "Xylophone Deluxe", PriceCents: 100, Stock: 3, Description: "Loud."}); err != nil {
 		t.Fatal(err)
 	}
 	if res := find(t, st, search.SearchQuery{Q: "xylophone"}); res.Total != 1 {
 		t.Fatalf("before archiving: %d", res.Total)
 	}
-	if _, err := st.SetItemArchived(ctx, 15, true); err != nil {
+	if _, err := st.Catalog.SetItemArchived(ctx, 15, true); err != nil {
 		t.Fatal(err)
 	}
 	if res := find(t, st, search.SearchQuery{Q: "xylophone"}); res.Total != 0 || len(res.Categories) != 0 {
 		t.Errorf("archived item found: %d %v", res.Total, res.Categories)
 	}
-	if _, err := st.SetItemArchived(ctx, 15, false); err != nil {
+	if _, err := st.Catalog.SetItemArchived(ctx, 15, false); err != nil {
 		t.Fatal(err)
 	}
 	if res := find(t, st, search.SearchQuery{Q: "xylophone"}); res.Total != 1 {

@@ -22,7 +22,7 @@ func TestDemoPicturesSeeded(t *testing.T) {
 	for i := range ids {
 		ids[i] = int64(i + 1)
 	}
-	main, err := st.MainImages(ctx, ids)
+	main, err := st.Media.MainImages(ctx, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestDemoPicturesSeeded(t *testing.T) {
 	if len(hashes) < 50 {
 		t.Errorf("only %d distinct pictures", len(hashes))
 	}
-	r, err := st.Media(ctx, main[1].Hash, 640, "jpg")
+	r, err := st.Media.Media(ctx, main[1].Hash, 640, "jpg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestDemoPicturesSeeded(t *testing.T) {
 	if _, err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := st.ItemImages(ctx, 1)
+	again, _ := st.Media.ItemImages(ctx, 1)
 	if len(again) != 1 || again[0].Hash != main[1].Hash {
 		t.Errorf("after a second seeding: %+v", again)
 	}

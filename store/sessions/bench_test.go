@@ -80,7 +80,7 @@ func BenchmarkCleanup(b *testing.B) {
 		cpu0 := redisCPU(b, rdb)
 		b.StartTimer()
 		start := time.Now()
-		n, err := st.CleanSessions(ctx)
+		n, err := st.Sessions.CleanSessions(ctx)
 		took += time.Since(start)
 		cpu += redisCPU(b, rdb) - cpu0
 		if err != nil || n != over {
@@ -213,14 +213,14 @@ func usedMemory(b *testing.B, rdb redis.UniversalClient) int64 {
 func BenchmarkUpdateToken(b *testing.B) {
 	st := wiringtest.New(b)
 	ctx := context.Background()
-	if err := st.NewSessionView(ctx, "bench", 1); err != nil {
+	if err := st.Sessions.NewSessionView(ctx, "bench", 1); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		i++
-		if err := st.UpdateToken(ctx, "bench", true, int64(1+i%1200)); err != nil {
+		if err := st.Sessions.UpdateToken(ctx, "bench", true, int64(1+i%1200)); err != nil {
 			b.Fatal(err)
 		}
 	}

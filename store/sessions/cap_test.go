@@ -61,7 +61,7 @@ func TestSessionCapRemembersRefusal(t *testing.T) {
 	n := 0
 	view := func() pagecache.ItemView {
 		n++
-		v, err := st.ServeItemPage(ctx, pagecache.ItemPageRequest{ItemID: 3, Render: wiringtest.PageRender,
+		v, err := st.Pages.ServeItemPage(ctx, pagecache.ItemPageRequest{ItemID: 3, Render: wiringtest.PageRender,
 			NewToken: func() string { return "capped-token-" + string(rune('a'+n)) }})
 		if err != nil {
 			t.Fatal(err)

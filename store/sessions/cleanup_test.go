@@ -41,7 +41,7 @@ func limitStore(t *testing.T, limit int64) *wiring.Services {
 func guest(t *testing.T, st *wiring.Services, token string) {
 	t.Helper()
 	ctx := t.Context()
-	if err := st.NewSessionView(ctx, token, 7); err != nil {
+	if err := st.Sessions.NewSessionView(ctx, token, 7); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Redis().HSet(ctx, keys.OfSession(token).Cart, "7", 1).Err(); err != nil {
@@ -54,10 +54,10 @@ func guest(t *testing.T, st *wiring.Services, token string) {
 func signedInSession(t *testing.T, st *wiring.Services, token string, id int64) {
 	t.Helper()
 	ctx := t.Context()
-	if _, err := st.SignIn(ctx, "", token, id); err != nil {
+	if _, err := st.Sessions.SignIn(ctx, "", token, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.UpdateToken(ctx, token, false, 9); err != nil {
+	if err := st.Sessions.UpdateToken(ctx, token, false, 9); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Redis().HSet(ctx, keys.AccountCart(id), "9", 2).Err(); err != nil {
@@ -153,10 +153,10 @@ func TestCleanupEvictsLeastRecentlySeen(t *testing.T) {
 	guest(t, st, "A")
 	guest(t, st, "B")
 	guest(t, st, "C")
-	if err := st.UpdateToken(ctx, "A", true, 8); err != nil { // A comes back
+	if err := st.Sessions.UpdateToken(ctx, "A", true, 8); err != nil { // A comes back
 		t.Fatal(err)
 	}
-	n, err := st.CleanSessions(ctx)
+	n, err := st.Sessions.CleanSessions(ctx)
 	if err != nil || n != 1 {
 		t.Fatalf("evicted %d, %v; want 1", n, err)
 	}
@@ -166,10 +166,10 @@ func TestCleanupEvictsLeastRecentlySeen(t *testing.T) {
 	if !alive(t, rdb, "A", false) || !alive(t, rdb, "C", false) {
 		t.Error("A or C was evicted")
 	}
-	if ids, _ := st.RecentlyViewed(ctx, "A"); len(ids) != 2 || ids[0] != 8 {
+	if ids, _ := st.Sessions.RecentlyViewed(ctx, "A"); len(ids) != 2 || ids[0] != 8 {
 		t.Errorf("A's recently viewed: %v", ids)
 	}
-	if n, err := st.CleanSessions(ctx); n != 0 || err != nil {
+	if n, err := st.Sessions.CleanSessions(ctx); n != 0 || err != nil {
 		t.Errorf("second pass evicted %d, %v", n, err)
 	}
 }
@@ -180,7 +180,7 @@ func TestCleanupUnderLimitEvictsNothing(t *testing.T) {
 	for i := range 5 {
 		guest(t, st, fmt.Sprint("g", i))
 	}
-	if n, err := st.CleanSessions(t.Context()); n != 0 || err != nil {
+	if n, err := st.Sessions.CleanSessions(t.Context()); n != 0 || err != nil {
 		t.Fatalf("evicted %d, %v", n, err)
 	}
 
@@ -212,7 +212,7 @@ func TestCleanupEvictsGuestsFirst(t *testing.T) {
 	for i := range 100 {
 		guest(t, st, fmt.Sprint("g", i))
 	}
-	n, err := st.CleanSessions(t.Context())
+	n, err := st.Sessions.CleanSessions(t.Context())
 	if err != nil || n != 91 {
 		t.Fatalf("evicted %d, %v; want 91", n, err)
 	}
@@ -230,7 +230,7 @@ func TestCleanupEvictsGuestsFirst(t *testing.T) {
 	for i := range 4 {
 		signedInSession(t, st2, fmt.Sprint("s", i), int64(i+1))
 	}
-	if n, err := st2.CleanSessions(t.Context()); n != 2 || err != nil {
+	if n, err := st2.Sessions.CleanSessions(t.Context()); n != 2 || err != nil {
 		t.Fatalf("evicted %d, %v; want 2", n, err)
 	}
 	for i := range 4 {
@@ -250,10 +250,10 @@ func TestCleanupSparesRecentlySeenAndIgnoresOrphans(t *testing.T) {
 	guest(t, st, "touched")
 	guest(t, st, "old")
 	guest(t, st, "new")
-	if err := st.UpdateToken(ctx, "touched", true, 5); err != nil {
+	if err := st.Sessions.UpdateToken(ctx, "touched", true, 5); err != nil {
 		t.Fatal(err)
 	}
-	n, err := st.CleanSessions(ctx)
+	n, err := st.Sessions.CleanSessions(ctx)
 	if err != nil || n != 1 {
 		t.Fatalf("evicted %d, %v; want 1 (the orphan is not a session)", n, err)
 	}
@@ -288,7 +288,7 @@ func TestCleanupConcurrentPassesEvictExactlyTheExcess(t *testing.T) {
 			s = other
 		}
 		wg.Go(func() {
-			n, err := s.CleanSessions(ctx)
+			n, err := s.Sessions.CleanSessions(ctx)
 			if err != nil {
 				t.Error(err)
 			}

@@ -16,18 +16,18 @@ import (
 func TestUpdateTokenKeepsNewestViews(t *testing.T) {
 	st := limitStore(t, 100)
 	ctx, rdb := t.Context(), st.Redis()
-	if err := st.NewSessionView(ctx, "tok", 1); err != nil {
+	if err := st.Sessions.NewSessionView(ctx, "tok", 1); err != nil {
 		t.Fatal(err)
 	}
 	for id := int64(2); id <= 26; id++ {
-		if err := st.UpdateToken(ctx, "tok", true, id); err != nil {
+		if err := st.Sessions.UpdateToken(ctx, "tok", true, id); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := st.UpdateToken(ctx, "tok", true, 20); err != nil { // seen again
+	if err := st.Sessions.UpdateToken(ctx, "tok", true, 20); err != nil { // seen again
 		t.Fatal(err)
 	}
-	ids, err := st.RecentlyViewed(ctx, "tok")
+	ids, err := st.Sessions.RecentlyViewed(ctx, "tok")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +48,11 @@ func TestUpdateTokenKeepsNewestViews(t *testing.T) {
 func TestUnknownTokenCreatesNothing(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx, rdb := t.Context(), st.Redis()
-	state, err := st.LoadSession(ctx, "never-issued", 0)
+	state, err := st.Sessions.LoadSession(ctx, "never-issued", 0)
 	if err != nil || state.Known {
 		t.Fatalf("LoadSession: %+v, %v", state, err)
 	}
-	state, ids, err := st.SessionWithRecent(ctx, "never-issued", 0)
+	state, ids, err := st.Sessions.SessionWithRecent(ctx, "never-issued", 0)
 	if err != nil || state.Known || len(ids) != 0 {
 		t.Fatalf("SessionWithRecent: %+v %v, %v", state, ids, err)
 	}
@@ -68,16 +68,16 @@ func TestSignInCarriesTheSessionOver(t *testing.T) {
 	st := limitStore(t, 100)
 	ctx, rdb := t.Context(), st.Redis()
 	guest(t, st, "old")
-	if err := st.UpdateToken(ctx, "old", true, 8); err != nil {
+	if err := st.Sessions.UpdateToken(ctx, "old", true, 8); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.SignIn(ctx, "old", "new", 5); err != nil {
+	if _, err := st.Sessions.SignIn(ctx, "old", "new", 5); err != nil {
 		t.Fatal(err)
 	}
 	if alive(t, rdb, "old", false) {
 		t.Error("the old token still works")
 	}
-	state, ids, err := st.SessionWithRecent(ctx, "new", 5)
+	state, ids, err := st.Sessions.SessionWithRecent(ctx, "new", 5)
 	if err != nil || !state.Known || state.UserID != 5 || state.CartCount != 1 || !slices.Equal(ids, []int64{8, 7}) {
 		t.Fatalf("new session %+v %v, %v", state, ids, err)
 	}
@@ -87,10 +87,10 @@ func TestSignInCarriesTheSessionOver(t *testing.T) {
 
 	// Someone else signing in on this browser starts afresh: user 5's cart
 	// and views stay out of user 6's account, and user 5's session ends.
-	if _, err := st.SignIn(ctx, "new", "other", 6); err != nil {
+	if _, err := st.Sessions.SignIn(ctx, "new", "other", 6); err != nil {
 		t.Fatal(err)
 	}
-	state, ids, _ = st.SessionWithRecent(ctx, "other", 6)
+	state, ids, _ = st.Sessions.SessionWithRecent(ctx, "other", 6)
 	if state.UserID != 6 || state.CartCount != 0 || len(ids) != 0 {
 		t.Errorf("user 6 got user 5's session: %+v %v", state, ids)
 	}
@@ -102,7 +102,7 @@ func TestSignInCarriesTheSessionOver(t *testing.T) {
 func TestEndSession(t *testing.T) {
 	st := limitStore(t, 100)
 	signedInSession(t, st, "tok", 3)
-	if err := st.EndSession(t.Context(), "tok"); err != nil {
+	if err := st.Sessions.EndSession(t.Context(), "tok"); err != nil {
 		t.Fatal(err)
 	}
 	if alive(t, st.Redis(), "tok", true) {
@@ -114,21 +114,21 @@ func TestPasswords(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
 	long := strings.Repeat("é", 128) // 256 bytes: far past bcrypt's 72
-	u, err := st.CreateUser(ctx, "Long_Pass", long)
+	u, err := st.Sessions.CreateUser(ctx, "Long_Pass", long)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := st.Authenticate(ctx, "long_pass", long); err != nil || got.ID != u.ID {
+	if got, err := st.Sessions.Authenticate(ctx, "long_pass", long); err != nil || got.ID != u.ID {
 		t.Errorf("sign in with a 128-character password: %+v, %v", got, err)
 	}
 	// Passwords that share their first 72 bytes are still different.
-	if _, err := st.Authenticate(ctx, "long_pass", strings.Repeat("é", 127)+"e"); !errors.Is(err, sessions.ErrBadCredentials) {
+	if _, err := st.Sessions.Authenticate(ctx, "long_pass", strings.Repeat("é", 127)+"e"); !errors.Is(err, sessions.ErrBadCredentials) {
 		t.Errorf("a different long password: %v", err)
 	}
-	if _, err := st.CreateUser(ctx, "LONG_PASS", "whatever123"); !errors.Is(err, platform.ErrConflict) {
+	if _, err := st.Sessions.CreateUser(ctx, "LONG_PASS", "whatever123"); !errors.Is(err, platform.ErrConflict) {
 		t.Errorf("a name differing only in case: %v, want ErrConflict", err)
 	}
-	if _, err := st.Authenticate(ctx, "nobody", long); !errors.Is(err, sessions.ErrBadCredentials) {
+	if _, err := st.Sessions.Authenticate(ctx, "nobody", long); !errors.Is(err, sessions.ErrBadCredentials) {
 		t.Errorf("unknown user: %v", err)
 	}
 }
@@ -145,7 +145,7 @@ func TestSessionTouchKeepsItsPlaceInRecent(t *testing.T) {
 	// A signed-in session seen without its user cookie is touched as a
 	// guest: it must not move among the guests (the cleanup would evict
 	// it early), nor back in time.
-	if err := st.UpdateToken(ctx, "s", true, 3); err != nil {
+	if err := st.Sessions.UpdateToken(ctx, "s", true, 3); err != nil {
 		t.Fatal(err)
 	}
 	if s := score("s"); s != s0 || s < keys.SignedInScore {
@@ -158,7 +158,7 @@ func TestSessionTouchKeepsItsPlaceInRecent(t *testing.T) {
 	// moves a session back.
 	g0 := score("g")
 	st.SetClock(func() time.Time { return time.Unix(1_600_000_000, 0) })
-	if err := st.UpdateToken(ctx, "g", true, 0); err != nil {
+	if err := st.Sessions.UpdateToken(ctx, "g", true, 0); err != nil {
 		t.Fatal(err)
 	}
 	if g := score("g"); g != g0 {
@@ -172,7 +172,7 @@ func TestRedisNeverHoldsTheCookieToken(t *testing.T) {
 	tokens := []string{"guest-token-0123456789", "shopper-token-0123456789"}
 	guest(t, st, tokens[0])
 	signedInSession(t, st, tokens[1], 8)
-	if _, err := st.SignIn(ctx, tokens[0], "rotated-token-0123456789", 8); err != nil {
+	if _, err := st.Sessions.SignIn(ctx, tokens[0], "rotated-token-0123456789", 8); err != nil {
 		t.Fatal(err)
 	}
 	tokens = append(tokens, "rotated-token-0123456789")
@@ -198,25 +198,25 @@ func TestLoadSessionChecksTheClaimAgainstLogin(t *testing.T) {
 	ctx := t.Context()
 	signedInSession(t, st, "s", 4)
 	guest(t, st, "g")
-	if state, err := st.LoadSession(ctx, "s", 4); err != nil || !state.Known || state.UserID != 4 || state.CartCount != 2 {
+	if state, err := st.Sessions.LoadSession(ctx, "s", 4); err != nil || !state.Known || state.UserID != 4 || state.CartCount != 2 {
 		t.Errorf("the shopper's own claim: %+v, %v", state, err)
 	}
-	if state, _ := st.LoadSession(ctx, "s", 5); state.UserID == 5 {
+	if state, _ := st.Sessions.LoadSession(ctx, "s", 5); state.UserID == 5 {
 		t.Errorf("a claim of another user was taken: %+v", state)
 	}
-	if state, _ := st.LoadSession(ctx, "s", 0); !state.Known || state.UserID != 0 || state.CartCount != 0 {
+	if state, _ := st.Sessions.LoadSession(ctx, "s", 0); !state.Known || state.UserID != 0 || state.CartCount != 0 {
 		t.Errorf("the shopper's session without a claim: %+v (known, anonymous, not shown the account's cart)", state)
 	}
-	if state, _ := st.LoadSession(ctx, "g", 4); state.UserID != 0 {
+	if state, _ := st.Sessions.LoadSession(ctx, "g", 4); state.UserID != 0 {
 		t.Errorf("a guest session with a claim is signed in: %+v", state)
 	}
-	if state, _ := st.LoadSession(ctx, "g", 0); !state.Known || state.UserID != 0 || state.CartCount != 1 {
+	if state, _ := st.Sessions.LoadSession(ctx, "g", 0); !state.Known || state.UserID != 0 || state.CartCount != 1 {
 		t.Errorf("the guest: %+v", state)
 	}
-	if err := st.EndSession(ctx, "s"); err != nil {
+	if err := st.Sessions.EndSession(ctx, "s"); err != nil {
 		t.Fatal(err)
 	}
-	if state, _ := st.LoadSession(ctx, "s", 4); state.Known || state.UserID != 0 {
+	if state, _ := st.Sessions.LoadSession(ctx, "s", 4); state.Known || state.UserID != 0 {
 		t.Errorf("a signed-out session with its old claim: %+v", state)
 	}
 }

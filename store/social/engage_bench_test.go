@@ -19,7 +19,7 @@ func BenchmarkSetLikeToggle(b *testing.B) {
 		u := int64(0)
 		for pb.Next() {
 			u++
-			if _, err := st.SetLike(ctx, 1+u%50, 1+u%1000, social.LikeToggle); err != nil {
+			if _, err := st.Social.SetLike(ctx, 1+u%50, 1+u%1000, social.LikeToggle); err != nil {
 				b.Error(err)
 				return
 			}
@@ -30,12 +30,12 @@ func BenchmarkSetLikeToggle(b *testing.B) {
 func BenchmarkLikeState(b *testing.B) {
 	st := wiringtest.New(b)
 	ctx := b.Context()
-	if _, err := st.SetLike(ctx, 1, 1, social.LikeOn); err != nil {
+	if _, err := st.Social.SetLike(ctx, 1, 1, social.LikeOn); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, _, err := st.LikeState(ctx, 1, 1); err != nil {
+		if _, _, err := st.Social.LikeState(ctx, 1, 1); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -47,7 +47,7 @@ func BenchmarkFollowUnfollow(b *testing.B) {
 	i := int64(0)
 	for b.Loop() {
 		i++
-		if _, err := st.Follow(ctx, 1, 2+i%100, i%200 < 100); err != nil {
+		if _, err := st.Social.Follow(ctx, 1, 2+i%100, i%200 < 100); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -59,10 +59,10 @@ func BenchmarkFanOut1000(b *testing.B) {
 	st := wiringtest.New(b)
 	ctx := b.Context()
 	for f := int64(100); f < 1100; f++ {
-		if _, err := st.Follow(ctx, f, 1, true); err != nil {
+		if _, err := st.Social.Follow(ctx, f, 1, true); err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := st.Feed(ctx, f, 1, 1); err != nil {
+		if _, _, err := st.Social.Feed(ctx, f, 1, 1); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -70,7 +70,7 @@ func BenchmarkFanOut1000(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		id++
-		if err := st.FanOutArticle(ctx, 1, id, float64(1_700_000_000+id)); err != nil {
+		if err := st.Social.FanOutArticle(ctx, 1, id, float64(1_700_000_000+id)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -80,17 +80,17 @@ func BenchmarkFanOut1000(b *testing.B) {
 func BenchmarkFeedPage(b *testing.B) {
 	st := wiringtest.New(b)
 	ctx := b.Context()
-	if _, err := st.Follow(ctx, 1, 2, true); err != nil {
+	if _, err := st.Social.Follow(ctx, 1, 2, true); err != nil {
 		b.Fatal(err)
 	}
 	for id := int64(1); id <= 100; id++ {
-		if err := st.RecordPost(ctx, social.FeedEntry{ArticleID: id, AuthorID: 2, AuthorName: "two", Title: "t", Link: "https://e.x/", PostedAt: float64(id)}); err != nil {
+		if err := st.Social.RecordPost(ctx, social.FeedEntry{ArticleID: id, AuthorID: 2, AuthorName: "two", Title: "t", Link: "https://e.x/", PostedAt: float64(id)}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, _, err := st.FeedPage(ctx, 1, 2, 25); err != nil {
+		if _, _, err := st.Social.FeedPage(ctx, 1, 2, 25); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -101,15 +101,15 @@ func BenchmarkFeedPage(b *testing.B) {
 func BenchmarkLoadSessionWithUnread(b *testing.B) {
 	st := wiringtest.New(b)
 	ctx := b.Context()
-	if _, err := st.SignIn(ctx, "", "tok", 7); err != nil {
+	if _, err := st.Sessions.SignIn(ctx, "", "tok", 7); err != nil {
 		b.Fatal(err)
 	}
-	if err := st.NotifyFollower(ctx, 7, "x"); err != nil {
+	if err := st.Notify.NotifyFollower(ctx, 7, "x"); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := st.LoadSession(ctx, "tok", 7); err != nil {
+		if _, err := st.Sessions.LoadSession(ctx, "tok", 7); err != nil {
 			b.Fatal(err)
 		}
 	}

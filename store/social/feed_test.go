@@ -17,7 +17,7 @@ import (
 // post records article id by author at a time that grows with id.
 func feedPost(t *testing.T, st *wiring.Services, author, id int64) {
 	t.Helper()
-	err := st.RecordPost(t.Context(), social.FeedEntry{
+	err := st.Social.RecordPost(t.Context(), social.FeedEntry{
 		ArticleID: id, AuthorID: author, AuthorName: fmt.Sprintf("user%d", author),
 		Title: fmt.Sprintf("Article %d", id), Link: "https://example.com/" + fmt.Sprint(id),
 		PostedAt: float64(1_700_000_000 + id),
@@ -29,7 +29,7 @@ func feedPost(t *testing.T, st *wiring.Services, author, id int64) {
 
 func feedIDs(t *testing.T, st *wiring.Services, user int64, page, per int) ([]int64, int64) {
 	t.Helper()
-	ids, total, err := st.Feed(t.Context(), user, page, per)
+	ids, total, err := st.Social.Feed(t.Context(), user, page, per)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func feedIDs(t *testing.T, st *wiring.Services, user int64, page, per int) ([]in
 
 func mustFollow(t *testing.T, st *wiring.Services, a, b int64, on bool) {
 	t.Helper()
-	if _, err := st.Follow(t.Context(), a, b, on); err != nil {
+	if _, err := st.Social.Follow(t.Context(), a, b, on); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -62,7 +62,7 @@ func TestFeedOrderAndPages(t *testing.T) {
 	if ids, _ := feedIDs(t, st, 1, 4, 3); len(ids) != 0 {
 		t.Errorf("past the end: %v", ids)
 	}
-	entries, _, err := st.FeedPage(t.Context(), 1, 1, 1)
+	entries, _, err := st.Social.FeedPage(t.Context(), 1, 1, 1)
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("feed page: %v %v", entries, err)
 	}
@@ -70,12 +70,12 @@ func TestFeedOrderAndPages(t *testing.T) {
 	if e.ArticleID != 7 || e.AuthorID != 3 || e.AuthorName != "user3" || e.Title != "Article 7" || e.PostedAt != 1_700_000_007 {
 		t.Errorf("entry %+v", e)
 	}
-	c, _ := st.UserCounts(t.Context(), 3)
+	c, _ := st.Social.UserCounts(t.Context(), 3)
 	if c.Posts != 4 {
 		t.Errorf("user 3 posted 4, counter says %d", c.Posts)
 	}
 	feedPost(t, st, 3, 7) // recording twice changes nothing
-	if c, _ := st.UserCounts(t.Context(), 3); c.Posts != 4 {
+	if c, _ := st.Social.UserCounts(t.Context(), 3); c.Posts != 4 {
 		t.Errorf("recording again counted again: %d", c.Posts)
 	}
 }
@@ -160,10 +160,10 @@ func TestFanOutQueueForManyFollowers(t *testing.T) {
 	if got := reached(); got != 4 {
 		t.Errorf("inline fan-out reached %d, want 4", got)
 	}
-	if n, _ := st.QueuedFanOuts(ctx); n != 1 {
+	if n, _ := st.Social.QueuedFanOuts(ctx); n != 1 {
 		t.Errorf("%d jobs queued, want 1", n)
 	}
-	steps, err := st.RunFanOut(ctx)
+	steps, err := st.Social.RunFanOut(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestFanOutQueueForManyFollowers(t *testing.T) {
 	if got := reached(); got != followers {
 		t.Errorf("after the queue: %d feeds, want %d", got, followers)
 	}
-	if n, _ := st.QueuedFanOuts(ctx); n != 0 {
+	if n, _ := st.Social.QueuedFanOuts(ctx); n != 0 {
 		t.Errorf("%d jobs left", n)
 	}
 }
@@ -198,7 +198,7 @@ func TestFanOutWorkerDrainsQueue(t *testing.T) {
 	done := make(chan struct{})
 	go func() { w.Run(ctx); close(done) }()
 	for {
-		if n, _ := st.QueuedFanOuts(t.Context()); n == 0 {
+		if n, _ := st.Social.QueuedFanOuts(t.Context()); n == 0 {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)

@@ -21,7 +21,7 @@ func checkFollowConsistent(t *testing.T, st *wiring.Services, users ...int64) {
 	ctx := t.Context()
 	rdb := st.Redis()
 	for _, u := range users {
-		c, err := st.UserCounts(ctx, u)
+		c, err := st.Social.UserCounts(ctx, u)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestFollowAndUnfollow(t *testing.T) {
 	ctx := t.Context()
 	follow := func(a, b int64, on bool) social.FollowResult {
 		t.Helper()
-		r, err := st.Follow(ctx, a, b, on)
+		r, err := st.Social.Follow(ctx, a, b, on)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,17 +63,17 @@ func TestFollowAndUnfollow(t *testing.T) {
 	}
 	follow(3, 2, true)
 	follow(1, 3, true)
-	if ok, _ := st.IsFollowing(ctx, 1, 2); !ok {
+	if ok, _ := st.Social.IsFollowing(ctx, 1, 2); !ok {
 		t.Error("1 should follow 2")
 	}
-	if ok, _ := st.IsFollowing(ctx, 2, 1); ok {
+	if ok, _ := st.Social.IsFollowing(ctx, 2, 1); ok {
 		t.Error("2 does not follow 1")
 	}
-	c, _ := st.UserCounts(ctx, 2)
+	c, _ := st.Social.UserCounts(ctx, 2)
 	if c.Followers != 2 || c.Following != 0 {
 		t.Errorf("user 2 counts %+v", c)
 	}
-	c, _ = st.UserCounts(ctx, 1)
+	c, _ = st.Social.UserCounts(ctx, 1)
 	if c.Followers != 0 || c.Following != 2 {
 		t.Errorf("user 1 counts %+v", c)
 	}
@@ -83,7 +83,7 @@ func TestFollowAndUnfollow(t *testing.T) {
 	if r := follow(1, 2, false); r.Changed {
 		t.Errorf("second unfollow changed something: %+v", r)
 	}
-	if _, err := st.Follow(ctx, 4, 4, true); !errors.Is(err, platform.ErrInvalid) {
+	if _, err := st.Social.Follow(ctx, 4, 4, true); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("self-follow: %v, want ErrInvalid", err)
 	}
 	if n := st.Redis().Exists(ctx, keys.Following(4), keys.Followers(4), keys.UserCounts(4)).Val(); n != 0 {
@@ -100,25 +100,25 @@ func TestFollowConcurrent(t *testing.T) {
 	// 50 users follow user 100 and user 1 follows 20 people.
 	for i := range 50 {
 		wg.Go(func() {
-			if _, err := st.Follow(ctx, 1, 2, i%2 == 0); err != nil {
+			if _, err := st.Social.Follow(ctx, 1, 2, i%2 == 0); err != nil {
 				t.Error(err)
 			}
 		})
 		wg.Go(func() {
-			if _, err := st.Follow(ctx, int64(200+i), 100, true); err != nil {
+			if _, err := st.Social.Follow(ctx, int64(200+i), 100, true); err != nil {
 				t.Error(err)
 			}
 		})
 		if i < 20 {
 			wg.Go(func() {
-				if _, err := st.Follow(ctx, 1, int64(300+i), true); err != nil {
+				if _, err := st.Social.Follow(ctx, 1, int64(300+i), true); err != nil {
 					t.Error(err)
 				}
 			})
 		}
 	}
 	wg.Wait()
-	c, _ := st.UserCounts(ctx, 100)
+	c, _ := st.Social.UserCounts(ctx, 100)
 	if c.Followers != 50 {
 		t.Errorf("user 100 has %d followers, want 50", c.Followers)
 	}
@@ -134,7 +134,7 @@ func TestCommonFollows(t *testing.T) {
 	ctx := t.Context()
 	follow := func(a int64, bs ...int64) {
 		for _, b := range bs {
-			if _, err := st.Follow(ctx, a, b, true); err != nil {
+			if _, err := st.Social.Follow(ctx, a, b, true); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -142,11 +142,11 @@ func TestCommonFollows(t *testing.T) {
 	// Both follow 100001 only.
 	follow(1, 11, 12, 13)
 	follow(2, 11, 15, 14)
-	got, err := st.CommonFollows(ctx, 1, 2, 50)
+	got, err := st.Social.CommonFollows(ctx, 1, 2, 50)
 	if err != nil || !slices.Equal(got, []int64{11}) {
 		t.Errorf("common follows = %v (%v), want [11]", got, err)
 	}
-	if got, _ := st.CommonFollows(ctx, 1, 3, 50); len(got) != 0 {
+	if got, _ := st.Social.CommonFollows(ctx, 1, 3, 50); len(got) != 0 {
 		t.Errorf("with nobody: %v", got)
 	}
 	// Larger sets, walked in chunks: 1 follows 1000..3499, 2 follows
@@ -162,11 +162,11 @@ func TestCommonFollows(t *testing.T) {
 			want = append(want, b)
 		}
 	}
-	got, err = st.CommonFollows(ctx, 2, 1, 10_000)
+	got, err = st.Social.CommonFollows(ctx, 2, 1, 10_000)
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("common follows: %d ids (%v), want %d", len(got), err, len(want))
 	}
-	if got, _ := st.CommonFollows(ctx, 1, 2, 5); len(got) != 5 {
+	if got, _ := st.Social.CommonFollows(ctx, 1, 2, 5); len(got) != 5 {
 		t.Errorf("limit 5 gave %d", len(got))
 	}
 }

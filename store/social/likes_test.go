@@ -24,7 +24,7 @@ func checkLikes(t *testing.T, st *wiring.Services, itemID int64, want int64, use
 	if n := rdb.SCard(ctx, keys.ItemLikes(itemID)).Val(); n != want {
 		t.Errorf("SCARD likes = %d, want %d", n, want)
 	}
-	count, _, err := st.LikeState(ctx, itemID, 0)
+	count, _, err := st.Social.LikeState(ctx, itemID, 0)
 	if err != nil || count != want {
 		t.Errorf("like count = %d (%v), want %d", count, err, want)
 	}
@@ -32,7 +32,7 @@ func checkLikes(t *testing.T, st *wiring.Services, itemID int64, want int64, use
 		t.Errorf("most-liked score = %v, want %d", score, want)
 	}
 	for _, u := range users {
-		c, err := st.UserCounts(ctx, u)
+		c, err := st.Social.UserCounts(ctx, u)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestLikeModes(t *testing.T) {
 		{social.LikeToggle, false, 0},
 	}
 	for i, s := range steps {
-		r, err := st.SetLike(ctx, 3, 7, s.mode)
+		r, err := st.Social.SetLike(ctx, 3, 7, s.mode)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func TestLikeModes(t *testing.T) {
 			t.Errorf("step %d (%q): got %+v, want liked=%v count=%d", i, s.mode, r, s.liked, s.count)
 		}
 	}
-	if _, err := st.SetLike(ctx, 3, 7, "love"); !errors.Is(err, platform.ErrInvalid) {
+	if _, err := st.Social.SetLike(ctx, 3, 7, "love"); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("bad mode: %v, want ErrInvalid", err)
 	}
 	checkLikes(t, st, 3, 0, 7)
@@ -80,7 +80,7 @@ func TestLikeToggleConcurrentOneUser(t *testing.T) {
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
-			if _, err := st.SetLike(ctx, 9, 1, social.LikeToggle); err != nil {
+			if _, err := st.Social.SetLike(ctx, 9, 1, social.LikeToggle); err != nil {
 				t.Error(err)
 			}
 		})
@@ -96,13 +96,13 @@ func TestLikeToggleConcurrentOneUser(t *testing.T) {
 			if rand.IntN(2) == 0 {
 				mode = social.LikeOff
 			}
-			if _, err := st.SetLike(ctx, 9, 1, mode); err != nil {
+			if _, err := st.Social.SetLike(ctx, 9, 1, mode); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	wg.Wait()
-	count, liked, err := st.LikeState(ctx, 9, 1)
+	count, liked, err := st.Social.LikeState(ctx, 9, 1)
 	if err != nil || count > 1 || liked != (count == 1) {
 		t.Fatalf("count %d liked %v err %v", count, liked, err)
 	}
@@ -118,18 +118,18 @@ func TestLikesFromManyUsers(t *testing.T) {
 	for i := range n {
 		users[i] = int64(100 + i)
 		wg.Go(func() {
-			if _, err := st.SetLike(ctx, 4, users[i], social.LikeOn); err != nil {
+			if _, err := st.Social.SetLike(ctx, 4, users[i], social.LikeOn); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	wg.Wait()
 	checkLikes(t, st, 4, n, users...)
-	_, liked, err := st.LikeState(ctx, 4, 100)
+	_, liked, err := st.Social.LikeState(ctx, 4, 100)
 	if err != nil || !liked {
 		t.Errorf("user 100 should like item 4: %v %v", liked, err)
 	}
-	_, liked, _ = st.LikeState(ctx, 4, 99)
+	_, liked, _ = st.Social.LikeState(ctx, 4, 99)
 	if liked {
 		t.Error("user 99 never liked item 4")
 	}
@@ -141,7 +141,7 @@ func TestLikeBoards(t *testing.T) {
 	ctx := t.Context()
 	like := func(item, user int64, mode string) {
 		t.Helper()
-		if _, err := st.SetLike(ctx, item, user, mode); err != nil {
+		if _, err := st.Social.SetLike(ctx, item, user, mode); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -153,7 +153,7 @@ func TestLikeBoards(t *testing.T) {
 	like(30, 2, social.LikeOn)
 	like(40, 1, social.LikeOn)
 	like(40, 1, social.LikeOff) // no likes left: off the leaderboard
-	most, recent, err := st.LikeBoards(ctx, 10)
+	most, recent, err := st.Social.LikeBoards(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,15 +175,15 @@ func TestLikeBoards(t *testing.T) {
 func TestItemViewsCounted(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
-	if err := st.NewSessionView(ctx, "tok", 5); err != nil {
+	if err := st.Sessions.NewSessionView(ctx, "tok", 5); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if err := st.UpdateToken(ctx, "tok", true, 5); err != nil {
+		if err := st.Sessions.UpdateToken(ctx, "tok", true, 5); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c, _, err := st.ItemStats(ctx, 5, 0)
+	c, _, err := st.Social.ItemStats(ctx, 5, 0)
 	if err != nil || c.Views != 3 {
 		t.Errorf("views = %d (%v), want 3", c.Views, err)
 	}

@@ -29,7 +29,7 @@ var sharedDescs = struct {
 		"Item pages rendered from the database by all instances together (Redis stats:pagecache).", nil, nil),
 	signedIn:  prometheus.NewDesc("storefront_sessions_signed_in", "Signed-in sessions (HLEN login:).", nil, nil),
 	guests:    prometheus.NewDesc("storefront_sessions_guests", "Guest sessions (the guests' part of recent:).", nil, nil),
-	carts:     prometheus.NewDesc("storefront_carts", "Sessions with a non-empty cart, at the last keyspace scan.", nil, nil),
+	carts:     prometheus.NewDesc("storefront_carts", "Non-empty carts, guests' and accounts', at the last keyspace scan.", nil, nil),
 	pages:     prometheus.NewDesc("storefront_page_cache_pages", "Cached pages, at the last keyspace scan.", nil, nil),
 	pageBytes: prometheus.NewDesc("storefront_page_cache_bytes", "Bytes of cached pages, at the last keyspace scan.", nil, nil),
 	viewed:    prometheus.NewDesc("storefront_viewed_items", "Items in the view ranking (ZCARD viewed:).", nil, nil),

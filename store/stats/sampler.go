@@ -126,7 +126,7 @@ func parseSamples(vals []string) []StatsSample {
 }
 
 // Keyspace is what a scan of the keyspace found: cached pages, their
-// bytes, and carts (sessions with a non-empty cart).
+// bytes, and carts (the non-empty ones, guests' and accounts').
 type Keyspace struct {
 	Pages, PageBytes, Carts int64
 	At                      time.Time // zero when no scan ran yet

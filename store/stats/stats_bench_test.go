@@ -32,7 +32,7 @@ func BenchmarkScanKeyspace(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		ks, err := st.ScanKeyspace(ctx)
+		ks, err := st.Stats.ScanKeyspace(ctx)
 		if err != nil || ks.Pages != 2000 || ks.Carts != 5000 {
 			b.Fatalf("%+v %v", ks, err)
 		}
@@ -45,7 +45,7 @@ func BenchmarkSampleStats(b *testing.B) {
 	st := wiringtest.New(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := st.SampleStats(b.Context()); err != nil {
+		if _, err := st.Stats.SampleStats(b.Context()); err != nil {
 			b.Fatal(err)
 		}
 	}

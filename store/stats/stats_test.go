@@ -44,7 +44,7 @@ func TestSampleStatsHistory(t *testing.T) {
 		rdb.ZAdd(ctx, keys.Recent, redis.Z{Score: float64(at.Unix()), Member: fmt.Sprint("tok", i)})
 		s := []*wiring.Services{st, other}[i%2]
 		s.SetClock(func() time.Time { return at })
-		smp, err := s.SampleStats(ctx)
+		smp, err := s.Stats.SampleStats(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestSampleStatsHistory(t *testing.T) {
 	// same one.
 	now := start.Add(120 * time.Minute)
 	for _, s := range []*wiring.Services{st, other} {
-		h, err := s.StatsHistory(ctx, now.Add(-time.Hour))
+		h, err := s.Stats.StatsHistory(ctx, now.Add(-time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestStatsWorkerOnceAcrossInstances(t *testing.T) {
 	}
 	stop()
 	wg.Wait()
-	h, err := st.StatsHistory(t.Context(), time.Now().Add(-time.Hour))
+	h, err := st.Stats.StatsHistory(t.Context(), time.Now().Add(-time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestStatsWorkerOnceAcrossInstances(t *testing.T) {
 		t.Errorf("worker statuses %+v", all)
 	}
 	// The holder scanned the keyspace beside its sampling.
-	if ks, err := st.LastKeyspace(t.Context()); err != nil || ks.At.IsZero() {
+	if ks, err := st.Stats.LastKeyspace(t.Context()); err != nil || ks.At.IsZero() {
 		t.Errorf("no keyspace scan: %+v (%v)", ks, err)
 	}
 	// The holder gave the lease up on the way out.
@@ -151,7 +151,7 @@ func TestScanKeyspace(t *testing.T) {
 	if _, err := pipe.Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	ks, err := st.ScanKeyspace(ctx)
+	ks, err := st.Stats.ScanKeyspace(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestScanKeyspace(t *testing.T) {
 	if ks.Pages != 150 || ks.PageBytes != wantBytes || ks.Carts != 40 || ks.At.IsZero() {
 		t.Fatalf("scan: %+v, want 150 pages of %d bytes, 40 carts", ks, wantBytes)
 	}
-	last, err := twin(t, st).LastKeyspace(ctx)
+	last, err := twin(t, st).Stats.LastKeyspace(ctx)
 	if err != nil || last.Pages != 150 || last.PageBytes != wantBytes || last.Carts != 40 {
 		t.Errorf("stored scan %+v (%v)", last, err)
 	}
@@ -177,7 +177,7 @@ func TestDashboard(t *testing.T) {
 	}
 	for i := range 5 {
 		tok := fmt.Sprint("tok", i)
-		if err := st.CreateSession(ctx, tok, int64(i%2)); err != nil { // 0: guest
+		if err := st.Sessions.CreateSession(ctx, tok, int64(i%2)); err != nil { // 0: guest
 			t.Fatal(err)
 		}
 	}
@@ -187,7 +187,7 @@ func TestDashboard(t *testing.T) {
 	rdb.HSet(ctx, keys.Worker(keys.LeaseCleanup), "instance", "box-1", "last_run", now.UnixMilli(), "result", "evicted 3 sessions", "error", "", "total:evicted", 12)
 	rdb.Set(ctx, keys.Lease(keys.LeaseCleanup), "box-1", time.Minute)
 
-	d, err := twin(t, st).Dashboard(ctx)
+	d, err := twin(t, st).Stats.Dashboard(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,12 +60,12 @@ func New(t testing.TB, edit ...func(*wiring.Options)) *wiring.Services {
 func Shopper(t testing.TB, st *wiring.Services, name string) (cart.Owner, int64) {
 	t.Helper()
 	ctx := t.Context()
-	u, err := st.CreateUser(ctx, name, "password for "+name)
+	u, err := st.Sessions.CreateUser(ctx, name, "password for "+name)
 	if err != nil {
 		t.Fatalf("create user: %v", err)
 	}
 	token := "token-" + name
-	if err := st.CreateSession(ctx, token, u.ID); err != nil {
+	if err := st.Sessions.CreateSession(ctx, token, u.ID); err != nil {
 		t.Fatalf("create session: %v", err)
 	}
 	return cart.Owner{UserID: u.ID, Token: token}, u.ID
@@ -100,7 +100,7 @@ func StockOf(t testing.TB, st *wiring.Services, id int64) int64 {
 // SetLine sets a cart line and returns the cart.
 func SetLine(t testing.TB, st *wiring.Services, owner cart.Owner, item, qty int64) cart.Cart {
 	t.Helper()
-	c, err := st.SetCartLine(t.Context(), owner, item, qty)
+	c, err := st.Cart.SetCartLine(t.Context(), owner, item, qty)
 	if err != nil {
 		t.Fatalf("set cart line %d=%d: %v", item, qty, err)
 	}
@@ -110,7 +110,7 @@ func SetLine(t testing.TB, st *wiring.Services, owner cart.Owner, item, qty int6
 // GuestCart creates a guest session and returns its cart.
 func GuestCart(t testing.TB, st *wiring.Services, token string) cart.Owner {
 	t.Helper()
-	if err := st.CreateSession(t.Context(), token, 0); err != nil {
+	if err := st.Sessions.CreateSession(t.Context(), token, 0); err != nil {
 		t.Fatal(err)
 	}
 	return cart.Owner{Token: token}

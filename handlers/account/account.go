@@ -1,0 +1,56 @@
+// Package account answers a visitor's own account: registering, signing in
+// and out (the token rotates at sign-in, and a guest's cart and recently
+// viewed items come along), changing the password (which signs every other
+// device out), and the notifications page. Tests: through the real router
+// in handlers/ (accounts_test.go, password_test.go, session_test.go,
+// engage_test.go for notifications).
+package account
+
+import (
+	"context"
+
+	"storefront/handlers/web"
+	"storefront/store/notify"
+	"storefront/store/ratelimit"
+	"storefront/store/sessions"
+)
+
+// Accounts is what the area asks of the sessions domain.
+type Accounts interface {
+	CreateUser(ctx context.Context, username, password string) (sessions.User, error)
+	Authenticate(ctx context.Context, username, password string) (sessions.User, error)
+	UserByID(ctx context.Context, id int64) (sessions.User, error)
+	SignIn(ctx context.Context, oldToken, newToken string, userID int64) (int64, error)
+	EndSession(ctx context.Context, token string) error
+	ChangePassword(ctx context.Context, userID int64, current, next string) error
+	EndUserSessions(ctx context.Context, userID int64, keep string) (int, error)
+}
+
+// Notes is what the notifications page reads and marks.
+type Notes interface {
+	Notifications(ctx context.Context, userID int64) ([]notify.Note, map[string]int64, error)
+	MarkNotificationsRead(ctx context.Context, userID int64, seen map[string]int64) error
+}
+
+// Rates are the area's limits.
+type Rates struct {
+	// Login counts failed sign-ins per (account, client address) and
+	// LoginAddr per client address; successful sign-ins are not counted.
+	Login, LoginAddr ratelimit.Rate
+	// Register counts new accounts per client address, Password the
+	// password changes per account.
+	Register, Password ratelimit.Rate
+}
+
+// Handler answers the account routes.
+type Handler struct {
+	rates    Rates
+	web      *web.Kit
+	accounts Accounts
+	notes    Notes
+}
+
+// New builds the account area.
+func New(rates Rates, kit *web.Kit, accounts Accounts, notes Notes) *Handler {
+	return &Handler{rates: rates, web: kit, accounts: accounts, notes: notes}
+}

@@ -1,0 +1,120 @@
+// Package admin answers the shop's administrators (every route sits
+// behind web.Kit.RequireAdmin): the dashboard, the cache controls (purge,
+// the row cache, the views rescale), the catalog (items, pictures,
+// archiving), orders moving along their lifecycle, and moderation (hiding
+// articles and comments, banning accounts). Every change is logged as an
+// admin action (web.Kit.Audit). Tests: through the real router in
+// handlers/ (admin_items_test.go, admin_orders_test.go, images_test.go,
+// moderation_test.go, dashboard_test.go, dashboard_stats_test.go) and the
+// browser suites in handlers/apptest.
+package admin
+
+import (
+	"context"
+	"time"
+
+	"storefront/handlers/web"
+	"storefront/store/board"
+	"storefront/store/catalog"
+	"storefront/store/media"
+	"storefront/store/orders"
+	"storefront/store/sessions"
+	"storefront/store/stats"
+)
+
+// Catalog is what the admin reads and changes of the catalog.
+type Catalog interface {
+	Item(ctx context.Context, id int64) (catalog.Item, error)
+	Items(ctx context.Context, ids []int64) (map[int64]catalog.Item, error)
+	Categories(ctx context.Context) ([]catalog.Category, error)
+	AdminItems(ctx context.Context, q catalog.AdminItemQuery) (catalog.ItemPage, error)
+	CreateItem(ctx context.Context, n catalog.NewItem) (catalog.Item, error)
+	UpdateItem(ctx context.Context, id int64, e catalog.ItemEdit) (catalog.Item, error)
+	SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error)
+	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
+}
+
+// Pictures are an item's pictures.
+type Pictures interface {
+	ItemImages(ctx context.Context, itemID int64) ([]media.ItemImage, error)
+	AddItemImage(ctx context.Context, itemID int64, img media.ProcessedImage) (int, error)
+	DeleteItemImage(ctx context.Context, itemID int64, position int) error
+}
+
+// Pages purges cached item pages.
+type Pages interface {
+	PurgeItemPages(ctx context.Context, itemIDs ...int64) (int, error)
+	PurgeAllPages(ctx context.Context) (int, error)
+}
+
+// Views rescales the item view counts.
+type Views interface {
+	Rescale(ctx context.Context) error
+}
+
+// Orders lists every shopper's orders and moves them along.
+type Orders interface {
+	AdminOrders(ctx context.Context, status string, limit, offset int) ([]orders.AdminOrder, int, error)
+	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
+}
+
+// Articles hides articles and comments.
+type Articles interface {
+	HideArticle(ctx context.Context, id int64, moderator string) (board.Article, error)
+	HideComment(ctx context.Context, articleID, commentID int64) (board.Comment, error)
+}
+
+// Accounts bans accounts.
+type Accounts interface {
+	BanUser(ctx context.Context, name string) (sessions.User, int, error)
+}
+
+// Stats reads the dashboard's numbers.
+type Stats interface {
+	Dashboard(ctx context.Context) (stats.Dashboard, error)
+}
+
+// Deps are the domain services the admin reads and changes.
+type Deps struct {
+	Catalog  Catalog
+	Pictures Pictures
+	Pages    Pages
+	Views    Views
+	Orders   Orders
+	Articles Articles
+	Accounts Accounts
+	Stats    Stats
+}
+
+// Settings are the knobs in force that the dashboard shows and the
+// uploads obey.
+type Settings struct {
+	Instance        string // this instance, as leases and reports name it
+	SessionLimit    int64
+	PageCacheTTL    time.Duration
+	PageCacheTop    int64
+	RescaleInterval time.Duration
+	ViewedKeep      int64
+	StatsInterval   time.Duration
+	MaxImageBytes   int64 // the largest picture upload accepted
+}
+
+// Handler answers the admin routes.
+type Handler struct {
+	cfg      Settings
+	web      *web.Kit
+	catalog  Catalog
+	pictures Pictures
+	pages    Pages
+	views    Views
+	orders   Orders
+	articles Articles
+	accounts Accounts
+	stats    Stats
+}
+
+// New builds the admin area.
+func New(cfg Settings, kit *web.Kit, d Deps) *Handler {
+	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, pictures: d.Pictures, pages: d.Pages, views: d.Views,
+		orders: d.Orders, articles: d.Articles, accounts: d.Accounts, stats: d.Stats}
+}

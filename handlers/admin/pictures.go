@@ -1,0 +1,159 @@
+package admin
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/handlers/web"
+	"storefront/store/media"
+	"storefront/store/platform"
+	"storefront/views"
+)
+
+// uploadDrainLimit is how much of a refused upload is read and thrown
+// away so that the browser sees the answer instead of a reset connection;
+// a body larger than that is cut off.
+const uploadDrainLimit = 64 << 20
+
+// errUploadForm is a request that is not a multipart form with a file.
+var errUploadForm = errors.New("no file")
+
+// uploadRefusal words each reason a picture is refused for the admin.
+var uploadRefusal = map[error]string{
+	media.ErrImageFormat:    "That file is not a JPEG, PNG, GIF or WebP picture.",
+	media.ErrImageDamaged:   "That picture is damaged or incomplete.",
+	media.ErrImageTooMany:   "That picture has too many pixels (at most 40 megapixels).",
+	media.ErrImageShape:     "That picture is too long or too tall (at most 16,384 pixels a side).",
+	media.ErrImagePolyglot:  "That file holds something besides the picture.",
+	media.ErrItemImagesFull: "This item already has 8 pictures; delete one first.",
+	errUploadForm:           "Choose a picture to upload.",
+}
+
+// UploadImage is POST /admin/items/:id/images (multipart field
+// image): the picture is checked, re-encoded and added as the item's last.
+// Anything refused is a 422 and stores nothing.
+func (h *Handler) UploadImage(c echo.Context) error {
+	id, err := web.ItemIDParam(c)
+	if err != nil {
+		return err
+	}
+	req := c.Request()
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, h.cfg.MaxImageBytes+uploadDrainLimit)
+	defer io.Copy(io.Discard, req.Body) //nolint:errcheck // draining a refused upload
+	data, err := h.readUpload(c)
+	var img media.ProcessedImage
+	if err == nil {
+		img, err = media.ProcessImage(req.Context(), data, h.cfg.MaxImageBytes)
+	}
+	if errors.Is(err, media.ErrImageBusy) {
+		// Waited for the whole request budget: a 503 with Retry-After.
+		return echo.NewHTTPError(http.StatusServiceUnavailable, "Other pictures are being processed.")
+	}
+	var pos int
+	if err == nil {
+		pos, err = h.pictures.AddItemImage(req.Context(), id, img)
+	}
+	if errors.Is(err, media.ErrImageTooLarge) {
+		return h.pictureRefused(c, id, fmt.Sprintf("That file is larger than %s.", byteSize(h.cfg.MaxImageBytes)))
+	}
+	if msg, ok := uploadRefusal[err]; ok {
+		return h.pictureRefused(c, id, msg)
+	}
+	if err != nil {
+		return err
+	}
+	h.web.Audit(c, "add picture", "item "+web.Itoa(id), "position", pos, "hash", img.Hash)
+	return h.web.Done(c, fmt.Sprintf("Added picture %d. The item's cached pages were purged.", pos), "/admin/items/"+web.Itoa(id))
+}
+
+// readUpload streams the multipart body to the image field and reads at
+// most one byte more than the limit, so a huge upload is never held.
+func (h *Handler) readUpload(c echo.Context) ([]byte, error) {
+	mr, err := c.Request().MultipartReader()
+	if err != nil {
+		return nil, errUploadForm
+	}
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			return nil, errUploadForm
+		}
+		if part.FormName() != "image" {
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(part, h.cfg.MaxImageBytes+1))
+		if int64(len(data)) > h.cfg.MaxImageBytes {
+			return nil, media.ErrImageTooLarge
+		}
+		if err != nil {
+			return nil, media.ErrImageDamaged
+		}
+		return data, nil
+	}
+}
+
+// DeleteImage is POST /admin/items/:id/images/:n/delete.
+func (h *Handler) DeleteImage(c echo.Context) error {
+	id, err := web.ItemIDParam(c)
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil || n < 1 || n > media.MaxItemImages {
+		return web.NotFound("That item has no such picture.")
+	}
+	if err := h.pictures.DeleteItemImage(c.Request().Context(), id, n); errors.Is(err, platform.ErrNotFound) {
+		return web.NotFound("That item has no such picture.")
+	} else if err != nil {
+		return err
+	}
+	h.web.Audit(c, "delete picture", "item "+web.Itoa(id), "position", n)
+	return h.web.Done(c, fmt.Sprintf("Deleted picture %d. The item's cached pages were purged.", n), "/admin/items/"+web.Itoa(id))
+}
+
+// pictureRefused answers a refused upload: 422 with the reason, as JSON
+// or on the item's edit page.
+func (h *Handler) pictureRefused(c echo.Context, id int64, msg string) error {
+	if web.WantsJSON(c) {
+		return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
+	}
+	it, err := h.catalog.Item(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	f := itemForm(it)
+	f.PictureError = msg
+	if err := h.withItemPictures(c, &f); err != nil {
+		return err
+	}
+	return web.Render(c, http.StatusUnprocessableEntity, views.AdminItemPage(h.web.Chrome(c, "Edit "+it.Name), f))
+}
+
+// withItemPictures adds the item's pictures and the upload limit to its
+// edit form.
+func (h *Handler) withItemPictures(c echo.Context, f *views.ItemForm) error {
+	imgs, err := h.pictures.ItemImages(c.Request().Context(), f.ID)
+	if err != nil {
+		return err
+	}
+	f.Pictures = web.Pictures(imgs)
+	f.CanAddPicture = len(imgs) < media.MaxItemImages
+	f.PictureLimit = byteSize(h.cfg.MaxImageBytes)
+	return nil
+}
+
+// byteSize describes a byte count for people: 10 MB, 512 KB.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MB"
+	case n >= 1<<10:
+		return strconv.FormatInt(n>>10, 10) + " KB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}

@@ -1,0 +1,298 @@
+package shop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/handlers/web"
+	"storefront/store/cart"
+	"storefront/store/catalog"
+	"storefront/views"
+)
+
+// cartOwner is whose cart the visitor sees: the account's when signed in,
+// else the guest session's.
+func cartOwner(s *web.Session) cart.Owner {
+	return cart.Owner{UserID: s.UserID, Token: s.Token}
+}
+
+// ShowCart is the cart page: the lines at current prices and the subtotal.
+func (h *Handler) ShowCart(c echo.Context) error {
+	return h.renderCart(c, http.StatusOK, "")
+}
+
+// renderCart renders the cart page with an optional message.
+func (h *Handler) renderCart(c echo.Context, status int, msg string) error {
+	basket, rows, err := h.loadCart(c)
+	if err != nil {
+		return err
+	}
+	s := web.SessionOf(c)
+	s.CartCount = basket.Count // the header agrees with the page
+	d := h.cartView(basket, rows, nil)
+	d.Error = msg
+	if err := h.pictureLines(c.Request().Context(), d.Lines); err != nil {
+		return err
+	}
+	return web.Render(c, status, views.CartPage(h.web.Chrome(c, "Your cart"), d))
+}
+
+// loadCart reads the visitor's cart and its catalog rows.
+func (h *Handler) loadCart(c echo.Context) (cart.Cart, map[int64]catalog.Item, error) {
+	s := web.SessionOf(c)
+	if s.Token == "" {
+		return cart.Cart{}, nil, nil
+	}
+	ctx := c.Request().Context()
+	basket, err := h.carts.Cart(ctx, cartOwner(s))
+	if err != nil {
+		return cart.Cart{}, nil, err
+	}
+	rows, err := h.catalog.CatalogRows(ctx, basket.ItemIDs())
+	if err != nil {
+		return cart.Cart{}, nil, err
+	}
+	return basket, rows, nil
+}
+
+// cartView builds the page model. A line the catalog cannot fill as it is
+// says why; problems (from a refused checkout) take precedence.
+func (h *Handler) cartView(basket cart.Cart, rows map[int64]catalog.Item, problems map[int64]string) views.CartData {
+	d := views.CartData{Count: basket.Count}
+	for _, l := range basket.Lines {
+		it, ok := rows[l.ItemID]
+		line := views.CartLine{ItemID: l.ItemID, Name: it.Name, Category: it.Category, PriceCents: it.PriceCents, Qty: l.Qty,
+			MaxQty: max(min(it.Stock, int64(h.cfg.MaxLineQty)), l.Qty)}
+		switch {
+		case !ok:
+			line.Name, line.Gone, line.PriceCents = "Item no longer available", true, 0
+			line.Problem = "This item is no longer sold. Remove it to check out."
+		case it.Stock <= 0:
+			line.Problem = "Sold out. Remove it to check out."
+		case it.Stock < l.Qty:
+			line.Problem = fmt.Sprintf("Only %d left. Lower the quantity to check out.", it.Stock)
+		}
+		if p, ok := problems[l.ItemID]; ok {
+			line.Problem = p
+		}
+		d.Lines = append(d.Lines, line)
+		d.SubtotalCents += line.TotalCents()
+	}
+	return d
+}
+
+// pictureLines sets the main picture of each cart line, with one query.
+func (h *Handler) pictureLines(ctx context.Context, lines []views.CartLine) error {
+	ids := make([]int64, len(lines))
+	for i, l := range lines {
+		ids[i] = l.ItemID
+	}
+	pics, err := h.linePictures(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range lines {
+		lines[i].Picture = pics[lines[i].ItemID]
+	}
+	return nil
+}
+
+// qtyRE is an optionally signed whole number, as typed in a number field.
+var qtyRE = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
+// idRE is an item id as our forms send it.
+var idRE = regexp.MustCompile(`^[1-9][0-9]{0,17}$`)
+
+// readCartForm reads exactly one item and one qty from the posted form.
+// Anything our forms cannot produce (a missing or repeated field, an item
+// that is not an id) is a malformed request (400).
+func readCartForm(c echo.Context) (int64, string, error) {
+	form, err := web.PostForm(c)
+	if err != nil {
+		return 0, "", err
+	}
+	items, qtys := form["item"], form["qty"]
+	if len(items) == 0 || len(qtys) == 0 {
+		return 0, "", web.BadRequest("The form must say which item and what quantity.")
+	}
+	if len(items) > 1 || len(qtys) > 1 {
+		return 0, "", web.BadRequest("Send the item and the quantity once each.")
+	}
+	if !idRE.MatchString(items[0]) {
+		return 0, "", web.BadRequest("The item number is not valid.")
+	}
+	id, _ := strconv.ParseInt(items[0], 10, 64)
+	return id, qtys[0], nil
+}
+
+// parseQty reads a typed quantity: a whole number, where 0 or less means
+// "remove". It returns a message for the shopper when the value is not one.
+func parseQty(raw string, maxQty int) (int64, string) {
+	raw = strings.TrimSpace(raw)
+	rangeMsg := fmt.Sprintf("Enter a whole number from 0 to %d.", maxQty)
+	switch {
+	case raw == "":
+		return 0, "Enter a quantity. " + rangeMsg
+	case !qtyRE.MatchString(raw):
+		return 0, "The quantity must be a whole number. " + rangeMsg
+	}
+	digits := strings.TrimLeft(strings.TrimLeft(raw, "+-"), "0")
+	if strings.HasPrefix(raw, "-") || digits == "" {
+		return 0, "" // zero or negative (-0 included): remove the line
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n > int64(maxQty) {
+		return 0, fmt.Sprintf("You can buy at most %d of one item.", maxQty)
+	}
+	return n, ""
+}
+
+// SetCart sets the quantity of one item (POST /cart: item, qty); qty <= 0
+// removes the line. Errors change nothing: 400 for a malformed request,
+// 422 with the cart page (or JSON) for a quantity or item we cannot take.
+func (h *Handler) SetCart(c echo.Context) error {
+	itemID, raw, err := readCartForm(c)
+	if err != nil {
+		return err
+	}
+	qty, msg := parseQty(raw, h.cfg.MaxLineQty)
+	if msg != "" {
+		return h.cartError(c, itemID, msg)
+	}
+	ctx := c.Request().Context()
+	var name string
+	var known map[int64]catalog.Item
+	if qty > 0 { // removing needs no catalog check: the item may be gone
+		rows, err := h.catalog.CatalogRows(ctx, []int64{itemID})
+		if err != nil {
+			return err
+		}
+		it, ok := rows[itemID]
+		if msg = stockProblem(it, ok, qty); msg != "" {
+			return h.cartError(c, itemID, msg)
+		}
+		name, known = it.Name, rows
+	}
+	basket := cart.Cart{}
+	if qty > 0 || web.SessionOf(c).Token != "" { // a visitor without a session has nothing to remove
+		s, err := h.web.EnsureSession(c)
+		if err != nil {
+			return err
+		}
+		basket, err = h.carts.SetCartLine(ctx, cartOwner(s), itemID, qty)
+		if errors.Is(err, cart.ErrFull) {
+			return h.cartError(c, itemID, fmt.Sprintf("Your cart holds at most %d different items. Remove one to add another.", cart.MaxLines))
+		}
+		if err != nil {
+			return err
+		}
+		s.CartCount = basket.Count
+	}
+	flash := "Removed from your cart."
+	if qty > 0 {
+		flash = fmt.Sprintf("Your cart has %d × %s.", qty, name)
+	}
+	if web.WantsJSON(c) {
+		return h.cartJSON(c, http.StatusOK, itemID, basket, flash, known)
+	}
+	h.web.SetFlash(c, flash)
+	return web.Redirect(c, "/cart")
+}
+
+// stockProblem says why qty of an item cannot go in the cart, if so.
+func stockProblem(it catalog.Item, ok bool, qty int64) string {
+	switch {
+	case !ok:
+		return "That item is not in the catalog."
+	case it.Archived():
+		return it.Name + " is no longer sold."
+	case it.Stock <= 0:
+		return it.Name + " is sold out."
+	case qty > it.Stock:
+		return fmt.Sprintf("Only %d of %s are in stock.", it.Stock, it.Name)
+	}
+	return ""
+}
+
+// cartError refuses a cart form: the cart page with the message (422), or
+// JSON with the message and the line as it still is.
+func (h *Handler) cartError(c echo.Context, itemID int64, msg string) error {
+	if !web.WantsJSON(c) {
+		return h.renderCart(c, http.StatusUnprocessableEntity, msg)
+	}
+	basket, _, err := h.loadCart(c)
+	if err != nil {
+		return err
+	}
+	return h.cartJSON(c, http.StatusUnprocessableEntity, itemID, basket, msg, nil)
+}
+
+// cartLineJSON is one line of the JSON answer.
+type cartLineJSON struct {
+	ItemID     int64  `json:"item_id"`
+	Name       string `json:"name"`
+	Quantity   int64  `json:"quantity"`
+	PriceCents int64  `json:"price_cents"`
+	Price      string `json:"price"`
+	TotalCents int64  `json:"total_cents"`
+	Total      string `json:"total"`
+}
+
+// cartAnswer is POST /cart's JSON: the line as it now is (null once
+// removed), the cart's count (total quantity, as in the header) and total.
+type cartAnswer struct {
+	Item       int64         `json:"item"`
+	Line       *cartLineJSON `json:"line"`
+	Quantity   int64         `json:"quantity"`
+	CartCount  int64         `json:"cart_count"`
+	Lines      int           `json:"lines"`
+	TotalCents int64         `json:"total_cents"`
+	Total      string        `json:"total"`
+	Message    string        `json:"message,omitempty"`
+	Error      string        `json:"error,omitempty"`
+}
+
+// cartJSON answers with the cart's state. Rows already read (known) are
+// not read again: a cart holding only the item just set costs no query.
+func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, basket cart.Cart, msg string, known map[int64]catalog.Item) error {
+	var missing []int64
+	for _, id := range basket.ItemIDs() {
+		if _, ok := known[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	rows := known
+	if len(missing) > 0 {
+		more, err := h.catalog.CatalogRows(c.Request().Context(), missing)
+		if err != nil {
+			return err
+		}
+		for id, it := range known {
+			more[id] = it
+		}
+		rows = more
+	}
+	d := h.cartView(basket, rows, nil)
+	a := cartAnswer{Item: itemID, CartCount: basket.Count, Lines: len(basket.Lines), TotalCents: d.SubtotalCents, Total: views.Money(d.SubtotalCents)}
+	if status >= 400 {
+		a.Error = msg
+	} else {
+		a.Message = msg
+	}
+	for _, l := range d.Lines {
+		if l.ItemID == itemID {
+			a.Quantity = l.Qty
+			a.Line = &cartLineJSON{ItemID: l.ItemID, Name: l.Name, Quantity: l.Qty, PriceCents: l.PriceCents,
+				Price: views.Money(l.PriceCents), TotalCents: l.TotalCents(), Total: views.Money(l.TotalCents())}
+		}
+	}
+	web.NoStore(c)
+	return c.JSON(status, a)
+}

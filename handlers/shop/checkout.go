@@ -1,0 +1,178 @@
+package shop
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/handlers/web"
+	"storefront/store/orders"
+	"storefront/views"
+)
+
+// ShowCheckout is the checkout page (GET /checkout): the review of the
+// cart at current prices and the form. A signed-in shopper's last address
+// is filled in.
+func (h *Handler) ShowCheckout(c echo.Context) error {
+	s := web.SessionOf(c)
+	f := checkoutForm{Shipping: orders.ShippingStandard, Payment: orders.PaymentMethods()[0].Code()}
+	fromLast := false
+	if s.SignedIn() {
+		a, ok, err := h.orders.LastAddress(c.Request().Context(), s.UserID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			f.setAddress(a)
+			fromLast = true
+		}
+	}
+	return h.renderCheckout(c, http.StatusOK, f, nil, "", func(d *views.CheckoutData) { d.AddressFromLastOrder = fromLast })
+}
+
+// PlaceOrder places the order (POST /checkout). A missing or bad field
+// re-renders the form as typed with the field's message (422); a line the
+// stock cannot fill, or a total other than the one the shopper saw, shows
+// the new review (422). Nothing changes unless the order is placed. A
+// guest is sent to the order's signed link, a signed-in shopper to the
+// order's page.
+func (h *Handler) PlaceOrder(c echo.Context) error {
+	f, err := readCheckoutForm(c)
+	if err != nil {
+		return err
+	}
+	s := web.SessionOf(c)
+	errs := f.validate(!s.SignedIn())
+	if len(errs) > 0 {
+		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, errs, "Please correct the marked fields.", nil)
+	}
+	pay, _ := orders.PaymentByCode(f.Payment)
+	expect, _ := orders.ParseMoney(f.Total)
+	req := orders.CheckoutRequest{Cart: cartOwner(s), Address: f.address(), Shipping: f.Shipping, Payment: pay.Code(), ExpectTotal: expect}
+	if !s.SignedIn() {
+		req.Email = f.Email
+	}
+	o, err := h.placeOrder(c, s, req)
+	var ce *orders.CheckoutError
+	switch {
+	case errors.As(err, &ce) && ce.PriceChanged:
+		msg := fmt.Sprintf("Prices or delivery changed since you saw the total: it is now %s. Check the order and place it again.", views.Money(ce.Total))
+		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, nil, msg, nil)
+	case errors.As(err, &ce):
+		return h.checkoutRefused(c, f, ce)
+	case errors.Is(err, orders.ErrEmptyCart):
+		h.web.SetFlash(c, "Your cart is empty: add something before checking out.")
+		return web.Redirect(c, "/cart")
+	case errors.Is(err, orders.ErrCheckoutBusy):
+		return echo.NewHTTPError(http.StatusConflict, "Your order is already being placed. See your orders in a moment.")
+	case err != nil:
+		return err
+	}
+	s.CartCount = 0
+	next, err := pay.Begin(c.Request().Context(), o)
+	if err != nil {
+		return err
+	}
+	if next == "" && s.SignedIn() {
+		next = "/orders/" + web.Itoa(o.ID)
+	} else if next == "" {
+		next = h.web.GuestOrderURL(o.ID)
+	}
+	h.web.SetFlash(c, fmt.Sprintf("Thank you! Order #%d is placed.", o.ID))
+	return web.Redirect(c, next)
+}
+
+// placeOrder runs the checkout for a cart that has a session (a guest with
+// no session has an empty cart).
+func (h *Handler) placeOrder(c echo.Context, s *web.Session, req orders.CheckoutRequest) (orders.Order, error) {
+	if s.Token == "" {
+		return orders.Order{}, orders.ErrEmptyCart
+	}
+	return h.orders.Checkout(c.Request().Context(), req)
+}
+
+// checkoutRefused shows the review with the lines that stopped the order.
+func (h *Handler) checkoutRefused(c echo.Context, f checkoutForm, ce *orders.CheckoutError) error {
+	problems := make(map[int64]string, len(ce.Problems))
+	msgs := make([]string, 0, len(ce.Problems))
+	for _, p := range ce.Problems {
+		m := problemText(p)
+		problems[p.ItemID] = m
+		msgs = append(msgs, m)
+	}
+	return h.renderCheckout(c, http.StatusUnprocessableEntity, f, nil, "Your order was not placed. "+strings.Join(msgs, " "),
+		func(d *views.CheckoutData) {
+			for i, l := range d.Lines {
+				if p, ok := problems[l.ItemID]; ok {
+					d.Lines[i].Problem = p
+				}
+			}
+		})
+}
+
+// renderCheckout renders the checkout page: the review of the cart at
+// current prices with the delivery the form picked, and the form as typed.
+// An empty cart sends the shopper back to it. edit adjusts the page model.
+func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, errs map[string]string, msg string, edit func(*views.CheckoutData)) error {
+	cart, rows, err := h.loadCart(c)
+	if err != nil {
+		return err
+	}
+	if len(cart.Lines) == 0 {
+		h.web.SetFlash(c, "Your cart is empty: add something before checking out.")
+		return web.Redirect(c, "/cart")
+	}
+	s := web.SessionOf(c)
+	s.CartCount = cart.Count
+	cv := h.cartView(cart, rows, nil)
+	if err := h.pictureLines(c.Request().Context(), cv.Lines); err != nil {
+		return err
+	}
+	d := views.CheckoutData{Guest: !s.SignedIn(), Lines: cv.Lines, Count: cv.Count, SubtotalCents: cv.SubtotalCents, Error: msg,
+		Form: f.view(errs), Payments: paymentOptions(), Countries: countryOptions()}
+	rates := h.orders.Shipping()
+	method := f.Shipping
+	if !orders.ValidShipping(method) {
+		method = orders.ShippingStandard
+	}
+	for _, m := range []struct{ code, label string }{{orders.ShippingStandard, "Standard (3-5 working days)"}, {orders.ShippingExpress, "Express (next working day)"}} {
+		cost := rates.Cost(m.code, d.SubtotalCents)
+		d.Shipping = append(d.Shipping, views.ShippingOption{Code: m.code, Label: m.label, CostCents: cost, TotalCents: d.SubtotalCents + cost})
+	}
+	d.ShippingCents = rates.Cost(method, d.SubtotalCents)
+	d.TotalCents = d.SubtotalCents + d.ShippingCents
+	if edit != nil {
+		edit(&d)
+	}
+	return web.Render(c, status, views.CheckoutPage(h.web.Chrome(c, "Checkout"), d))
+}
+
+func paymentOptions() []views.PaymentOption {
+	var out []views.PaymentOption
+	for _, p := range orders.PaymentMethods() {
+		out = append(out, views.PaymentOption{Code: p.Code(), Label: p.Label(), Instructions: p.Instructions()})
+	}
+	return out
+}
+
+func countryOptions() []views.CountryOption {
+	out := make([]views.CountryOption, len(orders.Countries))
+	for i, c := range orders.Countries {
+		out[i] = views.CountryOption{Code: c.Code, Name: c.Name}
+	}
+	return out
+}
+
+// problemText says, for the shopper, why a line could not be ordered.
+func problemText(p orders.LineProblem) string {
+	switch p.Reason {
+	case orders.ProblemGone:
+		return "An item in your cart is no longer sold; remove it to check out."
+	case orders.ProblemSoldOut:
+		return p.Name + " is sold out; remove it to check out."
+	}
+	return fmt.Sprintf("Only %d of %s left (you asked for %d); lower the quantity to check out.", p.Available, p.Name, p.Wanted)
+}

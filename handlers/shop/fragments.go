@@ -1,0 +1,164 @@
+package shop
+
+import (
+	"bytes"
+	"context"
+	"sync"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"storefront/handlers/web"
+	"storefront/store/pagecache"
+	"storefront/store/pagecache/pagebody"
+	"storefront/views"
+)
+
+// Which parts of a cached page are per visitor, and how they get there.
+//
+// Filled in on the server per request (hole punching), from what the page
+// cache read for the visitor: the header's account area (name, cart count, unread
+// count), the flash, the recently viewed list, and any later per-visitor
+// box (likes). They must be right with JavaScript off, so JavaScript cannot
+// bring them; and they are small, so rendering them costs microseconds.
+//
+// Fetched by JavaScript (static/js/live.js): the live price and stock from
+// /api/items/:id. They are not per visitor (so not a privacy matter) and
+// change on their own clock during a sale; without JavaScript the page
+// shows them as rendered, which is never older than an edit or a checkout
+// of the item, since both purge its pages.
+
+// pageVisit is what a fragment may use: the request, its session (through
+// web.SessionOf(c)), and what the page cache read for this visitor.
+type pageVisit struct {
+	c      echo.Context
+	itemID int64
+	view   *pagecache.ItemView
+}
+
+// fragment renders one hole of a cached page for the current visitor. A
+// hole whose component is a pure function of one comparable view model
+// returns that model too (else nil): its markup is remembered by model.
+type fragment func(ctx context.Context, h *Handler, pv *pageVisit) (templ.Component, any, error)
+
+// fragments renders each hole by name. To add a per-visitor part to item
+// pages (the like box, say):
+//  1. wrap its markup in the view with @Hole(views.HoleLike) { ... } and
+//     add the name to views/holes.go;
+//  2. if it needs Redis data (the count, the shopper's own like), add the
+//     reads to the page cache's read round trip (pagecache's readVisit) and a
+//     typed field to pagecache.ItemView;
+//  3. add its renderer here, reading that field from pv.view.
+//
+// A hole without a renderer shows its anonymous version.
+var fragments = map[string]fragment{
+	views.HoleAccount: func(_ context.Context, _ *Handler, pv *pageVisit) (templ.Component, any, error) {
+		v := web.ViewerOf(web.SessionOf(pv.c))
+		return views.Account(v), v, nil
+	},
+	views.HoleFlash: func(_ context.Context, _ *Handler, pv *pageVisit) (templ.Component, any, error) {
+		return views.FlashMessage(web.SessionOf(pv.c).Flash, true), nil, nil
+	},
+	views.HoleLike: func(_ context.Context, _ *Handler, pv *pageVisit) (templ.Component, any, error) {
+		s := web.SessionOf(pv.c)
+		lv := pv.view.Like
+		// The reads were made for the user the cookie claims; the session
+		// has confirmed that user only if SignedIn.
+		like := views.LikeState{ItemID: pv.itemID, Count: lv.Counts.Likes, Liked: s.SignedIn() && lv.Liked, SignedIn: s.SignedIn()}
+		return views.LikeBox(like), like, nil
+	},
+	// The review form: a guest's is a link to sign in (no reads); a
+	// signed-in shopper's carries their earlier review, read by primary
+	// key from the database (Redis holds no copy of reviews).
+	views.HoleReview: func(ctx context.Context, h *Handler, pv *pageVisit) (templ.Component, any, error) {
+		s := web.SessionOf(pv.c)
+		f := views.ReviewForm{ItemID: pv.itemID, SignedIn: s.SignedIn(), Rating: 5}
+		if s.SignedIn() {
+			r, ok, err := h.reviews.MyReview(ctx, pv.itemID, s.UserID)
+			if err != nil {
+				return nil, nil, err
+			}
+			if ok {
+				f.Rating, f.Body, f.Editing = r.Rating, r.Body, true
+			}
+		}
+		return views.ReviewBox(f), f, nil
+	},
+	views.HoleRecent: func(ctx context.Context, h *Handler, pv *pageVisit) (templ.Component, any, error) {
+		names, err := h.catalog.ItemNames(ctx, pv.view.Recent)
+		if err != nil {
+			return nil, nil, err
+		}
+		items := make([]views.ItemCard, 0, len(pv.view.Recent))
+		for _, id := range pv.view.Recent {
+			if id == pv.itemID {
+				continue // the page's own item: the visitor is looking at it
+			}
+			if name, ok := names[id]; ok {
+				items = append(items, views.ItemCard{ID: id, Name: name})
+			}
+		}
+		return views.RecentlyViewed(items), nil, nil
+	},
+}
+
+// renderFragments renders every hole of page for this visitor; a hole
+// rendered before from an equal view model is taken from the memo.
+func (h *Handler) renderFragments(ctx context.Context, page *pagebody.Page, pv *pageVisit) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	var buf bytes.Buffer
+	for _, name := range page.Holes() {
+		f, ok := fragments[name]
+		if !ok {
+			continue
+		}
+		comp, model, err := f(ctx, h, pv)
+		if err != nil {
+			return nil, err
+		}
+		if b, ok := h.holes.get(model); ok {
+			out[name] = b
+			continue
+		}
+		buf.Reset()
+		if err := comp.Render(ctx, &buf); err != nil {
+			return nil, err
+		}
+		out[name] = append(make([]byte, 0, buf.Len()), buf.Bytes()...)
+		h.holes.put(model, out[name])
+	}
+	return out, nil
+}
+
+// holeMemo remembers rendered holes by their view model (a comparable
+// struct whose type names the component: views are pure functions of
+// their models). Bounded: past holeMemoMax it starts over. The bytes are
+// shared and never written to.
+type holeMemo struct {
+	mu sync.Mutex
+	m  map[any][]byte
+}
+
+const holeMemoMax = 4096
+
+func (m *holeMemo) get(model any) ([]byte, bool) {
+	if model == nil {
+		return nil, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.m[model]
+	return b, ok
+}
+
+func (m *holeMemo) put(model any, b []byte) {
+	if model == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= holeMemoMax {
+		m.m = make(map[any][]byte)
+	}
+	m.m[model] = b
+}

@@ -1,0 +1,69 @@
+package shop
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/handlers/web"
+	"storefront/store/pagecache"
+)
+
+// bodyPool recycles response buffers: the body is written before the
+// handler returns.
+var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+
+// servePage answers with a page and this visitor's fragments: gzip as
+// stored for clients that accept it (nearly all), plain otherwise; a strong
+// ETag over the page and the fragments, and 304 when it matches. The
+// response is private: it carries the visitor's own header.
+func (h *Handler) servePage(c echo.Context, pv *pageVisit) error {
+	page, result := pv.view.Page, pv.view.Result
+	fills, err := h.renderFragments(c.Request().Context(), page, pv)
+	if err != nil {
+		return err
+	}
+	req, hdr := c.Request(), c.Response().Header()
+	gz := web.AcceptsGzip(req.Header.Get(echo.HeaderAcceptEncoding))
+	tag := page.ETag(fills)
+	if gz {
+		tag += "-gz" // another representation: another strong tag
+	}
+	etag := `"` + tag + `"`
+	hdr.Set("ETag", etag)
+	hdr.Set("Cache-Control", "private, no-cache")
+	hdr.Add("Vary", "Accept-Encoding, Cookie")
+	hdr.Set("X-Cache", strings.ToUpper(result))
+	hdr.Set("Cache-Status", cacheStatus(result, pv.view))
+	if web.ETagMatches(req.Header.Get("If-None-Match"), etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	if !gz {
+		html, err := page.HTML(fills)
+		if err != nil {
+			return err
+		}
+		return c.HTMLBlob(http.StatusOK, html)
+	}
+	bp := bodyPool.Get().(*[]byte)
+	defer bodyPool.Put(bp)
+	*bp = page.Gzip((*bp)[:0], fills)
+	hdr.Set(echo.HeaderContentEncoding, "gzip")
+	hdr.Set(echo.HeaderContentLength, strconv.Itoa(len(*bp)))
+	return c.Blob(http.StatusOK, echo.MIMETextHTMLCharsetUTF8, *bp)
+}
+
+// cacheStatus is the RFC 9211 Cache-Status header.
+func cacheStatus(result string, v *pagecache.ItemView) string {
+	const name = "storefront"
+	switch result {
+	case pagecache.PageHit, pagecache.PageStale:
+		return name + "; hit; ttl=" + strconv.FormatInt(int64(v.FreshFor.Seconds()), 10)
+	case pagecache.PageMiss:
+		return name + "; fwd=uri-miss"
+	}
+	return name + "; fwd=bypass"
+}

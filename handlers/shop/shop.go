@@ -1,0 +1,153 @@
+// Package shop answers the shop's pages: the home page, the catalog with
+// its search, the item page (served through the page cache, with the
+// visitor's own parts punched in per request), item pictures and the live
+// row for scripts, the cart, likes and reviews, checkout, and a shopper's
+// orders (a guest's through a signed link). Tests: through the real router
+// in handlers/ (shop_test.go, search_test.go, pagecache_test.go,
+// cart_test.go, checkout_test.go, orders_test.go, reviews_test.go,
+// images_test.go, engage_test.go for likes) and the suites in
+// handlers/apptest.
+package shop
+
+import (
+	"context"
+
+	"storefront/handlers/web"
+	"storefront/store/analytics"
+	"storefront/store/board"
+	"storefront/store/cart"
+	"storefront/store/catalog"
+	"storefront/store/media"
+	"storefront/store/orders"
+	"storefront/store/pagecache"
+	"storefront/store/ratelimit"
+	"storefront/store/reviews"
+	"storefront/store/search"
+	"storefront/store/sessions"
+	"storefront/store/social"
+)
+
+// Catalog is what the shop reads of the catalog.
+type Catalog interface {
+	Item(ctx context.Context, id int64) (catalog.Item, error)
+	Items(ctx context.Context, ids []int64) (map[int64]catalog.Item, error)
+	// CatalogRows reads rows for the cart and its answers, archived ones too.
+	CatalogRows(ctx context.Context, ids []int64) (map[int64]catalog.Item, error)
+	ItemNames(ctx context.Context, ids []int64) (map[int64]string, error)
+	ItemRow(ctx context.Context, id int64) ([]byte, bool, error)
+}
+
+// Search is the catalog's full-text search and its departments.
+type Search interface {
+	Search(ctx context.Context, q search.SearchQuery) (search.SearchResult, error)
+	CategoryExists(ctx context.Context, name string) (bool, error)
+}
+
+// Popular is the most viewed items.
+type Popular interface {
+	PopularItems(ctx context.Context, n int64) ([]analytics.ItemViews, error)
+}
+
+// Pages serves item pages through the page cache.
+type Pages interface {
+	ServeItemPage(ctx context.Context, req pagecache.ItemPageRequest) (pagecache.ItemView, error)
+}
+
+// Sessions reads a visitor's recently viewed items, and an account (an
+// admin opening someone's order).
+type Sessions interface {
+	RecentlyViewed(ctx context.Context, token string) ([]int64, error)
+	UserByID(ctx context.Context, id int64) (sessions.User, error)
+}
+
+// Likes are the items' likes and the home page's like boards.
+type Likes interface {
+	SetLike(ctx context.Context, itemID, userID int64, mode string) (social.LikeResult, error)
+	LikeBoards(ctx context.Context, n int64) ([]social.ItemLikes, []int64, error)
+}
+
+// Reviews are the items' reviews and ratings.
+type Reviews interface {
+	SaveReview(ctx context.Context, itemID, userID int64, rating int, body string) (bool, error)
+	MyReview(ctx context.Context, itemID, userID int64) (reviews.Review, bool, error)
+	Ratings(ctx context.Context, ids []int64) (map[int64]reviews.Rating, error)
+}
+
+// Articles are the board's top articles on the home page.
+type Articles interface {
+	Articles(ctx context.Context, q board.ArticleQuery) (board.ArticlePage, error)
+}
+
+// Carts are the visitors' carts.
+type Carts interface {
+	Cart(ctx context.Context, owner cart.Owner) (cart.Cart, error)
+	SetCartLine(ctx context.Context, owner cart.Owner, itemID, qty int64) (cart.Cart, error)
+}
+
+// Orders are checkout and a shopper's orders.
+type Orders interface {
+	Checkout(ctx context.Context, req orders.CheckoutRequest) (orders.Order, error)
+	Shipping() orders.ShippingRates
+	LastAddress(ctx context.Context, userID int64) (orders.Address, bool, error)
+	Orders(ctx context.Context, userID int64, limit, offset int) ([]orders.Order, int, error)
+	Order(ctx context.Context, userID, id int64) (orders.Order, error)
+	OrderAny(ctx context.Context, id int64) (orders.Order, error)
+	GuestOrder(ctx context.Context, id int64) (orders.Order, error)
+	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
+}
+
+// Pictures are the stored pictures of items.
+type Pictures interface {
+	Media(ctx context.Context, hash string, width int, ext string) (media.Rendition, error)
+	MainImages(ctx context.Context, itemIDs []int64) (map[int64]media.ItemImage, error)
+}
+
+// Deps are the domain services the shop reads and changes.
+type Deps struct {
+	Catalog  Catalog
+	Search   Search
+	Popular  Popular
+	Pages    Pages
+	Sessions Sessions
+	Likes    Likes
+	Reviews  Reviews
+	Articles Articles
+	Carts    Carts
+	Orders   Orders
+	Pictures Pictures
+}
+
+// Config is the shop's page sizes and limits.
+type Config struct {
+	ItemsPerPage int
+	// MaxLineQty is the most of one item a cart line holds.
+	MaxLineQty int
+	// Like and Review limit each per account.
+	Like, Review ratelimit.Rate
+}
+
+// Handler answers the shop's routes.
+type Handler struct {
+	cfg Config
+	web *web.Kit
+	// holes are per-visitor parts of cached pages rendered lately.
+	holes    holeMemo
+	catalog  Catalog
+	search   Search
+	popular  Popular
+	pages    Pages
+	sessions Sessions
+	likes    Likes
+	reviews  Reviews
+	articles Articles
+	carts    Carts
+	orders   Orders
+	pictures Pictures
+}
+
+// New builds the shop area.
+func New(cfg Config, kit *web.Kit, d Deps) *Handler {
+	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, search: d.Search, popular: d.Popular, pages: d.Pages,
+		sessions: d.Sessions, likes: d.Likes, reviews: d.Reviews, articles: d.Articles, carts: d.Carts, orders: d.Orders,
+		pictures: d.Pictures}
+}
