@@ -382,3 +382,55 @@ func TestLineThumbnails(t *testing.T) {
 		}
 	}
 }
+
+// TestMediaNotFoundWhateverIfNoneMatch: a picture that does not exist is a
+// 404 even to a client that claims to hold it (If-None-Match is answered
+// only for what exists), and only the canonical spelling of a name is
+// served: a width with a leading zero is not another name for the same
+// picture, with or without If-None-Match.
+func TestMediaNotFoundWhateverIfNoneMatch(t *testing.T) {
+	a, admin := imageApp(t, 0)
+	if res := admin.upload("5", "p.png", bytes.NewReader(pngBytes(t, testPicture(700, 400)))); res.Status != http.StatusSeeOther {
+		t.Fatalf("upload: %d %s", res.Status, res.Body)
+	}
+	imgs, err := a.store.Media.ItemImages(t.Context(), 5)
+	if err != nil || len(imgs) != 1 {
+		t.Fatalf("stored %v %v", imgs, err)
+	}
+	hash := imgs[0].Hash
+	shopper := a.client()
+	get := func(path, ifNoneMatch string) apptest.Response {
+		req, _ := http.NewRequest("GET", a.srv.URL+path, nil)
+		if ifNoneMatch != "" {
+			req.Header.Set("If-None-Match", ifNoneMatch)
+		}
+		return shopper.Do(req)
+	}
+	real := get("/media/"+hash+"-320.jpg", "")
+	etag := real.Header.Get("ETag")
+	if real.Status != 200 || etag == "" {
+		t.Fatalf("the stored picture: %d, ETag %q", real.Status, etag)
+	}
+	if res := get("/media/"+hash+"-320.jpg", etag); res.Status != http.StatusNotModified {
+		t.Errorf("the stored picture revalidated: %d, want 304", res.Status)
+	}
+	unknown := strings.Repeat("ab", 12)
+	for _, tc := range []struct{ path, inm string }{
+		{"/media/" + unknown + "-320.jpg", `"` + unknown + `-320"`},
+		{"/media/" + unknown + "-320.jpg", "*"},
+		{"/media/" + unknown + "-320.jpg", ""},
+		{"/media/" + hash + "-0320.jpg", ""},
+		{"/media/" + hash + "-0320.jpg", etag},
+		{"/media/" + hash + "-00320.jpg", `"` + hash + `-00320"`},
+		{"/media/" + hash + "-320.png", etag},
+		{"/media/" + hash + "-1280.jpg", `"` + hash + `-1280"`},
+	} {
+		res := get(tc.path, tc.inm)
+		if res.Status != http.StatusNotFound {
+			t.Errorf("%s (If-None-Match %s): %d, want 404", tc.path, tc.inm, res.Status)
+		}
+		if res.Header.Get("ETag") != "" || strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+			t.Errorf("%s: a 404 carries the picture's caching headers: %v", tc.path, res.Header)
+		}
+	}
+}

@@ -193,6 +193,21 @@ func (s *Service) Media(ctx context.Context, hash string, width int, ext string)
 	return r, nil
 }
 
+// HasMedia reports whether one size of a picture is stored, without
+// reading its bytes (a revalidation needs only that).
+func (s *Service) HasMedia(ctx context.Context, hash string, width int, ext string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM image_renditions WHERE hash = $1 AND width = $2 AND ext = $3`,
+		hash, width, ext).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("media: %w", err)
+	}
+	return true, nil
+}
+
 // WithoutPictures counts the items with ids up to upTo that have no
 // picture (the demo seeding gives them one).
 func (s *Service) WithoutPictures(ctx context.Context, upTo int64) (int, error) {
