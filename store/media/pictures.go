@@ -16,12 +16,15 @@ type Service struct {
 	db      *sql.DB
 	clock   *platform.Clock
 	catalog *catalog.Service
+	// ImageMemory is the process's budget for processing pictures
+	// (ImageMemoryBudget); ProcessImage reserves from it.
+	ImageMemory *MemoryBudget
 }
 
 // New returns the pictures service; changes to an item's pictures are
 // announced through the catalog.
 func New(b platform.Base, cat *catalog.Service) *Service {
-	return &Service{db: b.DB, clock: b.Clock, catalog: cat}
+	return &Service{db: b.DB, clock: b.Clock, catalog: cat, ImageMemory: NewMemoryBudget(ImageMemoryBudget)}
 }
 
 // ImageSize is one stored width of a picture.
