@@ -232,12 +232,8 @@ func renditions(ctx context.Context, src rowSource) ([]Rendition, error) {
 	return out, nil
 }
 
-// EncodeRendition encodes one size of a picture: JPEG if it is opaque,
+// encodeRendition encodes one size of a picture: JPEG if it is opaque,
 // PNG otherwise.
-func EncodeRendition(img *image.RGBA, opaque bool) (Rendition, error) {
-	return encodeRendition(context.Background(), img, opaque)
-}
-
 func encodeRendition(ctx context.Context, img *image.RGBA, opaque bool) (Rendition, error) {
 	var buf bytes.Buffer
 	w := &ctxWriter{ctx: ctx, w: &buf}
