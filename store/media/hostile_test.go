@@ -21,24 +21,25 @@ type hostileShape struct {
 	name    string
 	make    func() []byte
 	refused error // nil: it must be processed
+	quick   bool  // made and processed in well under a second
 }
 
 func hostileShapes() []hostileShape {
 	return []hostileShape{
-		{"PNG 2441x16384 RGB", func() []byte { return testPNG(2441, 16384, 8, pngRGB, false, gradient) }, nil},
-		{"JPEG 2441x16384 baseline", func() []byte { return testJPEG(2441, 16384) }, nil},
-		{"JPEG 7744x5164 progressive 4:2:0", func() []byte { return progressiveJPEG(7744, 5164, 2) }, nil},
-		{"JPEG 2441x16384 progressive 4:2:0", func() []byte { return progressiveJPEG(2441, 16384, 2) }, nil},
-		{"JPEG 7744x5164 progressive 4:4:4", func() []byte { return progressiveJPEG(7744, 5164, 1) }, ErrImageHeavy},
-		{"PNG 7744x5164 RGBA 16-bit interlaced", func() []byte { return testPNG(7744, 5164, 16, pngRGBA, true, pattern) }, nil},
+		{"PNG 2441x16384 RGB", func() []byte { return testPNG(2441, 16384, 8, pngRGB, false, gradient) }, nil, false},
+		{"JPEG 2441x16384 baseline", func() []byte { return testJPEG(2441, 16384) }, nil, false},
+		{"JPEG 7744x5164 progressive 4:2:0", func() []byte { return progressiveJPEG(7744, 5164, 2) }, nil, false},
+		{"JPEG 2441x16384 progressive 4:2:0", func() []byte { return progressiveJPEG(2441, 16384, 2) }, nil, false},
+		{"JPEG 7744x5164 progressive 4:4:4", func() []byte { return progressiveJPEG(7744, 5164, 1) }, ErrImageHeavy, true},
+		{"PNG 7744x5164 RGBA 16-bit interlaced", func() []byte { return testPNG(7744, 5164, 16, pngRGBA, true, pattern) }, nil, false},
 		{"PNG 7744x5164 RGBA 16-bit interlaced, damaged late", func() []byte {
 			return damagedLate(testPNG(7744, 5164, 16, pngRGBA, true, pattern))
-		}, ErrImageDamaged},
-		{"PNG 2441x16384 RGBA 16-bit", func() []byte { return testPNG(2441, 16384, 16, pngRGBA, false, pattern) }, nil},
-		{"PNG 1280x16384 RGBA interlaced", func() []byte { return testPNG(1280, 16384, 8, pngRGBA, true, pattern) }, nil},
-		{"PNG 1x16384 strip", func() []byte { return testPNG(1, 16384, 8, pngRGB, false, gradient) }, nil},
-		{"GIF 2441x16384", func() []byte { return testGIF(2441, 16384) }, nil},
-		{"WebP lossless 2441x16383", func() []byte { return losslessWebP(2441, 16383) }, nil},
+		}, ErrImageDamaged, false},
+		{"PNG 2441x16384 RGBA 16-bit", func() []byte { return testPNG(2441, 16384, 16, pngRGBA, false, pattern) }, nil, false},
+		{"PNG 1280x16384 RGBA interlaced", func() []byte { return testPNG(1280, 16384, 8, pngRGBA, true, pattern) }, nil, false},
+		{"PNG 1x16384 strip", func() []byte { return testPNG(1, 16384, 8, pngRGB, false, gradient) }, nil, true},
+		{"GIF 2441x16384", func() []byte { return testGIF(2441, 16384) }, nil, false},
+		{"WebP lossless 2441x16383", func() []byte { return losslessWebP(2441, 16383) }, nil, false},
 	}
 }
 

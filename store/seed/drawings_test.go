@@ -99,6 +99,11 @@ func TestProductDrawingsDiffer(t *testing.T) {
 		}
 	}
 	t.Logf("the closest pair, %s, differ in %d of %d pixels", pair, least, size*size)
+	// DEMO_PICTURE_DIR=/tmp go test ./store/seed -run TestProductDrawingsDiffer
+	// writes them all to look at.
+	if dir := os.Getenv("DEMO_PICTURE_DIR"); dir != "" {
+		writeContactSheet(t, dir)
+	}
 }
 
 // TestDemoPictureDeterministic: the same item is drawn to the same bytes
@@ -132,14 +137,9 @@ func TestDemoPictureDeterministic(t *testing.T) {
 	}
 }
 
-// TestDemoContactSheet writes every product type, one colour each, to
-// contact.png in DEMO_PICTURE_DIR, to look at them:
-// DEMO_PICTURE_DIR=/tmp go test ./store/seed -run TestDemoContactSheet.
-func TestDemoContactSheet(t *testing.T) {
-	dir := os.Getenv("DEMO_PICTURE_DIR")
-	if dir == "" {
-		t.Skip("set DEMO_PICTURE_DIR to write the contact sheet")
-	}
+// writeContactSheet writes every product type, one colour each, to
+// contact.png in dir, to look at them.
+func writeContactSheet(t *testing.T, dir string) {
 	const cell, cols = 160, 10
 	var products []string
 	for _, c := range demoCategories {
