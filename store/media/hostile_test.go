@@ -43,8 +43,8 @@ func hostileShapes() []hostileShape {
 	}
 }
 
-// gradient changes along x and every 64 rows: it compresses like a
-// smooth photo's sky (the first report's tall PNG was 155 KB).
+// gradient changes along x and every 64 rows, so rows repeat and the
+// file stays small for its size, as a bomb-like upload would.
 func gradient(x, y int) [4]uint16 {
 	return [4]uint16{uint16(x * 251), uint16(y / 64 * 97), 0x7000, 0xffff}
 }
