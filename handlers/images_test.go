@@ -14,8 +14,10 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
@@ -380,5 +382,119 @@ func TestLineThumbnails(t *testing.T) {
 		if strings.Contains(body, `alt="`+itemName(t, a, 3)+`"`) {
 			t.Errorf("%s: the line thumbnail repeats the item's name as its alt", where)
 		}
+	}
+}
+
+// TestMediaNotFoundWhateverIfNoneMatch: a picture that does not exist is a
+// 404 even to a client that claims to hold it (If-None-Match is answered
+// only for what exists), and only the canonical spelling of a name is
+// served: a width with a leading zero is not another name for the same
+// picture, with or without If-None-Match.
+func TestMediaNotFoundWhateverIfNoneMatch(t *testing.T) {
+	a, admin := imageApp(t, 0)
+	if res := admin.upload("5", "p.png", bytes.NewReader(pngBytes(t, testPicture(700, 400)))); res.Status != http.StatusSeeOther {
+		t.Fatalf("upload: %d %s", res.Status, res.Body)
+	}
+	imgs, err := a.store.Media.ItemImages(t.Context(), 5)
+	if err != nil || len(imgs) != 1 {
+		t.Fatalf("stored %v %v", imgs, err)
+	}
+	hash := imgs[0].Hash
+	shopper := a.client()
+	get := func(path, ifNoneMatch string) apptest.Response {
+		req, _ := http.NewRequest("GET", a.srv.URL+path, nil)
+		if ifNoneMatch != "" {
+			req.Header.Set("If-None-Match", ifNoneMatch)
+		}
+		return shopper.Do(req)
+	}
+	real := get("/media/"+hash+"-320.jpg", "")
+	etag := real.Header.Get("ETag")
+	if real.Status != 200 || etag == "" {
+		t.Fatalf("the stored picture: %d, ETag %q", real.Status, etag)
+	}
+	if res := get("/media/"+hash+"-320.jpg", etag); res.Status != http.StatusNotModified {
+		t.Errorf("the stored picture revalidated: %d, want 304", res.Status)
+	}
+	unknown := strings.Repeat("ab", 12)
+	for _, tc := range []struct{ path, inm string }{
+		{"/media/" + unknown + "-320.jpg", `"` + unknown + `-320"`},
+		{"/media/" + unknown + "-320.jpg", "*"},
+		{"/media/" + unknown + "-320.jpg", ""},
+		{"/media/" + hash + "-0320.jpg", ""},
+		{"/media/" + hash + "-0320.jpg", etag},
+		{"/media/" + hash + "-00320.jpg", `"` + hash + `-00320"`},
+		{"/media/" + hash + "-320.png", etag},
+		{"/media/" + hash + "-1280.jpg", `"` + hash + `-1280"`},
+	} {
+		res := get(tc.path, tc.inm)
+		if res.Status != http.StatusNotFound {
+			t.Errorf("%s (If-None-Match %s): %d, want 404", tc.path, tc.inm, res.Status)
+		}
+		if res.Header.Get("ETag") != "" || strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+			t.Errorf("%s: a 404 carries the picture's caching headers: %v", tc.path, res.Header)
+		}
+	}
+}
+
+// TestImageUploadBusyTellsTheAdminWhy: while other pictures hold the
+// process's whole picture memory, an upload waits part of its request's
+// time and is then answered 503 with Retry-After, and the admin sees the
+// item's page saying the server is busy with other pictures and when to
+// try again, not the generic error page; nothing is stored. Once the
+// memory is free the same upload goes through.
+func TestImageUploadBusyTellsTheAdminWhy(t *testing.T) {
+	a := newApp(t, nil, func(c *handlers.Config) { c.RequestTimeout = time.Second })
+	admin := a.client()
+	admin.signInAdmin()
+	budget := a.store.Media.ImageMemory
+	release, err := budget.Reserve(t.Context(), media.ImageMemoryBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := pngBytes(t, testPicture(500, 300))
+	res := admin.upload("7", "p.png", bytes.NewReader(data))
+	if res.Status != http.StatusServiceUnavailable {
+		release()
+		t.Fatalf("upload while busy: %d, want 503", res.Status)
+	}
+	secs, err := strconv.Atoi(res.Header.Get("Retry-After"))
+	if err != nil || secs < 1 {
+		t.Errorf("Retry-After %q", res.Header.Get("Retry-After"))
+	}
+	msg := textOf(res.Body, "field-error")
+	if !strings.Contains(msg, "busy with other pictures") || !strings.Contains(msg, "Try again in "+strconv.Itoa(secs)+" second") {
+		t.Errorf("the admin is told %q", msg)
+	}
+	if !strings.Contains(res.Body, `enctype="multipart/form-data"`) {
+		t.Error("the answer is not the item's page with its upload form")
+	}
+	if imgs, err := a.store.Media.ItemImages(t.Context(), 7); err != nil || len(imgs) != 0 {
+		t.Errorf("stored while busy: %v %v", imgs, err)
+	}
+	release()
+	if res := admin.upload("7", "p.png", bytes.NewReader(data)); res.Status != http.StatusSeeOther {
+		t.Fatalf("upload once free: %d %s", res.Status, textOf(res.Body, "field-error"))
+	}
+}
+
+// TestImageUploadOutOfTimeTellsTheAdminWhy: a picture whose processing
+// outlasts the request (here a 39-megapixel one with a 200 ms budget)
+// stops at the deadline and the admin is told why on the item's page,
+// read after the request's own time ran out, with 503 and Retry-After.
+func TestImageUploadOutOfTimeTellsTheAdminWhy(t *testing.T) {
+	a := newApp(t, nil, func(c *handlers.Config) { c.RequestTimeout = 200 * time.Millisecond })
+	admin := a.client()
+	admin.signInAdmin()
+	big := pngBytes(t, image.NewGray(image.Rect(0, 0, 3000, 13_000)))
+	res := admin.upload("7", "big.png", bytes.NewReader(big))
+	if res.Status != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("upload past the deadline: %d, Retry-After %q", res.Status, res.Header.Get("Retry-After"))
+	}
+	if msg := textOf(res.Body, "field-error"); !strings.Contains(msg, "Try again in") {
+		t.Errorf("the admin is told %q", msg)
+	}
+	if imgs, err := a.store.Media.ItemImages(t.Context(), 7); err != nil || len(imgs) != 0 {
+		t.Errorf("stored past the deadline: %v %v", imgs, err)
 	}
 }

@@ -34,8 +34,9 @@ type Catalog interface {
 	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
 }
 
-// Pictures are an item's pictures.
+// Pictures are an item's pictures, and the processing of uploads.
 type Pictures interface {
+	ProcessImage(ctx context.Context, data []byte, maxBytes int64) (media.ProcessedImage, error)
 	ItemImages(ctx context.Context, itemID int64) ([]media.ItemImage, error)
 	AddItemImage(ctx context.Context, itemID int64, img media.ProcessedImage) (int, error)
 	DeleteItemImage(ctx context.Context, itemID int64, position int) error

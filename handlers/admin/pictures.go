@@ -1,11 +1,13 @@
 package admin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -29,6 +31,7 @@ var uploadRefusal = map[error]string{
 	media.ErrImageDamaged:   "That picture is damaged or incomplete.",
 	media.ErrImageTooMany:   "That picture has too many pixels (at most 40 megapixels).",
 	media.ErrImageShape:     "That picture is too long or too tall (at most 16,384 pixels a side).",
+	media.ErrImageHeavy:     "That picture needs more memory to process than the shop allows (400 MB). Save it smaller, or as a baseline rather than a progressive JPEG.",
 	media.ErrImagePolyglot:  "That file holds something besides the picture.",
 	media.ErrItemImagesFull: "This item already has 8 pictures; delete one first.",
 	errUploadForm:           "Choose a picture to upload.",
@@ -48,11 +51,10 @@ func (h *Handler) UploadImage(c echo.Context) error {
 	data, err := h.readUpload(c)
 	var img media.ProcessedImage
 	if err == nil {
-		img, err = media.ProcessImage(req.Context(), data, h.cfg.MaxImageBytes)
+		img, err = h.pictures.ProcessImage(req.Context(), data, h.cfg.MaxImageBytes)
 	}
-	if errors.Is(err, media.ErrImageBusy) {
-		// Waited for the whole request budget: a 503 with Retry-After.
-		return echo.NewHTTPError(http.StatusServiceUnavailable, "Other pictures are being processed.")
+	if load, ok := errors.AsType[*media.LoadError](err); ok {
+		return h.pictureRefusedForLoad(c, id, load)
 	}
 	var pos int
 	if err == nil {
@@ -61,8 +63,10 @@ func (h *Handler) UploadImage(c echo.Context) error {
 	if errors.Is(err, media.ErrImageTooLarge) {
 		return h.pictureRefused(c, id, fmt.Sprintf("That file is larger than %s.", byteSize(h.cfg.MaxImageBytes)))
 	}
-	if msg, ok := uploadRefusal[err]; ok {
-		return h.pictureRefused(c, id, msg)
+	for reason, msg := range uploadRefusal {
+		if errors.Is(err, reason) {
+			return h.pictureRefused(c, id, msg)
+		}
 	}
 	if err != nil {
 		return err
@@ -119,10 +123,35 @@ func (h *Handler) DeleteImage(c echo.Context) error {
 // pictureRefused answers a refused upload: 422 with the reason, as JSON
 // or on the item's edit page.
 func (h *Handler) pictureRefused(c echo.Context, id int64, msg string) error {
-	if web.WantsJSON(c) {
-		return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
+	return h.pictureProblem(c, id, http.StatusUnprocessableEntity, msg)
+}
+
+// pictureRefusedForLoad answers an upload the server was too busy to
+// process: 503 with Retry-After, and the admin is told why and when to
+// try again on the item's edit page rather than shown the generic page.
+func (h *Handler) pictureRefusedForLoad(c echo.Context, id int64, load *media.LoadError) error {
+	secs := max(1, int(load.RetryAfter.Round(time.Second)/time.Second))
+	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+	wait := "Try again in " + plural(int64(secs), "second") + "."
+	msg := "The server is busy with other pictures. " + wait
+	if errors.Is(load, media.ErrImageTimeout) {
+		msg = "The server ran out of time processing that picture; it may be busy with other work. " + wait +
+			" A smaller picture takes less time."
 	}
-	it, err := h.catalog.Item(c.Request().Context(), id)
+	return h.pictureProblem(c, id, http.StatusServiceUnavailable, msg)
+}
+
+// pictureProblem shows a refused upload's reason with status, as JSON or
+// on the item's edit page. The page is read on a context of its own: the
+// request's may have ended, which may be why the upload was refused.
+func (h *Handler) pictureProblem(c echo.Context, id int64, status int, msg string) error {
+	if web.WantsJSON(c) {
+		return c.JSON(status, map[string]string{"error": msg})
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), pageAfterRefusal)
+	defer cancel()
+	c.SetRequest(c.Request().WithContext(ctx))
+	it, err := h.catalog.Item(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -131,8 +160,12 @@ func (h *Handler) pictureRefused(c echo.Context, id int64, msg string) error {
 	if err := h.withItemPictures(c, &f); err != nil {
 		return err
 	}
-	return web.Render(c, http.StatusUnprocessableEntity, views.AdminItemPage(h.web.Chrome(c, "Edit "+it.Name), f))
+	return web.Render(c, status, views.AdminItemPage(h.web.Chrome(c, "Edit "+it.Name), f))
 }
+
+// pageAfterRefusal bounds reading and showing the edit page after an
+// upload was refused.
+const pageAfterRefusal = 3 * time.Second
 
 // withItemPictures adds the item's pictures and the upload limit to its
 // edit form.

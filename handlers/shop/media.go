@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,27 +18,58 @@ var mediaName = regexp.MustCompile(`^([0-9a-f]{24})-([0-9]{1,5})\.(jpg|png)$`)
 
 // Media is GET /media/<hash>-<width>.<ext>: one stored size of a picture.
 // The name is derived from the content, so it never changes: cached for
-// a year, and revalidated by ETag.
+// a year, and revalidated by ETag. Only the canonical spelling of a name
+// is served (no leading zeros in the width), and a picture that is not
+// stored is a 404 whatever If-None-Match claims: the revalidation is
+// answered only after the picture is found.
 func (h *Handler) Media(c echo.Context) error {
 	m := mediaName.FindStringSubmatch(c.Param("file"))
 	if m == nil {
 		return web.NotFound("No such picture.")
 	}
+	width, err := strconv.Atoi(m[2])
+	if err != nil || strconv.Itoa(width) != m[2] {
+		return web.NotFound("No such picture.")
+	}
+	ctx := c.Request().Context()
 	etag := `"` + m[1] + "-" + m[2] + `"`
-	hdr := c.Response().Header()
-	if c.Request().Header.Get("If-None-Match") == etag {
-		hdr.Set("ETag", etag)
-		hdr.Set("Cache-Control", "public, max-age=31536000, immutable")
+	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
+		ok, err := h.pictures.HasMedia(ctx, m[1], width, m[3])
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return web.NotFound("No such picture.")
+		}
+		mediaHeaders(c, etag)
 		return c.NoContent(http.StatusNotModified)
 	}
-	width, _ := strconv.Atoi(m[2])
-	r, err := h.pictures.Media(c.Request().Context(), m[1], width, m[3])
+	r, err := h.pictures.Media(ctx, m[1], width, m[3])
 	if err != nil {
 		return err
 	}
+	mediaHeaders(c, etag)
+	return c.Blob(http.StatusOK, r.ContentType, r.Bytes)
+}
+
+// mediaHeaders marks a stored picture's answer: its ETag, and cacheable
+// by anyone for a year (its name changes with its content).
+func mediaHeaders(c echo.Context, etag string) {
+	hdr := c.Response().Header()
 	hdr.Set("ETag", etag)
 	hdr.Set("Cache-Control", "public, max-age=31536000, immutable")
-	return c.Blob(http.StatusOK, r.ContentType, r.Bytes)
+}
+
+// etagMatches reports whether an If-None-Match header names etag: "*",
+// or a list of tags compared weakly (W/ ignored), as RFC 9110 asks.
+func etagMatches(header, etag string) bool {
+	for tag := range strings.SplitSeq(header, ",") {
+		tag = strings.TrimSpace(tag)
+		if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
+			return true
+		}
+	}
+	return false
 }
 
 // linePictures returns the main pictures of items ids, for the lines of

@@ -99,6 +99,7 @@ type Orders interface {
 // Pictures are the stored pictures of items.
 type Pictures interface {
 	Media(ctx context.Context, hash string, width int, ext string) (media.Rendition, error)
+	HasMedia(ctx context.Context, hash string, width int, ext string) (bool, error)
 	MainImages(ctx context.Context, itemIDs []int64) (map[int64]media.ItemImage, error)
 }
 

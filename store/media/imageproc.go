@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,10 +11,11 @@ import (
 	_ "image/gif" // registers GIF decoding
 	"image/jpeg"
 	"image/png"
+	"io"
 	"runtime"
 	"runtime/debug"
+	"slices"
 
-	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // registers WebP decoding
 )
 
@@ -47,7 +47,9 @@ var (
 	ErrImageTooLarge  = errors.New("the file is larger than the upload limit")
 	ErrImageTooMany   = errors.New("the picture has too many pixels")
 	ErrImageShape     = errors.New("the picture is too long or too tall")
+	ErrImageHeavy     = errors.New("the picture needs more memory to process than the shop allows")
 	ErrImageBusy      = errors.New("other pictures are being processed")
+	ErrImageTimeout   = errors.New("processing the picture took longer than a request may")
 	ErrImageFormat    = errors.New("the file is not a JPEG, PNG, GIF or WebP picture")
 	ErrImageDamaged   = errors.New("the picture is damaged or incomplete")
 	ErrImagePolyglot  = errors.New("the file holds something besides the picture")
@@ -70,18 +72,25 @@ type ProcessedImage struct {
 	Renditions []Rendition
 }
 
-// imageSlots bounds the pictures decoded and re-encoded at once in this
-// process: each takes up to several hundred MB and seconds of CPU, so a
-// few uploads at once must wait their turn rather than starve the shop or
-// exhaust its memory.
-var imageSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
+// ProcessImage checks an upload and re-encodes it at ImageWidths, within
+// the service's memory budget (see processImage).
+func (s *Service) ProcessImage(ctx context.Context, data []byte, maxBytes int64) (ProcessedImage, error) {
+	return processImage(ctx, s.ImageMemory, data, maxBytes)
+}
 
-// ProcessImage checks an upload and re-encodes it at ImageWidths. The
-// size, the format, the pixel count and the sides are checked before the
-// pixels are decoded. It waits for a free slot (see imageSlots) until ctx
-// ends, answering ErrImageBusy then, and gives up between steps once ctx
-// has ended.
-func ProcessImage(ctx context.Context, data []byte, maxBytes int64) (ProcessedImage, error) {
+// bigWork is the reservation from which processing hands the memory it
+// used back to the system when done, refused or not: uploads are rare,
+// and without it a few large ones leave the process holding hundreds of
+// MB it no longer uses.
+const bigWork = 64 << 20
+
+// processImage checks an upload and re-encodes it at ImageWidths. The
+// size, the format, the pixel count, the sides and the memory processing
+// will need are checked from the header, before any pixel is decoded;
+// that memory is then reserved from budget, waiting for it in turn (a
+// *LoadError with ErrImageBusy if it does not come in time). Processing
+// stops when ctx ends, between rows (a *LoadError with ErrImageTimeout).
+func processImage(ctx context.Context, budget *MemoryBudget, data []byte, maxBytes int64) (ProcessedImage, error) {
 	if int64(len(data)) > maxBytes {
 		return ProcessedImage{}, ErrImageTooLarge
 	}
@@ -98,80 +107,146 @@ func ProcessImage(ctx context.Context, data []byte, maxBytes int64) (ProcessedIm
 	if err := checkContainer(format, data); err != nil {
 		return ProcessedImage{}, err
 	}
-	select {
-	case imageSlots <- struct{}{}:
-		defer func() { <-imageSlots }()
-	case <-ctx.Done():
-		return ProcessedImage{}, ErrImageBusy
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
+	cost, err := costOf(format, cfg, data)
 	if err != nil {
-		return ProcessedImage{}, ErrImageDamaged
+		return ProcessedImage{}, err
 	}
-	if cfg.Width*cfg.Height >= bigPicture {
-		// Hand the decoded pixels back to the system once done: uploads
-		// are rare, and without this a few large ones leave the process
-		// holding gigabytes it no longer uses.
+	need := workingMemory(cost, len(data), cfg.Width, cfg.Height)
+	if need > budget.size {
+		return ProcessedImage{}, ErrImageHeavy
+	}
+	release, err := budget.Reserve(ctx, need)
+	if err != nil {
+		return ProcessedImage{}, err
+	}
+	defer release()
+	if need >= bigWork {
 		defer debug.FreeOSMemory()
 	}
+	src, err := decode(ctx, format, data)
+	if err == nil && cost.peak-cost.held >= bigWork {
+		// The decoder's own buffers (a progressive JPEG's coefficients)
+		// are garbage now: collect them before the renditions are made.
+		runtime.GC()
+	}
+	var out ProcessedImage
+	if err == nil {
+		out.Renditions, err = renditions(ctx, src)
+	}
+	if ctx.Err() != nil && err != nil {
+		return ProcessedImage{}, &LoadError{Reason: ErrImageTimeout, RetryAfter: budget.retryAfter()}
+	}
+	if err != nil {
+		return ProcessedImage{}, err
+	}
 	sum := sha256.Sum256(data)
-	out := ProcessedImage{Hash: hex.EncodeToString(sum[:12])}
-	out.Renditions, err = renditions(ctx, img)
-	return out, err
+	out.Hash = hex.EncodeToString(sum[:12])
+	return out, nil
 }
 
-// bigPicture is the pixel count from which ProcessImage returns the
-// memory it used to the system.
-const bigPicture = 4_000_000
-
-// renditions re-encodes img at each width it is at least as wide as, and
-// at its own width when it is narrower than the largest: JPEG for opaque
-// pictures, PNG for those with transparency.
-func renditions(ctx context.Context, img image.Image) ([]Rendition, error) {
-	b := img.Bounds()
-	var widths []int
-	for _, w := range ImageWidths {
-		if w <= b.Dx() {
-			widths = append(widths, w)
+// decode opens the picture's rows: a PNG is read a row at a time (an
+// interlaced one gathered first), other formats are decoded whole by
+// their decoders, which stop at their next read once ctx has ended.
+func decode(ctx context.Context, format string, data []byte) (rowSource, error) {
+	if format == "png" {
+		p, err := newPNGRows(data)
+		if err != nil || !p.interlaced {
+			return p, err
 		}
-	}
-	if b.Dx() < ImageWidths[len(ImageWidths)-1] {
-		widths = append(widths, b.Dx())
-	}
-	opaque := isOpaque(img)
-	var out []Rendition
-	for _, w := range widths {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("resize picture: %w", err)
-		}
-		h := max(1, int(int64(b.Dy())*int64(w)/int64(b.Dx())))
-		dst := image.NewRGBA(image.Rect(0, 0, w, h))
-		if w == b.Dx() {
-			draw.Draw(dst, dst.Bounds(), img, b.Min, draw.Src)
-		} else {
-			draw.CatmullRom.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
-		}
-		r, err := EncodeRendition(dst, opaque)
+		img, err := p.pngPicture(ctx)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, r)
+		return newImageRows(img), nil
+	}
+	img, _, err := image.Decode(&ctxReader{ctx: ctx, r: bytes.NewReader(data)})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("decode picture: %w", ctx.Err())
+		}
+		return nil, ErrImageDamaged
+	}
+	return newImageRows(img), nil
+}
+
+// ctxReader fails its reads once ctx has ended.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (r *ctxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.r.Read(p)
+}
+
+// renditionSizes are the sizes a w x h picture is stored at, widest
+// first: each of ImageWidths it is at least as wide as, and its own width
+// when it is narrower than the widest, with its proportions.
+func renditionSizes(w, h int) []image.Point {
+	var out []image.Point
+	if w < ImageWidths[len(ImageWidths)-1] {
+		out = append(out, image.Pt(w, h))
+	}
+	for _, rw := range slices.Backward(ImageWidths) {
+		if rw <= w {
+			out = append(out, image.Pt(rw, max(1, int(int64(h)*int64(rw)/int64(w)))))
+		}
+	}
+	return out
+}
+
+// renditions makes and encodes each size of the picture, in steps: the
+// widest from the source's rows, and each narrower one from the one
+// before, which is then encoded and dropped. So at most two sizes and
+// one encoding are held beside the source, and the source is read once.
+// Opaque pictures are stored as JPEG, others as PNG. The result is
+// narrowest first.
+func renditions(ctx context.Context, src rowSource) ([]Rendition, error) {
+	sizes := renditionSizes(src.size())
+	cur := image.NewRGBA(image.Rectangle{Max: sizes[0]})
+	opaque, err := scaleRows(ctx, src, cur)
+	if err == nil {
+		err = src.done()
+	}
+	if err != nil {
+		return nil, err
+	}
+	src = nil // the decoded picture can go
+	out := make([]Rendition, len(sizes))
+	for i := range sizes {
+		var next *image.RGBA
+		if i+1 < len(sizes) {
+			next = image.NewRGBA(image.Rectangle{Max: sizes[i+1]})
+			if _, err := scaleRows(ctx, newImageRows(cur), next); err != nil {
+				return nil, err
+			}
+		}
+		if out[len(sizes)-1-i], err = encodeRendition(ctx, cur, opaque); err != nil {
+			return nil, err
+		}
+		cur = next
 	}
 	return out, nil
 }
 
-func EncodeRendition(img *image.RGBA, opaque bool) (Rendition, error) {
+// encodeRendition encodes one size of a picture: JPEG if it is opaque,
+// PNG otherwise.
+func encodeRendition(ctx context.Context, img *image.RGBA, opaque bool) (Rendition, error) {
 	var buf bytes.Buffer
+	w := &ctxWriter{ctx: ctx, w: &buf}
 	r := Rendition{Width: img.Bounds().Dx(), Height: img.Bounds().Dy()}
 	if opaque {
 		r.Ext, r.ContentType = "jpg", "image/jpeg"
-		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: jpegQuality}); err != nil {
+		if err := jpeg.Encode(w, img, &jpeg.Options{Quality: jpegQuality}); err != nil {
 			return r, fmt.Errorf("encode jpeg: %w", err)
 		}
 	} else {
 		r.Ext, r.ContentType = "png", "image/png"
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		if err := enc.Encode(&buf, img); err != nil {
+		if err := enc.Encode(w, img); err != nil {
 			return r, fmt.Errorf("encode png: %w", err)
 		}
 	}
@@ -179,79 +254,15 @@ func EncodeRendition(img *image.RGBA, opaque bool) (Rendition, error) {
 	return r, nil
 }
 
-func isOpaque(img image.Image) bool {
-	if o, ok := img.(interface{ Opaque() bool }); ok {
-		return o.Opaque()
-	}
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			if _, _, _, a := img.At(x, y).RGBA(); a != 0xffff {
-				return false
-			}
-		}
-	}
-	return true
+// ctxWriter fails its writes once ctx has ended, which stops an encoder.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
 }
 
-// checkContainer refuses files that carry something after the picture
-// (a ZIP, a script, a page): the container must end where the picture
-// ends, and no markup a browser would sniff may appear anywhere.
-func checkContainer(format string, data []byte) error {
-	lower := bytes.ToLower(data)
-	for _, marker := range [][]byte{[]byte("<script"), []byte("<html"), []byte("<?php"), []byte("<svg"), []byte("<!doctype"), []byte("<body"), []byte("<iframe")} {
-		if bytes.Contains(lower, marker) {
-			return ErrImagePolyglot
-		}
+func (w *ctxWriter) Write(p []byte) (int, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, err
 	}
-	var end int
-	var ok bool
-	switch format {
-	case "png":
-		end, ok = pngEnd(data)
-	case "jpeg":
-		end, ok = jpegEnd(data)
-	case "gif":
-		end, ok = len(data), len(data) > 0 && data[len(data)-1] == 0x3B
-	case "webp":
-		if len(data) >= 12 {
-			end, ok = 8+int(binary.LittleEndian.Uint32(data[4:8])), true
-		}
-	default:
-		return ErrImageFormat
-	}
-	if !ok {
-		return ErrImageDamaged
-	}
-	if end != len(data) {
-		return ErrImagePolyglot
-	}
-	return nil
-}
-
-// pngEnd walks the PNG chunks to the end of IEND.
-func pngEnd(data []byte) (int, bool) {
-	i := 8
-	for i+12 <= len(data) {
-		n := int(binary.BigEndian.Uint32(data[i : i+4]))
-		if n < 0 || i+12+n > len(data) {
-			return 0, false
-		}
-		typ := string(data[i+4 : i+8])
-		i += 12 + n
-		if typ == "IEND" {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// jpegEnd is the offset after the last end-of-image marker; a JPEG file
-// ends with it.
-func jpegEnd(data []byte) (int, bool) {
-	i := bytes.LastIndex(data, []byte{0xFF, 0xD9})
-	if i < 0 {
-		return 0, false
-	}
-	return i + 2, true
+	return w.w.Write(p)
 }

@@ -16,12 +16,15 @@ type Service struct {
 	db      *sql.DB
 	clock   *platform.Clock
 	catalog *catalog.Service
+	// ImageMemory is the process's budget for processing pictures
+	// (ImageMemoryBudget); ProcessImage reserves from it.
+	ImageMemory *MemoryBudget
 }
 
 // New returns the pictures service; changes to an item's pictures are
 // announced through the catalog.
 func New(b platform.Base, cat *catalog.Service) *Service {
-	return &Service{db: b.DB, clock: b.Clock, catalog: cat}
+	return &Service{db: b.DB, clock: b.Clock, catalog: cat, ImageMemory: NewMemoryBudget(ImageMemoryBudget)}
 }
 
 // ImageSize is one stored width of a picture.
@@ -191,6 +194,21 @@ func (s *Service) Media(ctx context.Context, hash string, width int, ext string)
 		return r, fmt.Errorf("media: %w", err)
 	}
 	return r, nil
+}
+
+// HasMedia reports whether one size of a picture is stored, without
+// reading its bytes (a revalidation needs only that).
+func (s *Service) HasMedia(ctx context.Context, hash string, width int, ext string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM image_renditions WHERE hash = $1 AND width = $2 AND ext = $3`,
+		hash, width, ext).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("media: %w", err)
+	}
+	return true, nil
 }
 
 // WithoutPictures counts the items with ids up to upTo that have no

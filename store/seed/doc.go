@@ -8,5 +8,7 @@
 // Invariants: every step is idempotent and safe with several instances
 // seeding one database at once.
 //
-// Tests: pictures_test.go and pictures_cache_test.go here.
+// Tests: pictures_test.go, pictures_cache_test.go and drawings_test.go
+// (every product type drawn, distinct and deterministic; a contact sheet
+// to look at) here.
 package seed

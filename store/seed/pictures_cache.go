@@ -16,11 +16,11 @@ import (
 )
 
 // The generated demo pictures are kept in a file between starts of the
-// same program: drawing and encoding 100 pictures takes seconds (most of
-// a first start, and much more in a -race build), while reading them
-// back takes milliseconds. The file is named after the program (see
-// demoPictureCacheFile), so a changed program draws afresh; it is only a
-// cache: a missing, damaged or unreadable file means drawing again.
+// same program: drawing them costs about a CPU second (more in a -race
+// build), reading them back milliseconds. The file is named after the
+// program (see demoPictureCacheFile), so a changed program draws afresh;
+// it is only a cache: a missing, damaged or unreadable file means
+// drawing again.
 
 // demoPictureFile is what the cache file holds.
 type demoPictureFile struct {
@@ -63,7 +63,7 @@ func loadDemoPictures(path string) (map[string]media.ProcessedImage, bool) {
 	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&f); err != nil {
 		return nil, false
 	}
-	if len(f.Pictures) != len(demoCategories)*len(demoColours) {
+	if len(f.Pictures) != demoPictureCount() {
 		return nil, false
 	}
 	for _, img := range f.Pictures {

@@ -3,9 +3,10 @@ package seed_test
 import (
 	"bytes"
 	"image"
-	"image/jpeg"
-	"os"
+	"image/png"
+	"strings"
 	"testing"
+	"time"
 
 	"storefront/store/seed"
 	"storefront/store/storetest"
@@ -14,7 +15,8 @@ import (
 )
 
 // TestDemoPicturesSeeded: with SeedImages on, every demo item has one
-// generated picture, stored at 320 and 640, the same bytes on every run.
+// generated picture of its product type in its colour, stored at 320 and
+// 640, the same bytes on every run.
 func TestDemoPicturesSeeded(t *testing.T) {
 	st := wiringtest.New(t, func(o *wiring.Options) { o.SeedImages = true })
 	ctx := t.Context()
@@ -32,23 +34,32 @@ func TestDemoPicturesSeeded(t *testing.T) {
 	hashes := map[string]bool{}
 	for _, img := range main {
 		hashes[img.Hash] = true
-		if len(img.Sizes) != 2 || img.Sizes[0].Width != 320 || img.Sizes[1].Width != 640 || img.Sizes[1].Ext != "jpg" {
+		if len(img.Sizes) != 2 || img.Sizes[0].Width != 320 || img.Sizes[1].Width != 640 || img.Sizes[1].Ext != "png" {
 			t.Fatalf("sizes %+v", img.Sizes)
 		}
 	}
-	if len(hashes) < 50 {
+	// Items share a picture only when they are the same product type in
+	// the same colour.
+	sameAs := map[string]string{}
+	for _, it := range seed.DemoItems(time.Unix(0, 0)) {
+		kind := strings.Join(strings.Fields(it.Name)[1:], " ")
+		kind, _, _ = strings.Cut(kind, " No. ")
+		h := main[it.ID].Hash
+		if other, ok := sameAs[h]; ok && other != kind {
+			t.Fatalf("%q and an item of %q share a picture", it.Name, other)
+		}
+		sameAs[h] = kind
+	}
+	if len(hashes) < 600 {
 		t.Errorf("only %d distinct pictures", len(hashes))
 	}
-	r, err := st.Media.Media(ctx, main[1].Hash, 640, "jpg")
+	r, err := st.Media.Media(ctx, main[1].Hash, 640, "png")
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := jpeg.Decode(bytes.NewReader(r.Bytes))
+	img, err := png.Decode(bytes.NewReader(r.Bytes))
 	if err != nil || img.Bounds() != image.Rect(0, 0, 640, 640) {
 		t.Fatalf("decode: %v %v", err, img.Bounds())
-	}
-	if dir := os.Getenv("DEMO_PICTURE_DIR"); dir != "" {
-		os.WriteFile(dir+"/demo.jpg", r.Bytes, 0o644)
 	}
 	// Seeding again (another instance, a restart) changes nothing.
 	if _, err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
