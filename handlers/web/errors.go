@@ -35,6 +35,12 @@ func (k *Kit) ErrorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
+	if ClientGone(c.Request().Context(), err) {
+		// Nobody waits for a page: the status is for the log and the
+		// metrics, where a client going away is not a server error.
+		c.Response().WriteHeader(StatusClientClosedRequest)
+		return
+	}
 	status, msg := http.StatusInternalServerError, ""
 	var he *echo.HTTPError
 	var rl *RateLimited
@@ -95,6 +101,22 @@ func (k *Kit) ErrorHandler(err error, c echo.Context) {
 		k.log.Error("render error page", "err", rerr)
 		_ = c.String(status, fmt.Sprintf("%d %s", status, data.Title))
 	}
+}
+
+// StatusClientClosedRequest is the status logged for a request whose
+// client went away before the answer was ready (nginx's 499).
+const StatusClientClosedRequest = 499
+
+// ClientGone reports whether err came from the request's client going
+// away (its connection closed, so the server cancelled the request's
+// context) rather than from the shop: the context was cancelled, not timed
+// out (the request's own deadline is a 503), and the failure is the
+// cancellation or a connection it cut short.
+func ClientGone(ctx context.Context, err error) bool {
+	if err == nil || !errors.Is(ctx.Err(), context.Canceled) {
+		return false
+	}
+	return errors.Is(err, context.Canceled) || platform.IsUnavailable(err)
 }
 
 // BadRequest is a 400 with a message the user can act on.
