@@ -121,6 +121,14 @@ func (h *Handler) EditItemForm(c echo.Context) error {
 	if err := h.withItemPictures(c, &f); err != nil {
 		return err
 	}
+	revs, _, err := h.reviews.AdminItemReviews(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	for _, r := range revs {
+		f.Reviews = append(f.Reviews, views.ReviewView{ID: r.Ref(), User: r.Username, Rating: r.Rating, Body: r.Body,
+			When: web.When(r.Updated), Verified: r.Verified, Hidden: r.Hidden})
+	}
 	return web.Render(c, http.StatusOK, views.AdminItemPage(h.web.Chrome(c, "Edit "+it.Name), f))
 }
 

@@ -1,6 +1,6 @@
 // Package sessions owns who a visitor is: cookie tokens' sessions in
 // Redis, the accounts in SQL (users), signing in and out, passwords,
-// bans, the cap of new guest sessions per client address, each account's
+// bans and lifting them (and the list of banned accounts), the cap of new guest sessions per client address, each account's
 // list of sessions, and the cleanup that keeps at most SESSION_LIMIT
 // sessions.
 //
