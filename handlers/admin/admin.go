@@ -56,7 +56,7 @@ type Views interface {
 
 // Orders lists every shopper's orders and moves them along.
 type Orders interface {
-	AdminOrders(ctx context.Context, status string, limit, offset int) ([]orders.AdminOrder, int, error)
+	AdminOrders(ctx context.Context, q orders.AdminOrderQuery) ([]orders.AdminOrder, int, error)
 	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
 }
 
