@@ -616,7 +616,7 @@ type ItemData struct {
 	// visitor, so it is part of the cached page.
 	AlsoBought []ItemCard
 	// ViewToBuy is the percentage of the item's views that ended in an
-	// order of it; shown when HasViewToBuy (the item has views).
+	// order of it; shown when HasViewToBuy (enough views, see analytics.ViewToBuy).
 	ViewToBuy    int64
 	HasViewToBuy bool
 	// Rating and Reviews are the same for everyone: they are stored with
