@@ -353,7 +353,7 @@ func (w *rowCacheWorker) Run(ctx context.Context) {
 	for ctx.Err() == nil {
 		n, err := w.s.CacheRows(ctx)
 		if done, now := pace.Add(int64(n), err); now && ctx.Err() == nil {
-			w.s.host.Report(ctx, w.Name(), workers.Run{Result: fmt.Sprintf("refreshed %d rows", done), Err: err, Counts: map[string]int64{"refreshed": done}})
+			w.s.host.Report(ctx, w.Name(), workers.Run{Result: fmt.Sprintf("rows refreshed: %d", done), Err: err, Counts: map[string]int64{"refreshed": done}})
 		}
 		wait := time.Duration(0)
 		switch {
