@@ -74,6 +74,7 @@ func (h *Handler) routes(e *echo.Echo) {
 	members := pages
 	members.GET("/orders", h.shop.ListOrders, h.web.RequireSignIn("Sign in to see your orders.", ""))
 	members.GET("/orders/:id", h.shop.ShowOrder, h.web.RequireSignIn("Sign in to see your order.", ""))
+	members.GET("/orders/:id/cancel", h.shop.ConfirmCancel, h.web.RequireSignIn("Sign in to cancel your order.", ""))
 	members.POST("/orders/:id/cancel", h.shop.CancelOrder, h.web.RequireSignIn("Sign in to cancel your order.", "/orders/:id"))
 	members.GET("/account/password", h.account.PasswordForm, h.web.RequireSignIn("Sign in to change your password.", ""))
 	members.POST("/account/password", h.account.ChangePassword, h.web.RequireSignIn("Sign in to change your password.", "/account/password"))
