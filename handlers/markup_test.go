@@ -228,11 +228,27 @@ func TestRenderedMarkupIsValid(t *testing.T) {
 	}
 	pages["password with errors"] = shopper.Post("/account/password", url.Values{"current": {"wrong"}, "new": {"x"}}).Body
 	pages["checkout with errors"] = shopper.Post("/checkout", url.Values{"name": {""}}).Body
+	placed := shopper.checkout(nil)
+	if placed.Status != http.StatusSeeOther {
+		t.Fatalf("checkout: %d", placed.Status)
+	}
+	order := placed.Header.Get("Location")
+	pages["shopper order"] = shopper.MustGet(order, http.StatusOK).Body
+	pages["shopper cancel confirmation"] = shopper.MustGet(order+"/cancel", http.StatusOK).Body
+	shopper.MustPost("/items/8/reviews", url.Values{"rating": {"4"}, "body": {"Good"}}, http.StatusSeeOther)
+	id := shopper.postArticle("Markup", "https://example.com/markup", "go")
+	shopper.MustPost("/articles/"+itoa(id)+"/comments", url.Values{"body": {"first"}}, http.StatusSeeOther)
 	pages["article with errors"] = shopper.Post("/articles", url.Values{"title": {""}, "link": {"ftp://x"}}).Body
 
 	admin := a.client()
 	admin.signInAdmin()
-	for _, p := range []string{"/admin", "/admin/items", "/admin/items/new", "/admin/items/7", "/admin/orders"} {
+	uid := a.userID("mona")
+	for _, p := range []string{"/admin/articles/" + itoa(id) + "/hide", "/admin/comments/" + itoa(id) + "-1/hide",
+		"/admin/reviews/8-" + itoa(uid) + "/hide", "/admin/users/mona/ban"} {
+		admin.MustPost(p, nil, http.StatusSeeOther)
+	}
+	for _, p := range []string{"/admin", "/admin/items", "/admin/items/new", "/admin/items/7", "/admin/items/8", "/admin/orders",
+		"/admin/orders?q=a&status=pending", "/admin/moderation", "/articles/" + itoa(id), "/users/mona", "/items?q=skilet"} {
 		pages["admin "+p] = admin.MustGet(p, http.StatusOK).Body
 	}
 	res = admin.Post("/admin/items/7", url.Values{"name": {""}, "price": {"abc"}, "stock": {"-1"}, "category": {""}})
