@@ -22,6 +22,7 @@ var errorPage = map[int]views.ErrorData{
 	http.StatusMethodNotAllowed:      {Title: "Not allowed", Message: "That action is not supported here."},
 	http.StatusGone:                  {Title: "No longer sold", Message: "This item has been taken off sale. Past orders still show it."},
 	http.StatusRequestEntityTooLarge: {Title: "Too much data", Message: "The form you sent was too large."},
+	http.StatusUnsupportedMediaType:  {Title: "Not a form", Message: "This address takes a web form."},
 	http.StatusUnprocessableEntity:   {Title: "Please check the form", Message: "Some fields need another look."},
 	http.StatusTooManyRequests:       {Title: "Slow down a little", Message: "You have done that too often. Please wait a moment and try again."},
 	http.StatusInternalServerError:   {Title: "Something went wrong", Message: "We hit a problem showing this page. It has been logged; please try again."},
