@@ -658,13 +658,13 @@ func TestAdminPurge(t *testing.T) {
 	if res.Status != 303 || res.Header.Get("Location") != "/admin" {
 		t.Fatalf("purge item: %d", res.Status)
 	}
-	if msg := textOf(admin.Get("/admin").Body, "flash"); !strings.Contains(msg, "item 101 (1)") {
+	if msg := textOf(admin.Get("/admin").Body, "flash"); !strings.Contains(msg, "Purged 1 cached page of item 101.") {
 		t.Errorf("flash %q", msg)
 	}
 	xcache(t, admin.Get("/items/101"), "MISS")
 	xcache(t, admin.Get("/items/102"), "HIT")
 	res = admin.Post("/admin/cache/purge", url.Values{"all": {"1"}}, "Accept", "application/json")
-	if res.Status != 200 || !strings.Contains(res.Body, "(3)") {
+	if res.Status != 200 || !strings.Contains(res.Body, "Purged every cached page: 3 pages.") {
 		t.Fatalf("purge all: %d %s", res.Status, res.Body)
 	}
 	if found := cacheKeys(t, rdb); len(found) != 0 {
