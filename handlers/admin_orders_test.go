@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -277,5 +278,121 @@ func TestTwoAdminsMoveOneOrderAtOnce(t *testing.T) {
 		if got := a.stockOf(11); got != want {
 			t.Fatalf("round %d: status %s, stock %d, want %d", round, st, got, want)
 		}
+	}
+}
+
+// TestAdminOrderSearch: /admin/orders?q= finds orders by number (with or
+// without #), by the shopper's or the delivery name, or by email
+// (case-insensitive, any part), combined with the status filter and
+// paging; the query stays in the search field, the status links and the
+// pager's links. A guest's order reads "(guest, email)" in the admin's
+// breadcrumb.
+func TestAdminOrderSearch(t *testing.T) {
+	a := newApp(t, nil, nil)
+	a.setStock(5, 100)
+	place := func(c *client, name, email string) int64 {
+		t.Helper()
+		c.setQty("5", "1")
+		res := c.checkout(func(f url.Values) {
+			f.Set("name", name)
+			if email != "" {
+				f.Set("email", email)
+			}
+		})
+		if res.Status != http.StatusSeeOther {
+			t.Fatalf("checkout for %s: %d %.300s", name, res.Status, res.Body)
+		}
+		return int64(a.orderCount())
+	}
+	olga := a.client()
+	olga.Register("olga")
+	byOlga := place(olga, "Olga Petrova", "")
+	byAda := place(a.client(), "Ada Lovelace", "Ada.King@Example.com")
+	bob := a.client()
+	bob.Register("bobby")
+	byBob := place(bob, "Robert Smith", "")
+	admin := a.client()
+	admin.signInAdmin()
+	admin.MustPost("/admin/orders/"+itoa(byBob)+"/status", url.Values{"status": {"cancelled"}}, http.StatusSeeOther)
+
+	find := func(query string) []string {
+		t.Helper()
+		return testids(admin.MustGet("/admin/orders?"+query, http.StatusOK).Body, "admin-order-row", "data-order-id")
+	}
+	for _, tc := range []struct {
+		query string
+		want  []int64
+	}{
+		{"q=" + url.QueryEscape("#"+itoa(byAda)), []int64{byAda}},
+		{"q=" + itoa(byAda), []int64{byAda}},
+		{"q=%20" + itoa(byOlga) + "%20", []int64{byOlga}},
+		{"q=ada", []int64{byAda}},
+		{"q=LOVELACE", []int64{byAda}},
+		{"q=example.COM", []int64{byAda}},
+		{"q=king%40", []int64{byAda}},
+		{"q=olga", []int64{byOlga}},   // the account's name
+		{"q=petrov", []int64{byOlga}}, // the delivery name
+		{"q=bobby", []int64{byBob}},
+		{"q=o", []int64{byBob, byAda, byOlga}},
+		{"q=o&status=cancelled", []int64{byBob}},
+		{"q=o&status=pending", []int64{byAda, byOlga}},
+		{"q=nobody", nil},
+		{"q=%25", nil},
+		{"q=_", nil},
+		{"q=%23999999", nil},
+		{"q=", []int64{byBob, byAda, byOlga}},
+	} {
+		var want []string
+		for _, id := range tc.want {
+			want = append(want, itoa(id))
+		}
+		if got := find(tc.query); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: orders %v, want %v", tc.query, got, want)
+		}
+	}
+	if res := admin.Get("/admin/orders?q=" + strings.Repeat("x", 201)); res.Status != http.StatusBadRequest {
+		t.Errorf("a query over 200 characters: %d", res.Status)
+	}
+
+	// Many matches: the pager's links keep the query and the status.
+	for i := 0; i < 55; i++ {
+		if _, err := a.store.DB().ExecContext(t.Context(), `INSERT INTO orders (user_id, status, total_cents, created_at, email, ship_name)
+			VALUES (0, 'pending', 100, 1, 'bulk@example.com', 'Bulk Buyer')`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := admin.MustGet("/admin/orders?q=Bulk&status=pending", http.StatusOK).Body
+	if got := len(testids(page, "admin-order-row", "data-order-id")); got != 50 {
+		t.Errorf("first page of 55 matches: %d rows", got)
+	}
+	if !strings.Contains(page, `name="q" type="search" value="Bulk"`) && !strings.Contains(page, `value="Bulk"`) {
+		t.Error("the search field lost the query")
+	}
+	next := regexp.MustCompile(`<a href="([^"]*)" rel="next"`).FindStringSubmatch(page)
+	if next == nil || !strings.Contains(next[1], "q=Bulk") || !strings.Contains(next[1], "status=pending") || !strings.Contains(next[1], "page=2") {
+		t.Fatalf("the next-page link %v does not keep the query", next)
+	}
+	if got := len(testids(admin.MustGet(strings.ReplaceAll(next[1], "&amp;", "&"), http.StatusOK).Body, "admin-order-row", "data-order-id")); got != 5 {
+		t.Errorf("second page: %d rows, want 5", got)
+	}
+	for _, link := range regexp.MustCompile(`href="(/admin/orders\?status=[^"]*)"`).FindAllStringSubmatch(page, -1) {
+		if !strings.Contains(link[1], "q=Bulk") {
+			t.Errorf("status link %s drops the query", link[1])
+		}
+	}
+
+	// A guest's order in the admin's breadcrumb and list.
+	guest := admin.MustGet("/orders/"+itoa(byAda), http.StatusOK).Body
+	crumb := regexp.MustCompile(`(?s)<nav class="breadcrumb"[^>]*>(.*?)</nav>`).FindStringSubmatch(guest)
+	if crumb == nil || !strings.Contains(crumb[1], "Order #"+itoa(byAda)+" (guest, Ada.King@Example.com)") {
+		t.Errorf("guest order breadcrumb %v", crumb)
+	}
+	member := admin.MustGet("/orders/"+itoa(byOlga), http.StatusOK).Body
+	if crumb := regexp.MustCompile(`(?s)<nav class="breadcrumb"[^>]*>(.*?)</nav>`).FindStringSubmatch(member); crumb == nil || !strings.Contains(crumb[1], "Order #"+itoa(byOlga)+" of olga") {
+		t.Errorf("member order breadcrumb %v", crumb)
+	}
+	row := regexp.MustCompile(`(?s)<tr data-testid="admin-order-row" data-order-id="` + itoa(byAda) + `".*?</tr>`).FindString(admin.MustGet("/admin/orders?q=ada", http.StatusOK).Body)
+	if !strings.Contains(row, "Ada.King@Example.com") || !strings.Contains(row, "Ada Lovelace") {
+		t.Errorf("the guest's row does not name the guest: %s", row)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -203,7 +204,7 @@ func TestCartValidation(t *testing.T) {
 		{"item not a number", form("item", "abc", "qty", "1"), "", 400, "item number"},
 		{"item zero", form("item", "0", "qty", "1"), "", 400, "item number"},
 		{"item negative", form("item", "-7", "qty", "1"), "", 400, "item number"},
-		{"JSON body", `{"item":7,"qty":1}`, "application/json", 400, "which item and what quantity"},
+		{"JSON body", `{"item":7,"qty":1}`, "application/json", 415, "takes a form"},
 		{"bad encoding", "item=7&qty=%zz", "", 400, "could not be read"},
 	}
 	for _, asJSON := range []bool{false, true} {
@@ -348,4 +349,107 @@ func TestCartReadsThroughRowCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, c.Get("/cart").Body, "$42.42")
+}
+
+// TestArchivedItemLeavesTheCartsSale: an item archived while it sits in a
+// cart, guest's or account's, shows there as no longer sold (data-available
+// "false", the words, a Remove button), is left out of the total and the
+// subtotal's count (the header still counts it: it is in the cart until
+// removed); the checkout page names it before any address is typed, and
+// placing the order is refused with 422 naming it, nothing bought.
+func TestArchivedItemLeavesTheCartsSale(t *testing.T) {
+	a := newApp(t, nil, nil)
+	a.setStock(8, 50)
+	a.setStock(9, 50)
+	admin := a.client()
+	admin.signInAdmin()
+	gone, err := a.store.Catalog.Item(t.Context(), 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guest := a.client()
+	member := a.client()
+	member.Register("rhea")
+	for _, c := range []*client{guest, member} {
+		c.setQty("8", "2")
+		c.setQty("9", "1")
+	}
+	admin.MustPost("/admin/items/9/archive", nil, http.StatusSeeOther)
+	sale := 2 * a.priceOf(8)
+
+	for name, c := range map[string]*client{"guest": guest, "account": member} {
+		page := c.MustGet("/cart", http.StatusOK)
+		avail := map[string]string{}
+		ids := testids(page.Body, "cart-line", "data-item-id")
+		for i, v := range testids(page.Body, "cart-line", "data-available") {
+			avail[ids[i]] = v
+		}
+		if avail["8"] != "true" || avail["9"] != "false" {
+			t.Errorf("%s: cart lines available %v, want 8 true and 9 false", name, avail)
+		}
+		line := lineHTML(t, page.Body, "9")
+		if !strings.Contains(line, "No longer sold") || !strings.Contains(line, gone.Name) ||
+			!strings.Contains(line, `name="qty" value="0"`) || !strings.Contains(line, ">Remove<") {
+			t.Errorf("%s: the archived line does not say it is no longer sold, with its name and a Remove button: %s", name, line)
+		}
+		if strings.Contains(line, `type="number"`) {
+			t.Errorf("%s: the archived line still offers a quantity", name)
+		}
+		if got := textOf(page.Body, "cart-total"); got != views.Money(sale) {
+			t.Errorf("%s: cart total %s, want %s (without the archived line)", name, got, views.Money(sale))
+		}
+		if !strings.Contains(page.Body, "Subtotal (<span data-subtotal-count>2</span><span data-subtotal-word> items</span>)") {
+			t.Errorf("%s: the subtotal does not count 2 items for sale", name)
+		}
+		if got := cartCount(page.Body); got != "3" {
+			t.Errorf("%s: header count %s, want 3 (every line in the cart)", name, got)
+		}
+
+		review := c.MustGet("/checkout", http.StatusOK)
+		alert := regexp.MustCompile(`(?s)<p class="alert"[^>]*>(.*?)</p>`).FindStringSubmatch(review.Body)
+		form := strings.Index(review.Body, `data-testid="checkout-form"`)
+		if alert == nil || !strings.Contains(alert[1], gone.Name) || !strings.Contains(alert[1], "no longer sold") ||
+			strings.Index(review.Body, alert[0]) > form {
+			t.Errorf("%s: the checkout page does not name the archived item above the form: %v", name, alert)
+		}
+		if avail := testids(review.Body, "review-line", "data-available"); strings.Join(avail, ",") != "true,false" {
+			t.Errorf("%s: review lines available %v", name, avail)
+		}
+		if got := textOf(review.Body, "subtotal"); got != views.Money(sale) {
+			t.Errorf("%s: checkout subtotal %s, want %s", name, got, views.Money(sale))
+		}
+		orders, stock8 := a.orderCount(), a.stockOf(8)
+		res := c.checkout(nil)
+		if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, gone.Name+" is no longer sold") {
+			t.Errorf("%s: placing the order: %d, want 422 naming %q", name, res.Status, gone.Name)
+		}
+		if a.orderCount() != orders || a.stockOf(8) != stock8 {
+			t.Errorf("%s: a refused order changed something", name)
+		}
+
+		// The JSON answer agrees; removing the line lets the order through.
+		var got struct {
+			CartCount     int64 `json:"cart_count"`
+			SubtotalCount int64 `json:"subtotal_count"`
+			Total         string
+		}
+		res = c.postJSON("/cart", url.Values{"item": {"8"}, "qty": {"2"}}, &got)
+		if res.Status != http.StatusOK || got.CartCount != 3 || got.SubtotalCount != 2 || got.Total != views.Money(sale) {
+			t.Errorf("%s: JSON %d %+v", name, res.Status, got)
+		}
+		c.MustPost("/cart", url.Values{"item": {"9"}, "qty": {"0"}}, http.StatusSeeOther)
+		if res := c.checkout(nil); res.Status != http.StatusSeeOther {
+			t.Errorf("%s: checkout without the archived line: %d", name, res.Status)
+		}
+	}
+}
+
+// lineHTML is the markup of the cart line for item id.
+func lineHTML(t *testing.T, body, id string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<tr data-testid="cart-line" data-item-id="` + id + `".*?</tr>`).FindString(body)
+	if m == "" {
+		t.Fatalf("no cart line for item %s", id)
+	}
+	return m
 }

@@ -258,8 +258,8 @@ func TestAdminControls(t *testing.T) {
 		target string
 	}{
 		{"schedule a row", url.Values{"row": {"7"}, "delay": {"5"}}, "/admin/rowcache", "Row 7 is cached and refreshed every 5 s.", "schedule row", "row 7"},
-		{"purge an item", url.Values{"item": {"21"}}, "/admin/cache/purge", "Purged the cached pages of item 21 (0).", "purge item pages", "item 21"},
-		{"purge all", url.Values{"all": {"1"}}, "/admin/cache/purge", "Purged every cached page (0).", "purge all pages", "all pages"},
+		{"purge an item", url.Values{"item": {"21"}}, "/admin/cache/purge", "Purged 0 cached pages of item 21.", "purge item pages", "item 21"},
+		{"purge all", url.Values{"all": {"1"}}, "/admin/cache/purge", "Purged every cached page: 0 pages.", "purge all pages", "all pages"},
 		{"rescale", nil, "/admin/rescale", "View counts rescaled.", "rescale views", keys.ViewRanking},
 		{"unschedule the row", url.Values{"row": {"7"}, "delay": {"0"}}, "/admin/rowcache", "Row 7 is no longer cached.", "unschedule row", "row 7"},
 	}

@@ -295,7 +295,7 @@ func TestFeedAndNotifications(t *testing.T) {
 	}
 	mustContain(t, res.Body, "Fourth &lt;b&gt;bold&lt;/b&gt;", `href="/users/writer"`, `rel="next"`, `data-score="0"`)
 	// Times read as on the board: how long ago, the exact time as a title.
-	if !regexp.MustCompile(`<time datetime="[^"]+" title="\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} UTC">(just now|\d+ (minute|hour|day)s? ago)</time>`).MatchString(res.Body) {
+	if !regexp.MustCompile(`<time datetime="[^"]+" title="\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} UTC">(just now|\d{1,3}(,\d{3})* (minute|hour|day)s? ago)</time>`).MatchString(res.Body) {
 		t.Error("feed rows do not say how long ago the article was posted")
 	}
 	if got := testids(reader.Get("/feed?page=2").Body, "article", "data-article-id"); !slices.Equal(got, []string{"1"}) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -238,5 +239,169 @@ func TestBanDuringCheckout(t *testing.T) {
 		if got := textOf(c.Get("/").Body, "user-name"); got != "" {
 			t.Fatalf("round %d: still signed in", round)
 		}
+	}
+}
+
+// boardAndShopFacts is what readers and shoppers see that moderation can
+// change: listings, groups, feeds, counters, comments, an item's reviews
+// and ratings. Hiding then showing again must give the same facts.
+func boardAndShopFacts(t *testing.T, reader, anon *client, articleID int64, itemID int64, itemName string) map[string]string {
+	t.Helper()
+	facts := map[string]string{}
+	for _, path := range []string{"/articles", "/articles?sort=new", "/groups/redis", "/groups/redis?sort=new", "/groups/go", "/feed", "/"} {
+		body := reader.MustGet(path, http.StatusOK).Body
+		facts[path] = strings.Join(testids(body, "article", "data-article-id"), ",") + " scores " +
+			strings.Join(testids(body, "article", "data-score"), ",")
+	}
+	facts["posts"] = textOf(reader.MustGet("/users/poster", http.StatusOK).Body, "posts-count")
+	if page := reader.Get("/articles/" + itoa(articleID)); page.Status == http.StatusOK {
+		facts["comments"] = strings.Join(testids(page.Body, "comment", "data-comment-id"), ",") + " " +
+			regexp.MustCompile(`id="comments-h">([^<]*)<`).FindStringSubmatch(page.Body)[1]
+	} else {
+		facts["comments"] = "article " + itoa(int64(page.Status))
+	}
+	item := anon.MustGet("/items/"+itoa(itemID), http.StatusOK).Body
+	facts["reviews"] = strings.Join(testids(item, "review", "data-review-id"), ",")
+	facts["rating"] = strings.Join(testids(item, "rating", "data-average"), ",") + " of " + strings.Join(testids(item, "rating", "data-count"), ",")
+	list := anon.MustGet("/items?q="+url.QueryEscape(itemName), http.StatusOK).Body
+	facts["card rating"] = strings.Join(testids(list, "rating", "data-count"), ",")
+	return facts
+}
+
+// TestModerationUndo: every hide and the ban have their undo. Hidden
+// articles, comments and reviews and banned accounts are listed on
+// /admin/moderation (linked from the dashboard) with their undo buttons;
+// a hidden review leaves the item's cached page, its rating and count, and
+// its author sees it hidden; undoing everything gives back the very same
+// listings, groups, feeds, counters, comments and ratings; the unbanned
+// account signs in again; each step is audited; shoppers cannot undo.
+func TestModerationUndo(t *testing.T) {
+	a, logs := newLoggedApp(t)
+	poster, critic, reader, fan, rater, troll, admin := a.client(), a.client(), a.client(), a.client(), a.client(), a.client(), a.client()
+	for name, c := range map[string]*client{"poster": poster, "critic": critic, "reader": reader, "rater": rater, "troll": troll} {
+		c.Register(name)
+	}
+	fan.Register("fan")
+	admin.signInAdmin()
+	reader.MustPost("/users/poster/follow", url.Values{"dir": {"follow"}}, http.StatusSeeOther)
+	id := poster.postArticle("Worth a look", "https://example.com/look", "redis", "go")
+	poster.postArticle("Another", "https://example.com/another", "go")
+	critic.postArticle("Critic's own", "https://example.com/own", "redis")
+	fan.MustPost("/articles/"+itoa(id)+"/vote", url.Values{"dir": {"up"}}, http.StatusSeeOther)
+	for _, body := range []string{"useful", "off topic rant"} {
+		critic.MustPost("/articles/"+itoa(id)+"/comments", url.Values{"body": {body}}, http.StatusSeeOther)
+	}
+	const itemID = 12
+	it, err := a.store.Catalog.Item(t.Context(), itemID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rater.MustPost("/items/12/reviews", url.Values{"rating": {"1"}, "body": {"Terrible, and here is my shop's link"}}, http.StatusSeeOther)
+	fan.MustPost("/items/12/reviews", url.Values{"rating": {"5"}, "body": {"Lovely"}}, http.StatusSeeOther)
+	anon := a.client()
+	before := boardAndShopFacts(t, reader, anon, id, itemID, it.Name)
+	if before["rating"] != "3.0 of 2" {
+		t.Fatalf("rating before %q", before["rating"])
+	}
+	raterID := a.userID("rater")
+	reviewRef := itoa(itemID) + "-" + itoa(raterID)
+	if !contains(strings.Split(before["reviews"], ","), reviewRef) {
+		t.Fatalf("review hooks %q lack data-review-id %s", before["reviews"], reviewRef)
+	}
+
+	// Moderate: an article, a comment, a review, an account.
+	admin.MustPost("/admin/articles/"+itoa(id)+"/hide", nil, http.StatusSeeOther)
+	admin.MustPost("/admin/comments/"+itoa(id)+"-2/hide", nil, http.StatusSeeOther)
+	admin.MustPost("/admin/reviews/"+reviewRef+"/hide", nil, http.StatusSeeOther)
+	admin.MustPost("/admin/users/troll/ban", nil, http.StatusSeeOther)
+
+	hidden := boardAndShopFacts(t, reader, anon, id, itemID, it.Name)
+	for _, k := range []string{"/articles", "/groups/redis", "/groups/go", "/feed", "posts", "reviews", "rating"} {
+		if hidden[k] == before[k] {
+			t.Errorf("hiding changed nothing in %s: %s", k, hidden[k])
+		}
+	}
+	if hidden["rating"] != "5.0 of 1" || hidden["card rating"] != "1" || strings.Contains(hidden["reviews"], reviewRef) {
+		t.Errorf("the hidden review still counts: rating %s, card %s, reviews %s", hidden["rating"], hidden["card rating"], hidden["reviews"])
+	}
+	own := rater.MustGet("/items/12", http.StatusOK).Body
+	if textOf(own, "review-hidden") == "" || !strings.Contains(own, "hidden by a moderator") {
+		t.Error("the review's author does not see that it was hidden")
+	}
+	if textOf(fan.MustGet("/items/12", http.StatusOK).Body, "review-hidden") != "" {
+		t.Error("another shopper's review form says hidden")
+	}
+
+	// The moderation page lists them all with their undo buttons, and the
+	// dashboard links to it.
+	if !strings.Contains(admin.MustGet("/admin", http.StatusOK).Body, `href="/admin/moderation"`) {
+		t.Error("the dashboard does not link to the moderation page")
+	}
+	mod := admin.MustGet("/admin/moderation", http.StatusOK).Body
+	kinds, ids := testids(mod, "moderation-row", "data-kind"), testids(mod, "moderation-row", "data-id")
+	got := map[string]string{}
+	for i := range kinds {
+		got[kinds[i]] = ids[i]
+	}
+	want := map[string]string{"article": itoa(id), "comment": itoa(id) + "-2", "review": reviewRef, "user": "troll"}
+	if len(kinds) != 4 || !sameMap(got, want) {
+		t.Errorf("moderation rows %v, want %v", got, want)
+	}
+	if n := strings.Count(mod, `data-testid="undo"`); n != 4 {
+		t.Errorf("%d undo buttons, want 4", n)
+	}
+	for _, action := range []string{"/admin/articles/" + itoa(id) + "/unhide", "/admin/comments/" + itoa(id) + "-2/unhide",
+		"/admin/reviews/" + reviewRef + "/unhide", "/admin/users/troll/unban"} {
+		if !strings.Contains(mod, `action="`+action+`"`) {
+			t.Errorf("no undo form posting to %s", action)
+		}
+		if res := reader.Post(action, nil); res.Status != http.StatusForbidden {
+			t.Errorf("a shopper posting %s: %d", action, res.Status)
+		}
+	}
+	if admin.MustGet("/admin/items/12", http.StatusOK).Body == "" || !strings.Contains(admin.Get("/admin/items/12").Body, `data-testid="unhide-review"`) {
+		t.Error("the admin's item page offers no way to show the review again")
+	}
+	if res := troll.Post("/login", url.Values{"username": {"troll"}, "password": {"correct horse battery"}}); res.Status != http.StatusForbidden {
+		t.Fatalf("banned sign-in: %d", res.Status)
+	}
+
+	// Undo everything.
+	for _, action := range []string{"/admin/articles/" + itoa(id) + "/unhide", "/admin/comments/" + itoa(id) + "-2/unhide",
+		"/admin/reviews/" + reviewRef + "/unhide", "/admin/users/troll/unban"} {
+		res := admin.MustPost(action, nil, http.StatusSeeOther)
+		if loc := res.Header.Get("Location"); loc != "/admin/moderation" {
+			t.Errorf("%s went to %q", action, loc)
+		}
+	}
+	after := boardAndShopFacts(t, reader, anon, id, itemID, it.Name)
+	for k, v := range before {
+		if after[k] != v {
+			t.Errorf("after undoing, %s is %q, was %q", k, after[k], v)
+		}
+	}
+	if strings.Contains(rater.MustGet("/items/12", http.StatusOK).Body, `data-testid="review-hidden"`) {
+		t.Error("the author still sees the review as hidden")
+	}
+	if rows := testids(admin.MustGet("/admin/moderation", http.StatusOK).Body, "moderation-row", "data-id"); len(rows) != 0 {
+		t.Errorf("moderation rows left: %v", rows)
+	}
+	if res := troll.Post("/login", url.Values{"username": {"troll"}, "password": {"correct horse battery"}}); res.Status != http.StatusSeeOther || signedInAs(troll.Get("/").Body) != "troll" {
+		t.Errorf("unbanned sign-in: %d", res.Status)
+	}
+	// Undoing again changes nothing; unknown ones are 404.
+	admin.MustPost("/admin/articles/"+itoa(id)+"/unhide", url.Values{"next": {"/articles/" + itoa(id)}}, http.StatusSeeOther)
+	if again := boardAndShopFacts(t, reader, anon, id, itemID, it.Name); again["posts"] != before["posts"] || again["/feed"] != before["/feed"] {
+		t.Errorf("a second unhide changed the counters: %v", again)
+	}
+	for _, action := range []string{"/admin/articles/99999/unhide", "/admin/comments/" + itoa(id) + "-9/unhide", "/admin/comments/x/unhide",
+		"/admin/reviews/12-99999/unhide", "/admin/reviews/99999-1/hide", "/admin/reviews/nope/hide", "/admin/users/nobody_here/unban"} {
+		if res := admin.Post(action, nil); res.Status != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", action, res.Status)
+		}
+	}
+	want2 := "hide article,hide comment,hide review,ban user,unhide article,unhide comment,unhide review,unban user,unhide article"
+	if got := logs.audited("action"); got != want2 {
+		t.Errorf("audit %s,\nwant %s", got, want2)
 	}
 }

@@ -16,7 +16,8 @@ import (
 // rest), compression of the response, request log (which also turns
 // errors into pages, so error pages are compressed too), panic recovery,
 // security headers and the cross-origin check. Every route then limits
-// its body (web.BodyLimit) and checks that every query parameter and form
+// its body (web.BodyLimit), takes form bodies only (web.FormBody: 415 for
+// JSON or any other body) and checks that every query parameter and form
 // field is UTF-8 (web.ValidText), except the picture upload, which streams
 // and limits its own multipart body. Each route names the area that
 // answers it: h.ops, h.shop, h.board, h.account or h.admin.
@@ -43,7 +44,7 @@ func (h *Handler) routes(e *echo.Echo) {
 	operations.GET("/api/items/:id", h.shop.APIItem)
 
 	// Pages for everyone, with the visitor's session.
-	pages := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.ValidText, h.web.LoadSession}}
+	pages := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.FormBody, web.ValidText, h.web.LoadSession}}
 	pages.GET("/", h.shop.Home)
 	pages.GET("/items", h.shop.ListItems)
 	// The item page reads the session state itself, in the same round
@@ -73,6 +74,7 @@ func (h *Handler) routes(e *echo.Echo) {
 	members := pages
 	members.GET("/orders", h.shop.ListOrders, h.web.RequireSignIn("Sign in to see your orders.", ""))
 	members.GET("/orders/:id", h.shop.ShowOrder, h.web.RequireSignIn("Sign in to see your order.", ""))
+	members.GET("/orders/:id/cancel", h.shop.ConfirmCancel, h.web.RequireSignIn("Sign in to cancel your order.", ""))
 	members.POST("/orders/:id/cancel", h.shop.CancelOrder, h.web.RequireSignIn("Sign in to cancel your order.", "/orders/:id"))
 	members.GET("/account/password", h.account.PasswordForm, h.web.RequireSignIn("Sign in to change your password.", ""))
 	members.POST("/account/password", h.account.ChangePassword, h.web.RequireSignIn("Sign in to change your password.", "/account/password"))
@@ -90,7 +92,7 @@ func (h *Handler) routes(e *echo.Echo) {
 
 	// Admin only: the dashboard, cache controls, the catalog, orders and
 	// moderation. A guest is sent to sign in; any other account gets 403.
-	admins := e.Group("/admin", web.BodyLimit, web.ValidText, h.web.CheckSession, h.web.RequireAdmin)
+	admins := e.Group("/admin", web.BodyLimit, web.FormBody, web.ValidText, h.web.CheckSession, h.web.RequireAdmin)
 	admins.Match(readMethods, "", h.admin.Dashboard)
 	admins.Match(readMethods, "/items", h.admin.Items)
 	admins.Match(readMethods, "/items/new", h.admin.NewItemForm)
@@ -101,15 +103,21 @@ func (h *Handler) routes(e *echo.Echo) {
 	admins.POST("/items/:id/restore", h.admin.RestoreItem)
 	admins.Match(readMethods, "/orders", h.admin.Orders)
 	admins.POST("/orders/:id/status", h.admin.MoveOrder)
+	admins.Match(readMethods, "/moderation", h.admin.Moderation)
 	admins.POST("/articles/:id/hide", h.admin.HideArticle)
+	admins.POST("/articles/:id/unhide", h.admin.UnhideArticle)
 	admins.POST("/comments/:id/hide", h.admin.HideComment)
+	admins.POST("/comments/:id/unhide", h.admin.UnhideComment)
+	admins.POST("/reviews/:id/hide", h.admin.HideReview)
+	admins.POST("/reviews/:id/unhide", h.admin.UnhideReview)
 	admins.POST("/users/:name/ban", h.admin.BanUser)
+	admins.POST("/users/:name/unban", h.admin.UnbanUser)
 	admins.POST("/cache/purge", h.admin.PurgePages)
 	admins.POST("/rowcache", h.admin.RowCache)
 	admins.POST("/rescale", h.admin.Rescale)
 	// The picture upload streams its multipart body and keeps at most
 	// MAX_IMAGE_BYTES of the picture: it has no form limit or form check.
-	e.POST("/admin/items/:id/images", h.admin.UploadImage, web.ValidQuery, h.web.CheckSession, h.web.RequireAdmin)
+	e.POST("/admin/items/:id/images", h.admin.UploadImage, web.FormBody, web.ValidQuery, h.web.CheckSession, h.web.RequireAdmin)
 	admins.POST("/items/:id/images/:n/delete", h.admin.DeleteImage)
 }
 

@@ -1,12 +1,16 @@
 package handlers_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"mime/multipart"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"storefront/handlers/apptest"
+	"storefront/store/keys"
 )
 
 // TestRequireSignIn: every members-only route sends a guest to sign in the
@@ -87,5 +91,89 @@ func TestRouteGroupsSessions(t *testing.T) {
 	}
 	if res := c.Get("/items/1"); res.Status != http.StatusOK || signedInAs(res.Body) != "groupie" {
 		t.Errorf("item page (reads its own session): %d, signed in as %q", res.Status, signedInAs(res.Body))
+	}
+}
+
+// TestFormRoutesTakeFormsOnly: every POST route is a form route and
+// answers 415 with a clear message to a JSON (or any other non-form) body,
+// before it signs anyone in, registers, posts or changes anything; form
+// bodies (urlencoded and multipart) and empty posts still work, and JSON
+// answers for Accept: application/json are unchanged.
+func TestFormRoutesTakeFormsOnly(t *testing.T) {
+	a := newApp(t, nil, nil)
+	admin := a.client()
+	admin.signInAdmin()
+	ctx := t.Context()
+	articlesBefore := a.rdb().ZCard(ctx, keys.ArticleTimes).Val()
+
+	var posts []string
+	for _, r := range a.h.Router().Routes() {
+		if r.Method == http.MethodPost {
+			posts = append(posts, r.Path)
+		}
+	}
+	if len(posts) < 20 {
+		t.Fatalf("only %d POST routes found: %v", len(posts), posts)
+	}
+	fill := strings.NewReplacer(":id", "1", ":name", "admin", ":n", "0")
+	bodies := []struct{ ctype, body string }{
+		{"application/json", `{"username":"jason","password":"correct horse battery","title":"T","link":"https://example.com/","item":"1","qty":"1"}`},
+		{"application/json; charset=utf-8", `{"username":"jason"}`},
+		{"text/plain", "username=jason&password=correct horse battery"},
+		{"application/xml", "<username>jason</username>"},
+	}
+	for _, p := range posts {
+		for _, b := range bodies {
+			for _, accept := range []string{"text/html", "application/json"} {
+				req, _ := http.NewRequest("POST", a.srv.URL+fill.Replace(p), strings.NewReader(b.body))
+				req.Header.Set("Content-Type", b.ctype)
+				req.Header.Set("Accept", accept)
+				req.Header.Set("Origin", a.srv.URL)
+				req.Header.Set("Sec-Fetch-Site", "same-origin")
+				res := admin.Do(req)
+				if res.Status != http.StatusUnsupportedMediaType || !strings.Contains(res.Body, "form") {
+					t.Errorf("POST %s (%s, Accept %s): %d, want 415 with a message: %.200s", p, b.ctype, accept, res.Status, res.Body)
+				}
+				if accept == "application/json" && !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+					t.Errorf("POST %s (Accept JSON): answered %s", p, res.Header.Get("Content-Type"))
+				}
+			}
+		}
+	}
+	// Nothing happened: no account, no sign-in, no article.
+	if _, err := a.store.Sessions.UserByName(ctx, "jason"); err == nil {
+		t.Error("a JSON body registered an account")
+	}
+	if n := a.rdb().ZCard(ctx, keys.ArticleTimes).Val(); n != articlesBefore {
+		t.Errorf("a JSON body posted an article: %d articles, was %d", n, articlesBefore)
+	}
+
+	// Forms still work: urlencoded, multipart, an empty post.
+	guest := a.client()
+	if res := guest.Post("/register", url.Values{"username": {"jason"}, "password": {"correct horse battery"}}); res.Status != http.StatusSeeOther {
+		t.Errorf("register with a form: %d", res.Status)
+	}
+	var mp bytes.Buffer
+	w := multipart.NewWriter(&mp)
+	_ = w.WriteField("username", "jason")
+	_ = w.WriteField("password", "correct horse battery")
+	_ = w.Close()
+	req, _ := http.NewRequest("POST", a.srv.URL+"/login", &mp)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Origin", a.srv.URL)
+	if res := a.client().Do(req); res.Status != http.StatusSeeOther {
+		t.Errorf("sign in with a multipart form: %d %s", res.Status, res.Body)
+	}
+	req, _ = http.NewRequest("POST", a.srv.URL+"/logout", nil)
+	req.Header.Set("Origin", a.srv.URL)
+	if res := admin.Do(req); res.Status != http.StatusSeeOther {
+		t.Errorf("an empty post without a content type: %d", res.Status)
+	}
+	// JSON answers for JSON clients are as they were.
+	var cart struct {
+		Count int `json:"count"`
+	}
+	if res := guest.postJSON("/cart", url.Values{"item": {"8"}, "qty": {"1"}}, &cart); res.Status != http.StatusOK {
+		t.Errorf("a form post asking for JSON: %d", res.Status)
 	}
 }

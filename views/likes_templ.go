@@ -342,11 +342,4 @@ func likedLinks(items []LikedItem) templ.Component {
 	})
 }
 
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 var _ = templruntime.GeneratedTemplate

@@ -11,3 +11,14 @@ func TestMoneyHasThousandsSeparators(t *testing.T) {
 		}
 	}
 }
+
+func TestCountedAgreesWithItsNoun(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 items", 1: "1 item", 2: "2 items", 1200: "1,200 items", -1: "-1 items"} {
+		if got := Counted(n, "item", "items"); got != want {
+			t.Errorf("Counted(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := pointsText(-1) + "|" + pointsText(1) + "|" + pointsText(0); got != " point| point| points" {
+		t.Errorf("points %q", got)
+	}
+}

@@ -2,7 +2,8 @@
 // behind web.Kit.RequireAdmin): the dashboard, the cache controls (purge,
 // the row cache, the views rescale), the catalog (items, pictures,
 // archiving), orders moving along their lifecycle, and moderation (hiding
-// articles and comments, banning accounts). Every change is logged as an
+// articles, comments and reviews and banning accounts, each undone from
+// the moderation page). Every change is logged as an
 // admin action (web.Kit.Audit). Tests: through the real router in
 // handlers/ (admin_items_test.go, admin_orders_test.go, images_test.go,
 // moderation_test.go, dashboard_test.go, dashboard_stats_test.go) and the
@@ -18,6 +19,7 @@ import (
 	"storefront/store/catalog"
 	"storefront/store/media"
 	"storefront/store/orders"
+	"storefront/store/reviews"
 	"storefront/store/sessions"
 	"storefront/store/stats"
 )
@@ -55,19 +57,34 @@ type Views interface {
 
 // Orders lists every shopper's orders and moves them along.
 type Orders interface {
-	AdminOrders(ctx context.Context, status string, limit, offset int) ([]orders.AdminOrder, int, error)
+	AdminOrders(ctx context.Context, q orders.AdminOrderQuery) ([]orders.AdminOrder, int, error)
 	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
 }
 
-// Articles hides articles and comments.
+// Articles hides articles and comments, shows them again and lists the
+// hidden ones.
 type Articles interface {
 	HideArticle(ctx context.Context, id int64, moderator string) (board.Article, error)
+	UnhideArticle(ctx context.Context, id int64) (board.Article, error)
 	HideComment(ctx context.Context, articleID, commentID int64) (board.Comment, error)
+	UnhideComment(ctx context.Context, articleID, commentID int64) (board.Comment, error)
+	HiddenArticles(ctx context.Context, n int64) ([]board.HiddenArticle, int64, error)
+	HiddenComments(ctx context.Context, n int64) ([]board.HiddenComment, int64, error)
 }
 
-// Accounts bans accounts.
+// Reviews hides items' reviews, shows them again and lists them.
+type Reviews interface {
+	AdminItemReviews(ctx context.Context, itemID int64) ([]reviews.Review, reviews.Rating, error)
+	HideReview(ctx context.Context, itemID, userID int64, moderator string) (reviews.Review, error)
+	UnhideReview(ctx context.Context, itemID, userID int64) (reviews.Review, error)
+	HiddenReviews(ctx context.Context, n int) ([]reviews.HiddenReview, int, error)
+}
+
+// Accounts bans accounts, lifts bans and lists the banned.
 type Accounts interface {
 	BanUser(ctx context.Context, name string) (sessions.User, int, error)
+	UnbanUser(ctx context.Context, name string) (sessions.User, bool, error)
+	BannedUsers(ctx context.Context, n int) ([]sessions.BannedUser, int, error)
 }
 
 // Stats reads the dashboard's numbers.
@@ -83,6 +100,7 @@ type Deps struct {
 	Views    Views
 	Orders   Orders
 	Articles Articles
+	Reviews  Reviews
 	Accounts Accounts
 	Stats    Stats
 }
@@ -110,6 +128,7 @@ type Handler struct {
 	views    Views
 	orders   Orders
 	articles Articles
+	reviews  Reviews
 	accounts Accounts
 	stats    Stats
 }
@@ -117,5 +136,5 @@ type Handler struct {
 // New builds the admin area.
 func New(cfg Settings, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, pictures: d.Pictures, pages: d.Pages, views: d.Views,
-		orders: d.Orders, articles: d.Articles, accounts: d.Accounts, stats: d.Stats}
+		orders: d.Orders, articles: d.Articles, reviews: d.Reviews, accounts: d.Accounts, stats: d.Stats}
 }

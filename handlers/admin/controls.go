@@ -44,7 +44,7 @@ func (h *Handler) PurgePages(c echo.Context) error {
 			return err
 		}
 		h.web.Audit(c, "purge all pages", "all pages", "pages", n)
-		return h.web.Done(c, fmt.Sprintf("Purged every cached page (%d).", n), "/admin")
+		return h.web.Done(c, "Purged every cached page: "+views.Counted(int64(n), "page", "pages")+".", "/admin")
 	}
 	id, ok := positiveID(c.FormValue("item"))
 	if !ok {
@@ -55,7 +55,7 @@ func (h *Handler) PurgePages(c echo.Context) error {
 		return err
 	}
 	h.web.Audit(c, "purge item pages", "item "+web.Itoa(id), "pages", n)
-	return h.web.Done(c, fmt.Sprintf("Purged the cached pages of item %d (%d).", id, n), "/admin")
+	return h.web.Done(c, fmt.Sprintf("Purged %s of item %d.", views.Counted(int64(n), "cached page", "cached pages"), id), "/admin")
 }
 
 // Rescale is POST /admin/rescale: trim and halve the view counts now.
@@ -120,6 +120,14 @@ func (h *Handler) EditItemForm(c echo.Context) error {
 	}
 	if err := h.withItemPictures(c, &f); err != nil {
 		return err
+	}
+	revs, _, err := h.reviews.AdminItemReviews(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	for _, r := range revs {
+		f.Reviews = append(f.Reviews, views.ReviewView{ID: r.Ref(), User: r.Username, Rating: r.Rating, Body: r.Body,
+			When: web.When(r.Updated), Verified: r.Verified, Hidden: r.Hidden})
 	}
 	return web.Render(c, http.StatusOK, views.AdminItemPage(h.web.Chrome(c, "Edit "+it.Name), f))
 }

@@ -106,7 +106,7 @@ func (f dashFormat) cache(p stats.PageCacheReport, opt Settings, name func(int64
 		c.ScannedAt = f.when(p.Keyspace.At)
 	}
 	for _, it := range p.TopHits {
-		c.TopHits = append(c.TopHits, views.DashItem{ID: it.ItemID, Name: name(it.ItemID), Count: plural(it.Hits, "hit")})
+		c.TopHits = append(c.TopHits, views.DashItem{ID: it.ItemID, Name: name(it.ItemID), Count: views.Counted(it.Hits, "hit", "hits")})
 	}
 	return c
 }
@@ -129,7 +129,7 @@ func (f dashFormat) popular(d stats.Dashboard, opt Settings, name func(int64) st
 	p := views.DashPopular{Interval: shortDuration(opt.RescaleInterval), Keep: opt.ViewedKeep,
 		NextRescale: "within " + shortDuration(opt.RescaleInterval)}
 	for _, it := range d.Popular {
-		p.Items = append(p.Items, views.DashItem{ID: it.ItemID, Name: name(it.ItemID), Count: views.Count(int64(math.Round(it.Views))) + " views"})
+		p.Items = append(p.Items, views.DashItem{ID: it.ItemID, Name: name(it.ItemID), Count: views.Counted(int64(math.Round(it.Views)), "view", "views")})
 	}
 	for _, w := range d.Workers {
 		if w.Name == "rescale" && !w.LastRun.IsZero() {
@@ -230,13 +230,6 @@ func percent(f float64) string {
 		return "<0.1%"
 	}
 	return strings.TrimSuffix(strconv.FormatFloat(100*f, 'f', 1, 64), ".0") + "%"
-}
-
-func plural(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return views.Count(n) + " " + word + "s"
 }
 
 func orDash(s string) string {

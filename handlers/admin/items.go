@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -24,9 +25,9 @@ func (h *Handler) Items(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := strings.TrimSpace(c.QueryParam("q"))
-	if utf8.RuneCountInString(q) > web.MaxQueryLen || !utf8.ValidString(q) {
-		return web.BadRequest("Search for at most 200 characters.")
+	q, err := searchParam(c)
+	if err != nil {
+		return err
 	}
 	d := views.AdminItemsData{Query: q}
 	if page <= web.MaxPage {
@@ -40,7 +41,7 @@ func (h *Handler) Items(c echo.Context) error {
 				PriceCents: it.PriceCents, Stock: it.Stock, Archived: it.Archived()})
 		}
 	}
-	d.Pager = web.PagerFor(page, adminItemsPerPage, d.Total, listURL("/admin/items", "q", q))
+	d.Pager = web.PagerFor(page, adminItemsPerPage, d.Total, listURL("/admin/items", url.Values{"q": {q}}))
 	return web.Render(c, http.StatusOK, views.AdminItemsPage(h.web.Chrome(c, "Items"), d))
 }
 

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,8 +23,9 @@ const adminOrdersPerPage = 50
 // adminMoves are the statuses an admin may move an order to.
 var adminMoves = []string{orders.OrderPaid, orders.OrderShipped, orders.OrderDelivered, orders.OrderCancelled}
 
-// Orders is GET /admin/orders?status=&page=: every shopper's orders,
-// newest first, optionally of one status.
+// Orders is GET /admin/orders?q=&status=&page=: every shopper's orders,
+// newest first, optionally of one status and found by number, name or
+// email.
 func (h *Handler) Orders(c echo.Context) error {
 	page, err := web.PageParam(c)
 	if err != nil {
@@ -32,19 +35,28 @@ func (h *Handler) Orders(c echo.Context) error {
 	if status != "" && !orders.IsOrderStatus(status) {
 		return web.BadRequest("Unknown order status.")
 	}
-	d := views.AdminOrdersData{Status: status, Statuses: append(append([]string{}, orders.OrderPath...), orders.OrderCancelled)}
+	q, err := searchParam(c)
+	if err != nil {
+		return err
+	}
+	d := views.AdminOrdersData{Query: q, Status: status, Statuses: append(append([]string{}, orders.OrderPath...), orders.OrderCancelled)}
 	if page <= web.MaxPage {
-		orders, total, err := h.orders.AdminOrders(c.Request().Context(), status, adminOrdersPerPage, (page-1)*adminOrdersPerPage)
+		found, total, err := h.orders.AdminOrders(c.Request().Context(), orders.AdminOrderQuery{Status: status, Q: q,
+			Limit: adminOrdersPerPage, Offset: (page - 1) * adminOrdersPerPage})
 		if err != nil {
 			return err
 		}
 		d.Total = total
-		for _, o := range orders {
-			d.Orders = append(d.Orders, views.AdminOrderRow{ID: o.ID, Shopper: o.Username, Status: o.Status,
-				TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: web.When(o.CreatedAt), Next: nextMoves(o.Status)})
+		for _, o := range found {
+			row := views.AdminOrderRow{ID: o.ID, Shopper: o.Username, Name: o.Address.Name, Status: o.Status,
+				TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: web.When(o.CreatedAt), Next: nextMoves(o.Status)}
+			if o.UserID == orders.GuestUserID {
+				row.Shopper, row.Email = "", o.Email
+			}
+			d.Orders = append(d.Orders, row)
 		}
 	}
-	d.Pager = web.PagerFor(page, adminOrdersPerPage, d.Total, listURL("/admin/orders", "status", status))
+	d.Pager = web.PagerFor(page, adminOrdersPerPage, d.Total, listURL("/admin/orders", url.Values{"q": {q}, "status": {status}}))
 	return web.Render(c, http.StatusOK, views.AdminOrdersPage(h.web.Chrome(c, "Orders"), d))
 }
 
@@ -90,14 +102,26 @@ func (h *Handler) orderMoveInvalid(c echo.Context, msg string) error {
 	return web.Unprocessable(c, msg)
 }
 
-// listURL is the address of page p of an admin list, with its one filter
-// (the search, the status) when set.
-func listURL(path, filter, value string) func(p int) string {
+// listURL is the address of page p of an admin list, with its filters
+// (the search, the status) that are set.
+func listURL(path string, filters url.Values) func(p int) string {
 	return func(p int) string {
 		v := url.Values{"page": {strconv.Itoa(p)}}
-		if value != "" {
-			v.Set(filter, value)
+		for k, vals := range filters {
+			if len(vals) > 0 && vals[0] != "" {
+				v.Set(k, vals[0])
+			}
 		}
 		return path + "?" + v.Encode()
 	}
+}
+
+// searchParam is an admin list's search (q), trimmed: 400 when it is over
+// 200 characters.
+func searchParam(c echo.Context) (string, error) {
+	q := strings.TrimSpace(c.QueryParam("q"))
+	if utf8.RuneCountInString(q) > web.MaxQueryLen || !utf8.ValidString(q) {
+		return "", web.BadRequest("Search for at most 200 characters.")
+	}
+	return q, nil
 }

@@ -132,7 +132,7 @@ func (h *Handler) pictureRefused(c echo.Context, id int64, msg string) error {
 func (h *Handler) pictureRefusedForLoad(c echo.Context, id int64, load *media.LoadError) error {
 	secs := max(1, int(load.RetryAfter.Round(time.Second)/time.Second))
 	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
-	wait := "Try again in " + plural(int64(secs), "second") + "."
+	wait := "Try again in " + views.Counted(int64(secs), "second", "seconds") + "."
 	msg := "The server is busy with other pictures. " + wait
 	if errors.Is(load, media.ErrImageTimeout) {
 		msg = "The server ran out of time processing that picture; it may be busy with other work. " + wait +

@@ -46,7 +46,12 @@ func TestBrowserAccessibilityOfEveryPageFamily(t *testing.T) {
 	// line in the cart, and a guest's order behind its signed link.
 	order := placeOrderInBrowser(admin)
 	addLineInBrowser(admin, "8")
-	memberPages = append(memberPages, "/checkout", order, "/admin/items", "/admin/orders")
+	// A hidden article, so that the moderation page has a row to check.
+	admin.navigate("/articles/2")
+	admin.click(`[data-testid=hide-article]`)
+	admin.waitFor(`[data-testid=unhide-article]`)
+	memberPages = append(memberPages, "/checkout", order, order+"/cancel", "/admin/items", "/admin/orders", "/admin/orders?q=a",
+		"/admin/moderation", "/items?q=skilet")
 	guestPages = append(guestPages, guestOrderLink(t, app))
 
 	for _, width := range []int64{1280, 390} {

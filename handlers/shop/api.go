@@ -10,8 +10,9 @@ import (
 
 // APIItem is GET /api/items/:id: the item's row as JSON, column names as
 // keys, from the row cache (`inv:<id>`, X-Row-Cache: HIT, with cached_at)
-// when the row is scheduled there, else from the database (MISS). Item
-// pages poll it for live price and stock.
+// when the row is scheduled there, else from the database (MISS); an
+// archived item is 410 Gone, like its page. Item pages poll it for live
+// price and stock.
 func (h *Handler) APIItem(c echo.Context) error {
 	id, err := web.ItemIDParam(c)
 	if err != nil {

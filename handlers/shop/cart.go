@@ -63,17 +63,22 @@ func (h *Handler) loadCart(c echo.Context) (cart.Cart, map[int64]catalog.Item, e
 }
 
 // cartView builds the page model. A line the catalog cannot fill as it is
-// says why; problems (from a refused checkout) take precedence.
+// says why; problems (from a refused checkout) take precedence. A line no
+// longer sold (archived, or gone from the catalog) stays in the cart until
+// the shopper removes it, but is out of the subtotal and its count.
 func (h *Handler) cartView(basket cart.Cart, rows map[int64]catalog.Item, problems map[int64]string) views.CartData {
-	d := views.CartData{Count: basket.Count}
+	var d views.CartData
 	for _, l := range basket.Lines {
 		it, ok := rows[l.ItemID]
 		line := views.CartLine{ItemID: l.ItemID, Name: it.Name, Category: it.Category, PriceCents: it.PriceCents, Qty: l.Qty,
 			MaxQty: max(min(it.Stock, int64(h.cfg.MaxLineQty)), l.Qty)}
 		switch {
-		case !ok:
-			line.Name, line.Gone, line.PriceCents = "Item no longer available", true, 0
-			line.Problem = "This item is no longer sold. Remove it to check out."
+		case !ok || it.Archived():
+			line.Gone, line.PriceCents = true, 0
+			line.Problem = noLongerSold
+			if !ok {
+				line.Name = "An item no longer in the shop"
+			}
 		case it.Stock <= 0:
 			line.Problem = "Sold out. Remove it to check out."
 		case it.Stock < l.Qty:
@@ -84,8 +89,33 @@ func (h *Handler) cartView(basket cart.Cart, rows map[int64]catalog.Item, proble
 		}
 		d.Lines = append(d.Lines, line)
 		d.SubtotalCents += line.TotalCents()
+		if !line.Gone {
+			d.Count += l.Qty
+		}
 	}
 	return d
+}
+
+// noLongerSold is what a cart line of an item no longer sold says.
+const noLongerSold = "No longer sold: remove it to check out."
+
+// goneLines names the cart's lines that are no longer sold, for the
+// message above the checkout form ("" when there are none).
+func goneLines(lines []views.CartLine) string {
+	var names []string
+	for _, l := range lines {
+		if l.Gone {
+			names = append(names, l.Name)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0] + " is no longer sold. Remove it from your cart to check out."
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] +
+		" are no longer sold. Remove them from your cart to check out."
 }
 
 // pictureLines sets the main picture of each cart line, with one query.
@@ -246,17 +276,19 @@ type cartLineJSON struct {
 }
 
 // cartAnswer is POST /cart's JSON: the line as it now is (null once
-// removed), the cart's count (total quantity, as in the header) and total.
+// removed), the cart's count (total quantity, as in the header), and the
+// subtotal with the quantity it is for (the lines still sold).
 type cartAnswer struct {
-	Item       int64         `json:"item"`
-	Line       *cartLineJSON `json:"line"`
-	Quantity   int64         `json:"quantity"`
-	CartCount  int64         `json:"cart_count"`
-	Lines      int           `json:"lines"`
-	TotalCents int64         `json:"total_cents"`
-	Total      string        `json:"total"`
-	Message    string        `json:"message,omitempty"`
-	Error      string        `json:"error,omitempty"`
+	Item          int64         `json:"item"`
+	Line          *cartLineJSON `json:"line"`
+	Quantity      int64         `json:"quantity"`
+	CartCount     int64         `json:"cart_count"`
+	SubtotalCount int64         `json:"subtotal_count"`
+	Lines         int           `json:"lines"`
+	TotalCents    int64         `json:"total_cents"`
+	Total         string        `json:"total"`
+	Message       string        `json:"message,omitempty"`
+	Error         string        `json:"error,omitempty"`
 }
 
 // cartJSON answers with the cart's state. Rows already read (known) are
@@ -280,7 +312,8 @@ func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, basket cart
 		rows = more
 	}
 	d := h.cartView(basket, rows, nil)
-	a := cartAnswer{Item: itemID, CartCount: basket.Count, Lines: len(basket.Lines), TotalCents: d.SubtotalCents, Total: views.Money(d.SubtotalCents)}
+	a := cartAnswer{Item: itemID, CartCount: basket.Count, SubtotalCount: d.Count, Lines: len(basket.Lines),
+		TotalCents: d.SubtotalCents, Total: views.Money(d.SubtotalCents)}
 	if status >= 400 {
 		a.Error = msg
 	} else {

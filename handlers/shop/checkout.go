@@ -131,6 +131,9 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 	if err := h.pictureLines(c.Request().Context(), cv.Lines); err != nil {
 		return err
 	}
+	if msg == "" {
+		msg = goneLines(cv.Lines) // named before the shopper types an address
+	}
 	d := views.CheckoutData{Guest: !s.SignedIn(), Lines: cv.Lines, Count: cv.Count, SubtotalCents: cv.SubtotalCents, Error: msg,
 		Form: f.view(errs), Payments: paymentOptions(), Countries: countryOptions()}
 	rates := h.orders.Shipping()
@@ -170,6 +173,9 @@ func countryOptions() []views.CountryOption {
 func problemText(p orders.LineProblem) string {
 	switch p.Reason {
 	case orders.ProblemGone:
+		if p.Name != "" {
+			return p.Name + " is no longer sold; remove it from your cart to check out."
+		}
 		return "An item in your cart is no longer sold; remove it to check out."
 	case orders.ProblemSoldOut:
 		return p.Name + " is sold out; remove it to check out."

@@ -79,7 +79,7 @@ var fragments = map[string]fragment{
 				return nil, nil, err
 			}
 			if ok {
-				f.Rating, f.Body, f.Editing = r.Rating, r.Body, true
+				f.Rating, f.Body, f.Editing, f.Hidden = r.Rating, r.Body, true, r.Hidden
 			}
 		}
 		return views.ReviewBox(f), f, nil

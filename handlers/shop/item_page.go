@@ -61,7 +61,7 @@ func (h *Handler) renderItem(ctx context.Context, facts pagecache.PageData) ([]b
 		MyReview:    views.ReviewForm{ItemID: it.ID},
 	}
 	for _, r := range facts.Reviews {
-		d.Reviews = append(d.Reviews, views.ReviewView{User: r.Username, Rating: r.Rating, Body: r.Body,
+		d.Reviews = append(d.Reviews, views.ReviewView{ID: r.Ref(), User: r.Username, Rating: r.Rating, Body: r.Body,
 			When: r.Updated.UTC().Format("2 Jan 2006"), Verified: r.Verified})
 	}
 	d.ViewToBuy, d.HasViewToBuy = facts.ViewToBuy()

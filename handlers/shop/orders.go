@@ -172,10 +172,41 @@ func actorText(actor string, adminView bool) string {
 	return actor
 }
 
-// CancelOrder is POST /orders/:id/cancel (signed in only): the shopper
-// cancels their own
-// order until it ships; the stock goes back in the same transaction.
-// After shipping (or a second cancel) it is a 422 and nothing changes.
+// ConfirmCancel is GET /orders/:id/cancel (signed in only): the order
+// with the form that cancels it and a way back, so that cancelling takes
+// a deliberate second step with JavaScript off too. It changes nothing.
+// An order past cancelling goes back to its page, which says why; someone
+// else's is a 404.
+func (h *Handler) ConfirmCancel(c echo.Context) error {
+	s := web.SessionOf(c)
+	id, err := web.OrderIDParam(c)
+	if err != nil {
+		return err
+	}
+	o, err := h.orders.Order(c.Request().Context(), s.UserID, id)
+	if err != nil {
+		return err
+	}
+	if !orders.CanMoveOrder(o.Status, orders.OrderCancelled) {
+		h.web.SetFlash(c, notCancellable(o.ID, o.Status))
+		return web.Redirect(c, "/orders/"+web.Itoa(o.ID))
+	}
+	d := orderView(o, false)
+	if err := h.pictureOrder(c.Request().Context(), &d); err != nil {
+		return err
+	}
+	return web.Render(c, http.StatusOK, views.CancelOrderPage(h.web.Chrome(c, "Cancel order #"+web.Itoa(o.ID)), d))
+}
+
+// notCancellable says why an order can no longer be cancelled.
+func notCancellable(id int64, status string) string {
+	return fmt.Sprintf("Order %d is %s and can no longer be cancelled.", id, strings.ToLower(views.StatusText(status)))
+}
+
+// CancelOrder is POST /orders/:id/cancel (signed in only), the form of
+// the confirmation: the shopper cancels their own order until it ships;
+// the stock goes back in the same transaction. After shipping (or a
+// second cancel) it is a 422 and nothing changes.
 func (h *Handler) CancelOrder(c echo.Context) error {
 	s := web.SessionOf(c)
 	id, err := web.OrderIDParam(c)
@@ -185,8 +216,7 @@ func (h *Handler) CancelOrder(c echo.Context) error {
 	_, err = h.orders.MoveOrder(c.Request().Context(), id, s.UserID, orders.OrderCancelled, orders.ActorShopper)
 	var me *orders.MoveError
 	if errors.As(err, &me) {
-		msg := fmt.Sprintf("Order %d is %s and can no longer be cancelled.", id, strings.ToLower(views.StatusText(me.From)))
-		return web.Unprocessable(c, msg)
+		return web.Unprocessable(c, notCancellable(id, me.From))
 	}
 	if err != nil {
 		return err

@@ -22,6 +22,7 @@ var errorPage = map[int]views.ErrorData{
 	http.StatusMethodNotAllowed:      {Title: "Not allowed", Message: "That action is not supported here."},
 	http.StatusGone:                  {Title: "No longer sold", Message: "This item has been taken off sale. Past orders still show it."},
 	http.StatusRequestEntityTooLarge: {Title: "Too much data", Message: "The form you sent was too large."},
+	http.StatusUnsupportedMediaType:  {Title: "Not a form", Message: "This address takes a web form."},
 	http.StatusUnprocessableEntity:   {Title: "Please check the form", Message: "Some fields need another look."},
 	http.StatusTooManyRequests:       {Title: "Slow down a little", Message: "You have done that too often. Please wait a moment and try again."},
 	http.StatusInternalServerError:   {Title: "Something went wrong", Message: "We hit a problem showing this page. It has been logged; please try again."},
@@ -33,6 +34,12 @@ var errorPage = map[int]views.ErrorData{
 // for JSON clients). Internal error text never reaches the client.
 func (k *Kit) ErrorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
+		return
+	}
+	if ClientGone(c.Request().Context(), err) {
+		// Nobody waits for a page: the status is for the log and the
+		// metrics, where a client going away is not a server error.
+		c.Response().WriteHeader(StatusClientClosedRequest)
 		return
 	}
 	status, msg := http.StatusInternalServerError, ""
@@ -95,6 +102,22 @@ func (k *Kit) ErrorHandler(err error, c echo.Context) {
 		k.log.Error("render error page", "err", rerr)
 		_ = c.String(status, fmt.Sprintf("%d %s", status, data.Title))
 	}
+}
+
+// StatusClientClosedRequest is the status logged for a request whose
+// client went away before the answer was ready (nginx's 499).
+const StatusClientClosedRequest = 499
+
+// ClientGone reports whether err came from the request's client going
+// away (its connection closed, so the server cancelled the request's
+// context) rather than from the shop: the context was cancelled, not timed
+// out (the request's own deadline is a 503), and the failure is the
+// cancellation or a connection it cut short.
+func ClientGone(ctx context.Context, err error) bool {
+	if err == nil || !errors.Is(ctx.Err(), context.Canceled) {
+		return false
+	}
+	return errors.Is(err, context.Canceled) || platform.IsUnavailable(err)
 }
 
 // BadRequest is a 400 with a message the user can act on.

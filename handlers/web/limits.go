@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/store/ratelimit"
+	"storefront/views"
 )
 
 // Limit counts one event for subject under the named rate (a keys.Rate*
@@ -52,7 +53,7 @@ func newRateLimited(wait time.Duration, msg string) *RateLimited {
 
 func humanWait(secs int) string {
 	if secs < 90 {
-		return fmt.Sprintf("%d seconds", max(secs, 1))
+		return views.Counted(int64(max(secs, 1)), "second", "seconds")
 	}
-	return fmt.Sprintf("%d minutes", (secs+59)/60)
+	return views.Counted(int64((secs+59)/60), "minute", "minutes")
 }

@@ -250,6 +250,8 @@ func Itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func levelFor(status int) slog.Level {
 	switch {
+	case status == StatusClientClosedRequest:
+		return slog.LevelInfo // the client's choice, not a fault
 	case status >= 500:
 		return slog.LevelError
 	case status >= 400:

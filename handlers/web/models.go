@@ -73,21 +73,15 @@ func domainOf(link string) string {
 
 // AgeText says how long ago something happened, for people.
 func AgeText(d time.Duration) string {
-	plural := func(n int, unit string) string {
-		if n == 1 {
-			return "1 " + unit + " ago"
-		}
-		return strconv.Itoa(n) + " " + unit + "s ago"
-	}
 	switch {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute")
+		return views.Counted(int64(d/time.Minute), "minute", "minutes") + " ago"
 	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour")
+		return views.Counted(int64(d/time.Hour), "hour", "hours") + " ago"
 	}
-	return plural(int(d/(24*time.Hour)), "day")
+	return views.Counted(int64(d/(24*time.Hour)), "day", "days") + " ago"
 }
 
 // When formats a time for order pages; the zero time is "".

@@ -57,7 +57,8 @@
       if (total) { total.textContent = data.line.total; }
     }
     Storefront.setText('[data-testid="cart-total"]', data.total);
-    Storefront.setText("[data-cart-count]", String(data.cart_count));
+    Storefront.setText("[data-subtotal-count]", String(data.subtotal_count));
+    Storefront.setText("[data-subtotal-word]", plural(data.subtotal_count));
     if (data.lines === 0) {
       var full = page.querySelector("[data-cart-full]");
       if (full) { full.hidden = true; }

@@ -64,13 +64,21 @@ type AlsoBought struct {
 	Buyers  int64
 }
 
+// ViewToBuyMinViews is how many views an item needs before its page says
+// what share of them bought it: "100% of viewers bought it" over three
+// views says nothing.
+const ViewToBuyMinViews = 20
+
 // ViewToBuy is the percentage of views that ended in an order of the item
-// (0-100, rounded), and false when the item has no views to compare with.
+// (1-100, rounded), and false when it is not worth showing: under
+// ViewToBuyMinViews views, or under 1% ("0% of viewers bought it" only
+// puts shoppers off).
 func (a AlsoBought) ViewToBuy(views int64) (int64, bool) {
-	if views <= 0 {
+	if views < ViewToBuyMinViews {
 		return 0, false
 	}
-	return min(100, (a.Buyers*100+views/2)/views), true
+	pct := min(100, (a.Buyers*100+views/2)/views)
+	return pct, pct >= 1
 }
 
 // AlsoBoughtRead is the pipelined read of an item's order statistics,

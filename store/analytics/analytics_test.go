@@ -74,14 +74,31 @@ func TestRescaleWorkerRunsOnceAcrossInstances(t *testing.T) {
 	}
 }
 
+// TestViewToBuy: the share of views that bought, shown only from
+// analytics.ViewToBuyMinViews views on and when it is at least 1%: "0% of
+// viewers bought it", or 100% of 3 views, says nothing to a shopper.
 func TestViewToBuy(t *testing.T) {
-	if got, ok := (analytics.AlsoBought{Buyers: 1}).ViewToBuy(3); !ok || got != 33 {
-		t.Errorf("1 buyer over 3 views: %d%%", got)
+	for _, tc := range []struct {
+		buyers, views int64
+		want          int64
+		shown         bool
+	}{
+		{1, 3, 0, false},
+		{5, 19, 0, false},
+		{0, 0, 0, false},
+		{0, 500, 0, false},
+		{1, 300, 0, false}, // 0.3% rounds to 0
+		{1, 20, 5, true},
+		{7, 21, 33, true},
+		{1, 150, 1, true},
+		{50, 20, 100, true}, // more buyers than views counted
+	} {
+		got, ok := (analytics.AlsoBought{Buyers: tc.buyers}).ViewToBuy(tc.views)
+		if ok != tc.shown || (ok && got != tc.want) {
+			t.Errorf("%d buyers over %d views: %d%% shown %v, want %d%% shown %v", tc.buyers, tc.views, got, ok, tc.want, tc.shown)
+		}
 	}
-	if got, ok := (analytics.AlsoBought{Buyers: 5}).ViewToBuy(2); !ok || got != 100 {
-		t.Errorf("more buyers than views: %d%%, want 100", got)
-	}
-	if _, ok := (analytics.AlsoBought{}).ViewToBuy(0); ok {
-		t.Error("a percentage of no views")
+	if analytics.ViewToBuyMinViews != 20 {
+		t.Errorf("shown from %d views, want 20", analytics.ViewToBuyMinViews)
 	}
 }

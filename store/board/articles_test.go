@@ -304,6 +304,10 @@ func (r *recorder) ArticleHidden(_ context.Context, a board.Article) error {
 	r.add(fmt.Sprintf("hidden %d (poster %d)", a.ID, a.PosterID))
 	return nil
 }
+func (r *recorder) ArticleUnhidden(_ context.Context, a board.Article) error {
+	r.add(fmt.Sprintf("unhidden %d (poster %d)", a.ID, a.PosterID))
+	return nil
+}
 
 func TestArticleEvents(t *testing.T) {
 	st := wiringtest.New(t)
@@ -319,12 +323,18 @@ func TestArticleEvents(t *testing.T) {
 	if _, err := st.Board.HideArticle(t.Context(), a.ID, "moderator"); err != nil {
 		t.Fatal(err)
 	}
+	for range 2 { // the second changes nothing, so says nothing
+		if _, err := st.Board.UnhideArticle(t.Context(), a.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
 	p, v := us[0].ID, us[1].ID
 	want := []string{
 		fmt.Sprintf("posted %d by %d", a.ID, p),
 		fmt.Sprintf("voted %d by %d down (poster %d)", a.ID, v, p),
 		fmt.Sprintf("commented %d by %d #1 (poster %d)", a.ID, v, p),
 		fmt.Sprintf("hidden %d (poster %d)", a.ID, p),
+		fmt.Sprintf("unhidden %d (poster %d)", a.ID, p),
 	}
 	if !slices.Equal(rec.events, want) {
 		t.Fatalf("events %q, want %q", rec.events, want)

@@ -1,14 +1,16 @@
 // Package board owns the community article board: articles, up and down
 // votes (one direction per reader, within VOTE_WINDOW), listings by score
 // or by date, groups and their cached listings, comments, and hiding
-// articles and comments for moderators.
+// articles and comments for moderators, showing them again exactly as
+// they were, and the lists of what is hidden.
 //
 // Redis keys, all behind the hash tag {a} so that one script can change
 // an article, its voter sets and the listings together on a Cluster:
 // `{a}article:` (the id counter), `{a}article:<id>`, `{a}score:`,
 // `{a}time:`, `{a}voted:<id>`, `{a}downvoted:<id>`, `{a}votes:<user>`,
 // `{a}group:<name>`, `{a}score:<name>` / `{a}time:<name>` (cached group
-// listings), `{a}comments:<id>` and `{a}seeded:`. No tables.
+// listings), `{a}comments:<id>`, `{a}hidden:` and `{a}hidden-comments:`
+// (what moderators hid, for their list) and `{a}seeded:`. No tables.
 //
 // Effects beyond the board (feeds, posts counters, notifications) go
 // through Events, which social implements and the wiring installs.
@@ -17,7 +19,8 @@
 // atomic script, and the score is recomputed from the sets, so it is exact
 // however votes interleave; a closed article changes with no vote; a
 // hidden article or comment is gone from every listing and count for
-// everyone but its author and admins.
+// everyone but its author and admins, and unhiding it restores every key
+// hiding changed.
 //
-// Tests: articles_test.go and votes_bench_test.go here.
+// Tests: articles_test.go, hide_test.go and votes_bench_test.go here.
 package board

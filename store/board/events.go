@@ -20,6 +20,10 @@ type Events interface {
 	// ArticleHidden follows a moderator hiding a, which has left the
 	// board's listings already; its error is HideArticle's.
 	ArticleHidden(ctx context.Context, a Article) error
+	// ArticleUnhidden follows a moderator showing a hidden article again,
+	// which is back in the board's listings already: what ArticleHidden
+	// took away comes back. Its error is UnhideArticle's.
+	ArticleUnhidden(ctx context.Context, a Article) error
 }
 
 // SetEvents installs the listener for board events; nil removes it.
@@ -37,3 +41,4 @@ func (noEvents) ArticlePosted(context.Context, Article)               {}
 func (noEvents) ArticleVoted(context.Context, Article, int64, string) {}
 func (noEvents) ArticleCommented(context.Context, Article, Comment)   {}
 func (noEvents) ArticleHidden(context.Context, Article) error         { return nil }
+func (noEvents) ArticleUnhidden(context.Context, Article) error       { return nil }

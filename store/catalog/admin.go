@@ -94,7 +94,7 @@ type AdminItemQuery struct {
 func (s *Service) AdminItems(ctx context.Context, q AdminItemQuery) (ItemPage, error) {
 	where, args := "1=1", []any{}
 	if q.Q != "" {
-		args = append(args, "%"+likeEscape(strings.ToLower(q.Q))+"%")
+		args = append(args, platform.Contains(q.Q))
 		where = `LOWER(name) LIKE $1 ESCAPE '\'`
 		if id, err := strconv.ParseInt(q.Q, 10, 64); err == nil {
 			args = append(args, id)

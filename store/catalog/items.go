@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
 	"storefront/store/platform"
 )
@@ -106,8 +105,4 @@ type Category struct {
 type ItemPage struct {
 	Items []Item
 	Total int
-}
-
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }

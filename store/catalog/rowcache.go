@@ -272,10 +272,17 @@ func rowID(member any) (int64, string) {
 }
 
 // ItemRow returns an item's row as JSON for /api/items/:id: inv:<id> when
-// the row cache holds it (cached is true), else the database's row.
+// the row cache holds it (cached is true), else the database's row. An
+// archived item is platform.ErrGone whichever copy says so, like its page.
 func (s *Service) ItemRow(ctx context.Context, id int64) (body []byte, cached bool, err error) {
 	b, err := s.rdb.Get(ctx, keys.RowCache(id)).Bytes()
 	if err == nil {
+		var row struct {
+			ArchivedAt int64 `json:"archived_at"`
+		}
+		if json.Unmarshal(b, &row) == nil && row.ArchivedAt != 0 {
+			return nil, true, platform.ErrGone
+		}
 		return b, true, nil
 	}
 	if !errors.Is(err, redis.Nil) {
@@ -284,6 +291,9 @@ func (s *Service) ItemRow(ctx context.Context, id int64) (body []byte, cached bo
 	it, err := s.Item(ctx, id)
 	if err != nil {
 		return nil, false, err
+	}
+	if it.Archived() {
+		return nil, false, platform.ErrGone
 	}
 	b, err = json.Marshal(it)
 	return b, false, err
@@ -343,7 +353,7 @@ func (w *rowCacheWorker) Run(ctx context.Context) {
 	for ctx.Err() == nil {
 		n, err := w.s.CacheRows(ctx)
 		if done, now := pace.Add(int64(n), err); now && ctx.Err() == nil {
-			w.s.host.Report(ctx, w.Name(), workers.Run{Result: fmt.Sprintf("refreshed %d rows", done), Err: err, Counts: map[string]int64{"refreshed": done}})
+			w.s.host.Report(ctx, w.Name(), workers.Run{Result: fmt.Sprintf("rows refreshed: %d", done), Err: err, Counts: map[string]int64{"refreshed": done}})
 		}
 		wait := time.Duration(0)
 		switch {

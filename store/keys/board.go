@@ -50,3 +50,12 @@ func GroupListing(name string, byTime bool) string {
 
 // Comments is an article's comments, a LIST of JSON objects, oldest first.
 func Comments(id int64) string { return "{a}comments:" + strconv.FormatInt(id, 10) }
+
+// HiddenArticles is the ZSET of hidden article ids -> when a moderator
+// hid them (Unix seconds): the moderation page's list, kept by the hide
+// and unhide scripts with the article's hash.
+const HiddenArticles = "{a}hidden:"
+
+// HiddenComments is the ZSET of hidden comments, "<article>-<number>" ->
+// when a moderator hid them, kept by the hide and unhide scripts.
+const HiddenComments = "{a}hidden-comments:"

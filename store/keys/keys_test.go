@@ -31,6 +31,8 @@ func TestKeysThatGoTogetherShareASlot(t *testing.T) {
 		{keys.Followers(3), keys.FollowVersions(3)},
 		{keys.AccountCart(3), keys.CheckoutLock(3, "")},
 		{keys.Article(1), keys.ArticleScores},
+		{keys.Article(1), keys.HiddenArticles},
+		{keys.Comments(1), keys.HiddenComments},
 		{keys.GroupListing("go", true), keys.Group("go")},
 	} {
 		if hashTag(pair[0]) != hashTag(pair[1]) {

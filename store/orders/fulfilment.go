@@ -321,7 +321,7 @@ func (f *Fulfilment) report(ctx context.Context, res PollResult, err error) {
 		return
 	}
 	f.lastReport = time.Now()
-	run := workers.Run{Result: fmt.Sprintf("%d handled, %d processed, %d reclaimed", res.Handled, res.Fulfilled, res.Reclaimed),
+	run := workers.Run{Result: fmt.Sprintf("handled %d, processed %d, reclaimed %d", res.Handled, res.Fulfilled, res.Reclaimed),
 		Err: err, Counts: map[string]int64{"processed": int64(res.Fulfilled)}}
 	f.s.host.Report(ctx, f.Name(), run)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"storefront/store/catalog"
@@ -202,26 +203,59 @@ type AdminOrder struct {
 	Username string
 }
 
-// AdminOrders returns one page of every shopper's orders, newest first,
-// optionally of one status, and how many match.
-func (s *Service) AdminOrders(ctx context.Context, status string, limit, offset int) ([]AdminOrder, int, error) {
-	where, args := "", []any{}
-	if status != "" {
-		where, args = "WHERE o.status = $1", append(args, status)
+// AdminOrderQuery selects a page of the admin's order list.
+type AdminOrderQuery struct {
+	Status string // "" for every status
+	// Q finds orders by number ("12" or "#12"), or by any part of the
+	// account's name, the delivery name or the email, in any case.
+	Q             string
+	Limit, Offset int
+}
+
+// where is the query's condition and its arguments, placeholders from $1.
+func (q AdminOrderQuery) where() (string, []any) {
+	var conds []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
 	}
+	if q.Status != "" {
+		conds = append(conds, "o.status = "+arg(q.Status))
+	}
+	if text := strings.TrimSpace(q.Q); text != "" {
+		p := arg(platform.Contains(text))
+		or := []string{`LOWER(o.ship_name) LIKE ` + p + ` ESCAPE '\'`, `LOWER(o.email) LIKE ` + p + ` ESCAPE '\'`,
+			`(o.user_id <> ` + strconv.FormatInt(GuestUserID, 10) + ` AND LOWER(u.username) LIKE ` + p + ` ESCAPE '\')`}
+		if id, err := strconv.ParseInt(strings.TrimPrefix(text, "#"), 10, 64); err == nil && id > 0 {
+			or = append(or, "o.id = "+arg(id))
+		}
+		conds = append(conds, "("+strings.Join(or, " OR ")+")")
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return "WHERE " + strings.Join(conds, " AND "), args
+}
+
+// AdminOrders returns one page of every shopper's orders, newest first,
+// filtered by status and search, and how many match.
+func (s *Service) AdminOrders(ctx context.Context, q AdminOrderQuery) ([]AdminOrder, int, error) {
+	where, args := q.where()
+	const from = `FROM orders o LEFT JOIN users u ON u.id = o.user_id `
 	var total int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders o `+where, args...).Scan(&total); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) `+from+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("admin orders: %w", err)
 	}
-	if offset >= total {
+	if q.Offset >= total {
 		return nil, total, nil
 	}
 	n := len(args)
-	args = append(args, limit, offset)
+	args = append(args, q.Limit, q.Offset)
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT o.id, o.user_id, COALESCE(u.username, ''), o.status, o.total_cents, o.created_at,
+		SELECT o.id, o.user_id, COALESCE(u.username, ''), o.status, o.total_cents, o.created_at, o.email, o.ship_name,
 		       (SELECT COALESCE(SUM(l.qty), 0) FROM order_lines l WHERE l.order_id = o.id)
-		FROM orders o LEFT JOIN users u ON u.id = o.user_id `+where+`
+		`+from+where+`
 		ORDER BY o.id DESC LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2), args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("admin orders: %w", err)
@@ -231,7 +265,7 @@ func (s *Service) AdminOrders(ctx context.Context, status string, limit, offset 
 	for rows.Next() {
 		var o AdminOrder
 		var created int64
-		if err := rows.Scan(&o.ID, &o.UserID, &o.Username, &o.Status, &o.TotalCents, &created, &o.ItemCount); err != nil {
+		if err := rows.Scan(&o.ID, &o.UserID, &o.Username, &o.Status, &o.TotalCents, &created, &o.Email, &o.Address.Name, &o.ItemCount); err != nil {
 			return nil, 0, fmt.Errorf("admin orders: %w", err)
 		}
 		o.CreatedAt = platform.UnixTime(created)

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -48,4 +49,20 @@ func Ints(vals []any, n int) []int64 {
 		}
 	}
 	return out
+}
+
+// PairRef names a thing by two ids, "<a>-<b>": a comment by its article
+// and number, a review by its item and author. Pages carry it in their
+// hooks and moderation routes take it.
+func PairRef(a, b int64) string { return FormatID(a) + "-" + FormatID(b) }
+
+// ParsePairRef reads a PairRef; ok only for two positive ids.
+func ParsePairRef(ref string) (a, b int64, ok bool) {
+	x, y, found := strings.Cut(ref, "-")
+	if !found {
+		return 0, 0, false
+	}
+	a, err1 := strconv.ParseInt(x, 10, 64)
+	b, err2 := strconv.ParseInt(y, 10, 64)
+	return a, b, err1 == nil && err2 == nil && a > 0 && b > 0
 }

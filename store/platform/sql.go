@@ -120,3 +120,10 @@ func ValueRows(from, rows, cols int) string {
 	}
 	return b.String()
 }
+
+// Contains is the LIKE pattern (used with ESCAPE '\' against a LOWER()
+// column) matching text that contains s in any case: s lower-cased, with
+// the pattern's own characters escaped so that they match themselves.
+func Contains(s string) string {
+	return "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(s)) + "%"
+}

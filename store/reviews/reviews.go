@@ -39,7 +39,20 @@ type Review struct {
 	// Verified is set when the reviewer bought the item (an order of it
 	// that was not cancelled).
 	Verified bool
+	// Hidden is set when a moderator hid the review: it is out of the
+	// item's page, rating and count; its author still sees it, marked.
+	Hidden bool
 }
+
+// Ref is how pages and the moderation routes name a review:
+// "<item id>-<author's user id>" (one review per account and item).
+func (r Review) Ref() string { return platform.PairRef(r.ItemID, r.UserID) }
+
+// ParseRef reads a Review.Ref.
+func ParseRef(ref string) (itemID, userID int64, ok bool) { return platform.ParsePairRef(ref) }
+
+// shown is the condition of the reviews everyone sees.
+const shown = `hidden_at IS NULL`
 
 // Rating is an item's average rating and how many reviews it has.
 type Rating struct {
@@ -55,7 +68,7 @@ const verifiedSQL = `EXISTS (SELECT 1 FROM order_lines l JOIN orders o ON o.id =
 	WHERE l.item_id = r.item_id AND o.user_id = r.user_id AND o.status <> 'cancelled')`
 
 // SaveReview writes userID's review of an item, replacing their earlier
-// one (one per account and item). A missing item is platform.ErrNotFound, an
+// one (one per account and item; a hidden one stays hidden). A missing item is platform.ErrNotFound, an
 // archived one platform.ErrGone; validation of the text is the caller's. The
 // item's change is announced (its cached pages show the reviews). It
 // reports whether the review is new.
@@ -82,15 +95,26 @@ func (s *Service) SaveReview(ctx context.Context, itemID, userID int64, rating i
 	return created == now, s.catalog.Changed(ctx, catalog.Change{IDs: []int64{itemID}})
 }
 
-// ItemReviews returns an item's newest reviews (at most ReviewsShown) and
-// its rating over all of them, in one query (the count and average ride
-// on every row as window aggregates computed before the LIMIT).
+// ItemReviews returns an item's newest shown reviews (at most
+// ReviewsShown) and its rating over all of them, in one query (the count
+// and average ride on every row as window aggregates computed before the
+// LIMIT). Hidden reviews count for nothing.
 func (s *Service) ItemReviews(ctx context.Context, itemID int64) ([]Review, Rating, error) {
+	return s.itemReviews(ctx, itemID, `r.`+shown)
+}
+
+// AdminItemReviews is ItemReviews with the hidden reviews too (marked),
+// for the admin's item page; the rating is over all of them.
+func (s *Service) AdminItemReviews(ctx context.Context, itemID int64) ([]Review, Rating, error) {
+	return s.itemReviews(ctx, itemID, `1=1`)
+}
+
+func (s *Service) itemReviews(ctx context.Context, itemID int64, cond string) ([]Review, Rating, error) {
 	var r Rating
 	rows, err := s.db.QueryContext(ctx, `SELECT r.user_id, COALESCE(u.username, ''), r.rating, r.body, r.updated_at, `+verifiedSQL+`,
-			COUNT(*) OVER (), AVG(r.rating * 1.0) OVER ()
+			r.hidden_at IS NOT NULL, COUNT(*) OVER (), AVG(r.rating * 1.0) OVER ()
 		FROM reviews r LEFT JOIN users u ON u.id = r.user_id
-		WHERE r.item_id = $1 ORDER BY r.updated_at DESC, r.user_id LIMIT $2`, itemID, ReviewsShown)
+		WHERE r.item_id = $1 AND `+cond+` ORDER BY r.updated_at DESC, r.user_id LIMIT $2`, itemID, ReviewsShown)
 	if err != nil {
 		return nil, r, fmt.Errorf("reviews: %w", err)
 	}
@@ -99,7 +123,7 @@ func (s *Service) ItemReviews(ctx context.Context, itemID int64) ([]Review, Rati
 	for rows.Next() {
 		rv := Review{ItemID: itemID}
 		var at int64
-		if err := rows.Scan(&rv.UserID, &rv.Username, &rv.Rating, &rv.Body, &at, &rv.Verified, &r.Count, &r.Average); err != nil {
+		if err := rows.Scan(&rv.UserID, &rv.Username, &rv.Rating, &rv.Body, &at, &rv.Verified, &rv.Hidden, &r.Count, &r.Average); err != nil {
 			return nil, r, fmt.Errorf("reviews: %w", err)
 		}
 		rv.Updated = platform.UnixTime(at)
@@ -113,8 +137,8 @@ func (s *Service) ItemReviews(ctx context.Context, itemID int64) ([]Review, Rati
 func (s *Service) readMyReview(ctx context.Context, itemID, userID int64) (Review, bool, error) {
 	rv := Review{ItemID: itemID, UserID: userID}
 	var at int64
-	err := s.db.QueryRowContext(ctx, `SELECT rating, body, updated_at FROM reviews WHERE item_id = $1 AND user_id = $2`, itemID, userID).
-		Scan(&rv.Rating, &rv.Body, &at)
+	err := s.db.QueryRowContext(ctx, `SELECT rating, body, updated_at, hidden_at IS NOT NULL FROM reviews WHERE item_id = $1 AND user_id = $2`, itemID, userID).
+		Scan(&rv.Rating, &rv.Body, &at, &rv.Hidden)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Review{}, false, nil
 	}
@@ -132,7 +156,7 @@ func (s *Service) Ratings(ctx context.Context, ids []int64) (map[int64]Rating, e
 		return out, nil
 	}
 	ph, args := platform.InList(1, ids)
-	rows, err := s.db.QueryContext(ctx, `SELECT item_id, COUNT(*), AVG(rating * 1.0) FROM reviews WHERE item_id IN (`+ph+`) GROUP BY item_id`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT item_id, COUNT(*), AVG(rating * 1.0) FROM reviews WHERE item_id IN (`+ph+`) AND `+shown+` GROUP BY item_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("ratings: %w", err)
 	}

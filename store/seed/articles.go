@@ -96,6 +96,9 @@ func (s *Service) seedArticles(ctx context.Context) error {
 	span := 12 * time.Hour
 	for i, d := range demoArticles {
 		posted := now.Add(-span + time.Duration(i)*span/time.Duration(len(demoArticles)) + time.Duration(rng.IntN(600))*time.Second)
+		if posted.After(now) {
+			posted = now
+		}
 		poster := users[rng.IntN(len(users))]
 		// Each article has its own appeal: some are liked by nearly
 		// everyone, some are voted down.
@@ -110,7 +113,7 @@ func (s *Service) seedArticles(ctx context.Context) error {
 				down = append(down, u.ID)
 			}
 		}
-		if err := s.seedArticle(ctx, d, poster, posted, up, down, rng, users); err != nil {
+		if err := s.seedArticle(ctx, d, poster, posted, now, up, down, rng, users); err != nil {
 			return fmt.Errorf("seed articles: %w", err)
 		}
 	}
@@ -118,11 +121,18 @@ func (s *Service) seedArticles(ctx context.Context) error {
 	return nil
 }
 
-func (s *Service) seedArticle(ctx context.Context, d demoArticle, poster sessions.User, posted time.Time, up, down []int64, rng *mrand.Rand, users []sessions.User) error {
+// seedArticle writes one demo article posted at posted (not after now)
+// with up to three comments, dated in order between the post and now: the
+// time from the post to now is cut in one slot per comment, and each falls
+// in the later part of its own slot.
+func (s *Service) seedArticle(ctx context.Context, d demoArticle, poster sessions.User, posted, now time.Time, up, down []int64, rng *mrand.Rand, users []sessions.User) error {
 	var comments []board.Comment
-	for j := range rng.IntN(4) {
+	n := rng.IntN(4)
+	slot := now.Sub(posted) / time.Duration(max(n, 1))
+	for j := range n {
 		u := users[rng.IntN(len(users))]
-		at := posted.Add(time.Duration((j+1)*(600+rng.IntN(3000))) * time.Second)
+		into := time.Duration(600+rng.IntN(3000)) * slot / 3600 // 1/6 to 1 of the slot
+		at := posted.Add(time.Duration(j)*slot + into)
 		comments = append(comments, board.Comment{UserID: u.ID, User: u.Username, Body: demoComments[rng.IntN(len(demoComments))], Posted: at})
 	}
 	a, err := s.Board.WriteDemo(ctx, board.Article{Title: d.title, Link: d.link, Poster: poster.Username, PosterID: poster.ID,

@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"storefront/store/platform"
 )
@@ -29,4 +30,56 @@ func (s *Service) BanUser(ctx context.Context, name string) (User, int, error) {
 	u.Banned = true
 	n, err := s.EndUserSessions(ctx, u.ID, "")
 	return u, n, err
+}
+
+// UnbanUser lifts a ban: the account can sign in again (its sessions
+// ended with the ban stay ended). It reports whether it was banned.
+// platform.ErrNotFound for no such account.
+func (s *Service) UnbanUser(ctx context.Context, name string) (User, bool, error) {
+	u, err := s.UserByName(ctx, name)
+	if err != nil {
+		return User{}, false, err
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE users SET banned_at = NULL WHERE id = $1 AND banned_at IS NOT NULL`, u.ID)
+	if err != nil {
+		return u, false, fmt.Errorf("unban %q: %w", name, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return u, false, fmt.Errorf("unban %q: %w", name, err)
+	}
+	u.Banned = false
+	return u, n > 0, nil
+}
+
+// BannedUser is a banned account as the moderation page lists it.
+type BannedUser struct {
+	User
+	BannedAt time.Time
+}
+
+// BannedUsers lists the banned accounts, the most recently banned first
+// (at most n), and how many there are.
+func (s *Service) BannedUsers(ctx context.Context, n int) ([]BannedUser, int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, username, banned_at, COUNT(*) OVER () FROM users
+		WHERE banned_at IS NOT NULL ORDER BY banned_at DESC, id LIMIT $1`, n)
+	if err != nil {
+		return nil, 0, fmt.Errorf("banned users: %w", err)
+	}
+	defer rows.Close()
+	var out []BannedUser
+	total := 0
+	for rows.Next() {
+		b := BannedUser{User: User{Banned: true}}
+		var at int64
+		if err := rows.Scan(&b.ID, &b.Username, &at, &total); err != nil {
+			return nil, 0, fmt.Errorf("banned users: %w", err)
+		}
+		b.BannedAt = platform.UnixTime(at)
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("banned users: %w", err)
+	}
+	return out, total, nil
 }

@@ -302,7 +302,7 @@ func (s *Service) cleanupWorker() workers.Worker {
 			if err == nil && n > 0 {
 				s.log.Info("sessions evicted", "evicted", n, "limit", s.opt.SessionLimit)
 			}
-			return workers.Run{Result: fmt.Sprintf("evicted %d sessions", n), Err: err, Counts: map[string]int64{"evicted": n}}, more
+			return workers.Run{Result: fmt.Sprintf("sessions evicted: %d", n), Err: err, Counts: map[string]int64{"evicted": n}}, more
 		},
 	})
 }

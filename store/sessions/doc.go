@@ -1,8 +1,8 @@
 // Package sessions owns who a visitor is: cookie tokens' sessions in
 // Redis, the accounts in SQL (users), signing in and out, passwords,
-// bans, the cap of new guest sessions per client address, each account's
-// list of sessions, and the cleanup that keeps at most SESSION_LIMIT
-// sessions.
+// bans, lifting them and the list of the banned, the cap of new guest
+// sessions per client address, each account's list of sessions, and the
+// cleanup that keeps at most SESSION_LIMIT sessions.
 //
 // Redis keys: `recent:` (every session, last seen; signed-in ones ranked
 // after every guest by keys.SignedInScore), `login:` (signed-in session ->

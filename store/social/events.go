@@ -23,13 +23,15 @@ type boardEvents struct{ s *Service }
 
 // ArticlePosted records the article and fans it out.
 func (e boardEvents) ArticlePosted(ctx context.Context, a board.Article) {
-	err := e.s.RecordPost(ctx, FeedEntry{
-		ArticleID: a.ID, AuthorID: a.PosterID, AuthorName: a.Poster,
-		Title: a.Title, Link: a.Link, PostedAt: float64(a.Posted.UnixMicro()) / 1e6,
-	})
-	if err != nil {
+	if err := e.s.RecordPost(ctx, feedEntryOf(a)); err != nil {
 		e.s.log.Warn("article posted: record for feeds", "article", a.ID, "err", err)
 	}
+}
+
+// feedEntryOf is an article as feeds keep it, at its post time.
+func feedEntryOf(a board.Article) FeedEntry {
+	return FeedEntry{ArticleID: a.ID, AuthorID: a.PosterID, AuthorName: a.Poster,
+		Title: a.Title, Link: a.Link, PostedAt: float64(a.Posted.UnixMicro()) / 1e6}
 }
 
 // ArticleVoted notifies the author of a new up or down vote (not of a vote
@@ -73,6 +75,20 @@ func (e boardEvents) ArticleHidden(ctx context.Context, a board.Article) error {
 		if err := unpostScript.Run(ctx, e.s.rdb, []string{keys.Posts(a.PosterID), keys.UserCounts(a.PosterID)}, a.ID).Err(); err != nil {
 			return fmt.Errorf("hide article %d: author's posts: %w", a.ID, err)
 		}
+	}
+	return nil
+}
+
+// ArticleUnhidden puts back what ArticleHidden took: the feed entry (the
+// followers' feeds still hold the id, and the fan-out adds it, at its post
+// time, to those built meanwhile), the author's profile entry and posts
+// counter. RecordPost does exactly that, idempotently.
+func (e boardEvents) ArticleUnhidden(ctx context.Context, a board.Article) error {
+	if a.PosterID <= 0 {
+		return nil
+	}
+	if err := e.s.RecordPost(ctx, feedEntryOf(a)); err != nil {
+		return fmt.Errorf("unhide article %d: %w", a.ID, err)
 	}
 	return nil
 }

@@ -175,7 +175,7 @@ func (w *fanOutWorker) Run(ctx context.Context) {
 			wait = time.Second
 		}
 		if done, now := pace.Add(int64(n), err); now && ctx.Err() == nil {
-			w.s.host.Report(ctx, w.Name(), workers.Run{Result: fmt.Sprintf("%d fan-out steps", done), Err: err, Counts: map[string]int64{"steps": done}})
+			w.s.host.Report(ctx, w.Name(), workers.Run{Result: fmt.Sprintf("fan-out steps: %d", done), Err: err, Counts: map[string]int64{"steps": done}})
 		}
 		select {
 		case <-ctx.Done():

@@ -243,7 +243,7 @@ func (s *Service) statsWorker() workers.Worker {
 					}
 				}()
 			}
-			return workers.Run{Result: fmt.Sprintf("sampled: %d sessions, %d page hits so far", smp.Sessions, smp.Hits), Err: err}, false
+			return workers.Run{Result: fmt.Sprintf("sampled: sessions %d, page hits so far %d", smp.Sessions, smp.Hits), Err: err}, false
 		},
 	})
 }

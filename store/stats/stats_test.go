@@ -184,7 +184,7 @@ func TestDashboard(t *testing.T) {
 	rdb.ZAdd(ctx, keys.RowSchedule, redis.Z{Score: float64(now.Unix() + 60), Member: "9"}, redis.Z{Score: float64(now.Unix()), Member: "4"})
 	rdb.ZAdd(ctx, keys.RowDelay, redis.Z{Score: 30, Member: "9"}, redis.Z{Score: 5, Member: "4"})
 	rdb.Set(ctx, keys.RowCache(4), fmt.Sprintf(`{"id":4,"cached_at":%d.5}`, now.Unix()-2), 0)
-	rdb.HSet(ctx, keys.Worker(keys.LeaseCleanup), "instance", "box-1", "last_run", now.UnixMilli(), "result", "evicted 3 sessions", "error", "", "total:evicted", 12)
+	rdb.HSet(ctx, keys.Worker(keys.LeaseCleanup), "instance", "box-1", "last_run", now.UnixMilli(), "result", "sessions evicted: 3", "error", "", "total:evicted", 12)
 	rdb.Set(ctx, keys.Lease(keys.LeaseCleanup), "box-1", time.Minute)
 
 	d, err := twin(t, st).Stats.Dashboard(ctx)
