@@ -36,7 +36,7 @@ type RedisConn struct {
 	// server-assisted client-side caching (RESP3, CLIENT TRACKING), for
 	// reads that a cached page's holes need; nil where it does not apply
 	// (a Cluster, miniredis, a DB other than 0).
-	Cached *redis.Client
+	Cached *CachingClient
 	stop   []func()
 	health func() error
 }
@@ -44,18 +44,6 @@ type RedisConn struct {
 // clientSideCacheBytes bounds go-redis's client-side cache of small
 // per-visitor keys (carts, unread counts, viewed lists, like state).
 const clientSideCacheBytes = 16 << 20
-
-// newCachedClient returns a client like opt's with client-side caching,
-// or nil where go-redis cannot do it (it requires DB 0).
-func newCachedClient(opt *redis.Options) *redis.Client {
-	if opt.DB != 0 {
-		return nil
-	}
-	o := *opt
-	o.Protocol = 3
-	o.ClientSideCacheConfig = &redis.ClientSideCacheConfig{MaxMemoryBytes: clientSideCacheBytes}
-	return redis.NewClient(&o)
-}
 
 // Health says whether the Redis side can serve or heal: an error only when
 // the embedded redis-server could not be restarted for a while. An
@@ -93,7 +81,7 @@ func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*Redi
 		}
 		tune(&opt.PoolSize, &opt.ReadTimeout, &opt.WriteTimeout, &opt.DialTimeout)
 		opt.ContextTimeoutEnabled = true
-		conn = &RedisConn{Client: redis.NewClient(opt), Mode: ModeSingle, Cached: newCachedClient(opt)}
+		conn = &RedisConn{Client: redis.NewClient(opt), Mode: ModeSingle, Cached: NewCachingClient(opt, clientSideCacheBytes)}
 	case len(cfg.ClusterAddrs) > 0:
 		opt := &redis.ClusterOptions{Addrs: cfg.ClusterAddrs, ContextTimeoutEnabled: true}
 		tune(&opt.PoolSize, &opt.ReadTimeout, &opt.WriteTimeout, &opt.DialTimeout)
