@@ -69,7 +69,8 @@ func (c *RedisConn) Close() {
 
 // ConnectRedis connects to REDIS_URL, else REDIS_CLUSTER_ADDRS, else starts a
 // redis-server child on a unix socket (append-only file under DataDir), else
-// runs miniredis in-process. It logs which one is in use.
+// runs miniredis in-process. An external server is not waited for here
+// (see Ping).
 func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*RedisConn, error) {
 	redis.SetLogger(&redisLog{log: log})
 	var conn *RedisConn
@@ -102,12 +103,16 @@ func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*Redi
 			log.Warn("using in-process miniredis: nothing in Redis survives a restart; set REDIS_URL or install redis-server")
 		}
 	}
-	if err := waitPing(ctx, conn.Client, 10*time.Second); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("redis (%s): %w", conn.Mode, err)
-	}
-	log.Info("redis connected", "mode", conn.Mode)
 	return conn, nil
+}
+
+// Ping checks that Redis answers: the caller waits for it at start-up,
+// riding out a server that is not up yet.
+func (c *RedisConn) Ping(ctx context.Context) error {
+	if err := c.Client.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("redis (%s): %w", c.Mode, err)
+	}
+	return nil
 }
 
 // redisLog carries go-redis's own messages into the app's structured log,
