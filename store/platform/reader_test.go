@@ -68,8 +68,11 @@ func TestReaderFallsBackWhenTheCacheFails(t *testing.T) {
 	}
 }
 
-// handshake says whether cmd is part of a new connection's set-up.
-func handshake(cmd redis.Cmder) bool { return cmd.Name() == "hello" || cmd.Name() == "client" }
+// handshake says whether cmd is part of a new connection's set-up
+// (HELLO, then SELECT of a DB other than 0 and CLIENT SETINFO, pipelined).
+func handshake(cmd redis.Cmder) bool {
+	return cmd.Name() == "hello" || cmd.Name() == "client" || cmd.Name() == "select"
+}
 
 // countHook counts what a client sends: pipelines and single commands,
 // leaving out the set-up of new connections.
