@@ -27,5 +27,7 @@
 // once.
 //
 // Tests: sessions_test.go, cap_test.go, cleanup_test.go, bench_test.go
-// (external) and accounts_internal_test.go here.
+// (external) and accounts_internal_test.go here; the shared cookie keys
+// in the program's startup_test.go and handlers/apptest
+// (TestInstancesShareGeneratedCookieKeys).
 package sessions
