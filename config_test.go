@@ -21,7 +21,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		cfg.PageCacheTTL != 300*time.Second || cfg.PageCacheTop != 10_000 || cfg.ViewedKeep != 20_000 ||
 		cfg.RescaleInterval != 5*time.Minute || cfg.GroupCacheTTL != time.Minute || cfg.VoteWindow != 168*time.Hour ||
 		cfg.VoteScore != 432 || cfg.ArticlesPerPage != 25 || cfg.ItemsPerPage != 24 || cfg.MaxLineQty != 99 ||
-		cfg.AccountCartTTL != 2160*time.Hour || cfg.Shipping != (orders.ShippingRates{Standard: 499, Express: 1499, FreeOver: 5000}) {
+		cfg.AccountCartTTL != 2160*time.Hour || cfg.StartTimeout != time.Minute || cfg.Shipping != (orders.ShippingRates{Standard: 499, Express: 1499, FreeOver: 5000}) {
 		t.Errorf("defaults: %+v", cfg)
 	}
 	for got, want := range map[string]string{
@@ -86,6 +86,7 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		"REDIS_URL":           "http://localhost",
 		"DATABASE_URL":        "mysql://x",
 		"REQUEST_TIMEOUT":     "fast",
+		"START_TIMEOUT":       "0s",
 		"REDIS_CLUSTER_ADDRS": "",
 		"ACCOUNT_CART_TTL":    "90d",
 		"SHIPPING_STANDARD":   "4,99",
@@ -105,24 +106,5 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 	_, err := loadConfig(envOf(map[string]string{"REDIS_URL": "redis://x", "REDIS_CLUSTER_ADDRS": "a:1"}))
 	if err == nil {
 		t.Error("REDIS_URL with REDIS_CLUSTER_ADDRS accepted")
-	}
-	cfg := config{DataDir: t.TempDir(), CookieKeys: "bm90IGEga2V5"}
-	if _, err := loadCookieKeys(cfg); err == nil || !strings.Contains(err.Error(), "COOKIE_KEYS") {
-		t.Errorf("short COOKIE_KEYS: %v", err)
-	}
-}
-
-func TestGeneratedCookieKeysAreKept(t *testing.T) {
-	cfg := config{DataDir: t.TempDir()}
-	a, err := loadCookieKeys(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := loadCookieKeys(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(a) != 1 || string(a[0].Hash) != string(b[0].Hash) || len(a[0].Block) != 32 {
-		t.Error("generated keys are not reused across starts")
 	}
 }

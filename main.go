@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -66,6 +67,7 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 		return fmt.Errorf("DATA_DIR: %w", err)
 	}
 
+	start := newStartup(logger, cfg.StartTimeout)
 	rc, err := platform.ConnectRedis(ctx, platform.RedisConfig{
 		URL:          cfg.RedisURL,
 		ClusterAddrs: cfg.RedisClusterAddrs,
@@ -75,26 +77,43 @@ func run(ctx context.Context, getenv func(string) string, logger *slog.Logger, r
 		return err
 	}
 	defer rc.Close()
+	if err := start.step(ctx, "redis", rc.Ping); err != nil {
+		return err
+	}
+	logger.Info("redis connected", "mode", rc.Mode)
 
-	db, err := platform.OpenDB(ctx, cfg.DatabaseURL, cfg.DataDir)
+	var db *sql.DB
+	err = start.step(ctx, "database", func(ctx context.Context) error {
+		db, err = platform.OpenDB(ctx, cfg.DatabaseURL, cfg.DataDir)
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 
-	keys, err := loadCookieKeys(cfg)
-	if err != nil {
-		return err
-	}
-
 	st := wiring.New(rc.Client, db, cfg.storeOptions(rc.Mode), logger)
 	if rc.Cached != nil {
 		st.UseClientSideCache(rc.Cached)
 	}
-	if err := st.Migrate(ctx); err != nil {
+	if err := start.step(ctx, "migrate", st.Migrate); err != nil {
 		return err
 	}
-	adminPassword, err := st.SeedDemo(ctx, cfg.AdminPassword)
+	keys, err := loadCookieKeys(ctx, start, cfg, st)
+	if err != nil {
+		return err
+	}
+	// A seed that failed half-way is run again: every step of it leaves
+	// what exists alone. The admin's generated password is shown once,
+	// from the attempt that created the account.
+	adminPassword := ""
+	err = start.step(ctx, "seed", func(ctx context.Context) error {
+		shown, err := st.SeedDemo(ctx, cfg.AdminPassword)
+		if shown != "" {
+			adminPassword = shown
+		}
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -205,6 +224,7 @@ type config struct {
 	MetricsToken      string
 	SessionRate       ratelimit.Rate
 	DrainDelay        time.Duration
+	StartTimeout      time.Duration
 }
 
 // loadConfig reads and validates every knob. The first bad value stops
@@ -259,6 +279,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		MetricsToken:   p.str("METRICS_TOKEN", ""),
 		SessionRate:    p.rate("SESSION_RATE", "100/1m,1000/1h"),
 		DrainDelay:     p.durationOrZero("DRAIN_DELAY", 2*time.Second),
+		StartTimeout:   p.duration("START_TIMEOUT", 60*time.Second),
 	}
 	if cfg.RedisURL != "" && len(cfg.RedisClusterAddrs) > 0 {
 		p.fail("REDIS_URL", "set only one of REDIS_URL and REDIS_CLUSTER_ADDRS")
@@ -330,32 +351,6 @@ func (c config) storeOptions(redisMode string) wiring.Options {
 		DemoPictureCacheDir: demoPictureCacheDir(),
 		SessionRate:         c.SessionRate,
 	}
-}
-
-// loadCookieKeys returns COOKIE_KEYS, or keys generated once and kept in
-// DATA_DIR so that cookies survive a restart in development.
-func loadCookieKeys(cfg config) (web.CookieKeys, error) {
-	raw := cfg.CookieKeys
-	if raw == "" {
-		path := filepath.Join(cfg.DataDir, "cookie-keys")
-		b, err := os.ReadFile(path)
-		switch {
-		case err == nil:
-			raw = strings.TrimSpace(string(b))
-		case errors.Is(err, os.ErrNotExist):
-			raw = web.GenerateCookieKeys()
-			if err := os.WriteFile(path, []byte(raw+"\n"), 0o600); err != nil {
-				return nil, fmt.Errorf("COOKIE_KEYS: keep generated keys: %w", err)
-			}
-		default:
-			return nil, fmt.Errorf("COOKIE_KEYS: %w", err)
-		}
-	}
-	keys, err := web.ParseCookieKeys(raw)
-	if err != nil {
-		return nil, fmt.Errorf("COOKIE_KEYS: %w", err)
-	}
-	return keys, nil
 }
 
 // listen opens the TCP listener before the server starts so that an

@@ -226,7 +226,7 @@ func (s *Services) Collectors() []prometheus.Collector { return s.collectors }
 
 // UseClientSideCache gives every reader of shared data a client with
 // client-side caching (see platform.RedisConn.Cached).
-func (s *Services) UseClientSideCache(c *redis.Client) { s.base.Reader.UseCache(c) }
+func (s *Services) UseClientSideCache(c *platform.CachingClient) { s.base.Reader.UseCache(c) }
 
 // Migrate applies the embedded migrations that have not run yet.
 func (s *Services) Migrate(ctx context.Context) error { return platform.Migrate(ctx, s.base.DB) }

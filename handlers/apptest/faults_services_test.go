@@ -1,6 +1,7 @@
 package apptest_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -258,14 +259,22 @@ func (p *ownPostgres) command(name string, args ...string) *exec.Cmd {
 }
 
 // delayProxy is a TCP proxy that holds every chunk sent to the upstream
-// server for a delay that the test can change: a slow Redis.
+// server for a delay that the test can change (a slow Redis), or drops
+// every new connection at once (a server not up yet).
 type delayProxy struct {
 	ln       net.Listener
 	upstream string
 	delay    atomic.Int64 // nanoseconds
-	mu       sync.Mutex
-	conns    map[net.Conn]struct{}
-	wg       sync.WaitGroup
+	drop     atomic.Bool
+	// hindered counts the connections dropped and the chunks delayed.
+	hindered atomic.Int64
+	// slowAfter, once a chunk sent upstream contains it, sets the delay
+	// to slowBy (a server that turns slow at a given moment).
+	slowAfter atomic.Pointer[string]
+	slowBy    atomic.Int64
+	mu        sync.Mutex
+	conns     map[net.Conn]struct{}
+	wg        sync.WaitGroup
 }
 
 // startDelayProxy proxies a free local port to upstream.
@@ -288,12 +297,30 @@ func (p *delayProxy) Addr() string { return p.ln.Addr().String() }
 // SetDelay changes the delay of every chunk sent from now on.
 func (p *delayProxy) SetDelay(d time.Duration) { p.delay.Store(int64(d)) }
 
+// SetDrop makes the proxy close every new connection at once, or not.
+func (p *delayProxy) SetDrop(drop bool) { p.drop.Store(drop) }
+
+// SlowAfter sets the delay to d once a chunk sent upstream contains
+// marker (a command on a given key, say).
+func (p *delayProxy) SlowAfter(marker string, d time.Duration) {
+	p.slowBy.Store(int64(d))
+	p.slowAfter.Store(&marker)
+}
+
+// Hindered is how many connections were dropped and chunks delayed.
+func (p *delayProxy) Hindered() int64 { return p.hindered.Load() }
+
 func (p *delayProxy) serve() {
 	defer p.wg.Done()
 	for {
 		c, err := p.ln.Accept()
 		if err != nil {
 			return
+		}
+		if p.drop.Load() {
+			p.hindered.Add(1)
+			c.Close()
+			continue
 		}
 		up, err := net.Dial("tcp", p.upstream)
 		if err != nil {
@@ -324,6 +351,10 @@ func (p *delayProxy) pipe(dst, src net.Conn, delayed bool) {
 		if n > 0 {
 			if d := time.Duration(p.delay.Load()); delayed && d > 0 {
 				time.Sleep(d)
+				p.hindered.Add(1)
+			}
+			if m := p.slowAfter.Load(); delayed && m != nil && bytes.Contains(buf[:n], []byte(*m)) && p.slowAfter.CompareAndSwap(m, nil) {
+				p.delay.Store(p.slowBy.Load())
 			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				return

@@ -84,7 +84,7 @@ type ItemViews struct {
 // first (their scores are minus the view counts, so rank 0 is the top).
 func (s *Service) PopularItems(ctx context.Context, n int64) ([]ItemViews, error) {
 	var top *redis.ZSliceCmd
-	err := s.reader.Read(ctx, func(c redis.Cmdable, _ redis.Pipeliner) error {
+	err := s.reader.Read(ctx, func(c redis.Cmdable) error {
 		top = c.ZRangeWithScores(ctx, keys.ViewRanking, 0, n-1)
 		return platform.CmdErr(top)
 	})

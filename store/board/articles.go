@@ -249,7 +249,7 @@ func (s *Service) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, er
 		// one (two lookups), else in one pipelined round trip.
 		var page *redis.StringSliceCmd
 		var n *redis.IntCmd
-		err := s.reader.Read(ctx, func(c redis.Cmdable, _ redis.Pipeliner) error {
+		err := s.reader.Read(ctx, func(c redis.Cmdable) error {
 			page, n = c.ZRevRange(ctx, order, start, stop), c.ZCard(ctx, order)
 			return platform.CmdErr(page, n)
 		})
@@ -266,11 +266,13 @@ func (s *Service) Articles(ctx context.Context, q ArticleQuery) (ArticlePage, er
 }
 
 // ArticlesByID reads articles in the order of ids, with viewerID's votes,
-// in one round trip (feeds use it too): one HGETALL per article (through
-// the client-side cache where there is one) and one HMGET of the viewer's
-// votes for all of them. Missing articles are
-// skipped, and so are hidden ones: a listing read just before a hide may
-// still name them.
+// in one round trip (feeds use it too): one HGETALL per article and one
+// HMGET of the viewer's votes for all of them, through the client-side
+// cache where there is one (an article changes far less often than
+// listings are read, and Redis tells the client when it changes; the
+// viewer's own vote drops their copy on this instance at once). Missing
+// articles are skipped, and so are hidden ones: a listing read just
+// before a hide may still name them.
 func (s *Service) ArticlesByID(ctx context.Context, ids []int64, viewerID int64) ([]Article, error) {
 	if len(ids) == 0 {
 		return nil, nil
@@ -281,21 +283,17 @@ func (s *Service) ArticlesByID(ctx context.Context, ids []int64, viewerID int64)
 		fields[i] = strconv.FormatInt(id, 10)
 	}
 	var mine *redis.SliceCmd
-	err := s.reader.Read(ctx, func(shared redis.Cmdable, fresh redis.Pipeliner) error {
-		// An article changes far less often than listings are read: its
-		// hash is read through the client-side cache where there is one,
-		// and Redis tells the client when it changes.
+	err := s.reader.Read(ctx, func(c redis.Cmdable) error {
+		cmds := make([]redis.Cmder, 0, len(ids)+1)
 		for i, id := range ids {
-			if hashes[i] = shared.HGetAll(ctx, keys.Article(id)); hashes[i].Err() != nil {
-				return hashes[i].Err()
-			}
+			hashes[i] = c.HGetAll(ctx, keys.Article(id))
+			cmds = append(cmds, hashes[i])
 		}
 		if viewerID > 0 {
-			// The viewer's own votes come from Redis itself, so that a
-			// vote shows on the page its form leads to.
-			mine = fresh.HMGet(ctx, keys.MyVotes(viewerID), fields...)
+			mine = c.HMGet(ctx, keys.MyVotes(viewerID), fields...)
+			cmds = append(cmds, mine)
 		}
-		return nil
+		return platform.CmdErr(cmds...)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read articles: %w", err)

@@ -10,7 +10,11 @@
 //     redis-server child or in-process miniredis (the modes), and the
 //     Cluster helpers (ForEachMaster, UnlinkMatching);
 //   - Reader, the one way to read data many requests share: through the
-//     client-side caching client where there is one, else on one pipeline;
+//     client-side caching client (CachingClient) where there is one, else
+//     on one pipeline; with it, a hook on the main client drops every key
+//     a command may have written from the client-side cache before the
+//     command returns (ownwrites.go, writtenkeys.go), so this instance's
+//     own writes show at once;
 //   - SQL: OpenDB (SQLite or PostgreSQL), the database kind, the one
 //     placeholder helper and Migrate with the embedded migrations (every
 //     domain's tables, run as one numbered sequence);
@@ -22,8 +26,11 @@
 //
 // Invariants: nothing here depends on process memory for correctness;
 // Reader only ever serves what Redis would answer (the caching client is
-// invalidated by Redis itself).
+// invalidated by Redis itself, and by this instance's writes before they
+// return).
 //
-// Tests: lru_test.go and reader_test.go here; the test backends (miniredis
+// Tests: lru_test.go, reader_test.go and writtenkeys_internal_test.go
+// here, the own writes through the caching client in handlers/apptest
+// (TestOwnWriteDropsCachedRead, TestOwnWritesOnNextPage); the test backends (miniredis
 // or real Redis, SQLite or PostgreSQL) come from store/storetest.
 package platform

@@ -61,7 +61,7 @@ func startRedisServer(ctx context.Context, bin, dataDir string, log *slog.Logger
 	}
 	log.Info("started redis-server child", "socket", sock, "dir", dir, "pid", ch.pid())
 	go sup.run(ch)
-	return &RedisConn{Client: sup.client, Mode: ModeEmbedded, Cached: newCachedClient(opt), stop: []func(){sup.stop}, health: sup.health}, nil
+	return &RedisConn{Client: sup.client, Mode: ModeEmbedded, Cached: NewCachingClient(opt, clientSideCacheBytes), stop: []func(){sup.stop}, health: sup.health}, nil
 }
 
 // Supervision timing: how often the watchdog pings the child, and how many

@@ -13,8 +13,8 @@ import (
 
 func TestMain(m *testing.M) { storetest.Main(m) }
 
-// TestReaderWithoutCacheIsOnePipeline: without a caching client, shared
-// and fresh reads go together in one round trip.
+// TestReaderWithoutCacheIsOnePipeline: without a caching client, the
+// reads go together in one round trip.
 func TestReaderWithoutCacheIsOnePipeline(t *testing.T) {
 	rdb := storetest.Redis(t)
 	ctx := t.Context()
@@ -23,9 +23,9 @@ func TestReaderWithoutCacheIsOnePipeline(t *testing.T) {
 	rdb.AddHook(hook)
 	r := platform.NewReader(rdb, &platform.Clock{})
 	var a, b *redis.StringCmd
-	err := r.Read(ctx, func(shared redis.Cmdable, fresh redis.Pipeliner) error {
-		a, b = shared.Get(ctx, "platform-test-a"), fresh.Get(ctx, "platform-test-missing")
-		return platform.CmdErr(a)
+	err := r.Read(ctx, func(c redis.Cmdable) error {
+		a, b = c.Get(ctx, "platform-test-a"), c.Get(ctx, "platform-test-missing")
+		return platform.CmdErr(a, b)
 	})
 	if err != nil || a.Val() != "1" || b.Err() != redis.Nil {
 		t.Fatalf("read: %v, a=%q b=%v", err, a.Val(), b.Err())
@@ -45,15 +45,15 @@ func TestReaderFallsBackWhenTheCacheFails(t *testing.T) {
 	clock := &platform.Clock{}
 	clock.Set(func() time.Time { return now })
 	r := platform.NewReader(rdb, clock)
-	broken := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 100 * time.Millisecond})
+	broken := platform.NewCachingClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 100 * time.Millisecond}, 1<<20)
 	broken.Close()
 	r.UseCache(broken)
-	if r.Cached() != broken {
+	if r.Cached() != broken.Client {
 		t.Fatal("the caching client is not used")
 	}
 	var a *redis.StringCmd
-	err := r.Read(ctx, func(shared redis.Cmdable, _ redis.Pipeliner) error {
-		a = shared.Get(ctx, "platform-test-a")
+	err := r.Read(ctx, func(c redis.Cmdable) error {
+		a = c.Get(ctx, "platform-test-a")
 		return platform.CmdErr(a)
 	})
 	if err != nil || a.Val() != "1" {
@@ -63,13 +63,16 @@ func TestReaderFallsBackWhenTheCacheFails(t *testing.T) {
 		t.Error("a failed caching client is still used")
 	}
 	now = now.Add(11 * time.Second)
-	if r.Cached() != broken {
+	if r.Cached() != broken.Client {
 		t.Error("the caching client is not tried again after the pause")
 	}
 }
 
-// handshake says whether cmd is part of a new connection's set-up.
-func handshake(cmd redis.Cmder) bool { return cmd.Name() == "hello" || cmd.Name() == "client" }
+// handshake says whether cmd is part of a new connection's set-up
+// (HELLO, then SELECT of a DB other than 0 and CLIENT SETINFO, pipelined).
+func handshake(cmd redis.Cmder) bool {
+	return cmd.Name() == "hello" || cmd.Name() == "client" || cmd.Name() == "select"
+}
 
 // countHook counts what a client sends: pipelines and single commands,
 // leaving out the set-up of new connections.

@@ -36,7 +36,7 @@ type RedisConn struct {
 	// server-assisted client-side caching (RESP3, CLIENT TRACKING), for
 	// reads that a cached page's holes need; nil where it does not apply
 	// (a Cluster, miniredis, a DB other than 0).
-	Cached *redis.Client
+	Cached *CachingClient
 	stop   []func()
 	health func() error
 }
@@ -44,18 +44,6 @@ type RedisConn struct {
 // clientSideCacheBytes bounds go-redis's client-side cache of small
 // per-visitor keys (carts, unread counts, viewed lists, like state).
 const clientSideCacheBytes = 16 << 20
-
-// newCachedClient returns a client like opt's with client-side caching,
-// or nil where go-redis cannot do it (it requires DB 0).
-func newCachedClient(opt *redis.Options) *redis.Client {
-	if opt.DB != 0 {
-		return nil
-	}
-	o := *opt
-	o.Protocol = 3
-	o.ClientSideCacheConfig = &redis.ClientSideCacheConfig{MaxMemoryBytes: clientSideCacheBytes}
-	return redis.NewClient(&o)
-}
 
 // Health says whether the Redis side can serve or heal: an error only when
 // the embedded redis-server could not be restarted for a while. An
@@ -81,7 +69,8 @@ func (c *RedisConn) Close() {
 
 // ConnectRedis connects to REDIS_URL, else REDIS_CLUSTER_ADDRS, else starts a
 // redis-server child on a unix socket (append-only file under DataDir), else
-// runs miniredis in-process. It logs which one is in use.
+// runs miniredis in-process. An external server is not waited for here
+// (see Ping).
 func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*RedisConn, error) {
 	redis.SetLogger(&redisLog{log: log})
 	var conn *RedisConn
@@ -93,7 +82,7 @@ func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*Redi
 		}
 		tune(&opt.PoolSize, &opt.ReadTimeout, &opt.WriteTimeout, &opt.DialTimeout)
 		opt.ContextTimeoutEnabled = true
-		conn = &RedisConn{Client: redis.NewClient(opt), Mode: ModeSingle, Cached: newCachedClient(opt)}
+		conn = &RedisConn{Client: redis.NewClient(opt), Mode: ModeSingle, Cached: NewCachingClient(opt, clientSideCacheBytes)}
 	case len(cfg.ClusterAddrs) > 0:
 		opt := &redis.ClusterOptions{Addrs: cfg.ClusterAddrs, ContextTimeoutEnabled: true}
 		tune(&opt.PoolSize, &opt.ReadTimeout, &opt.WriteTimeout, &opt.DialTimeout)
@@ -114,12 +103,16 @@ func ConnectRedis(ctx context.Context, cfg RedisConfig, log *slog.Logger) (*Redi
 			log.Warn("using in-process miniredis: nothing in Redis survives a restart; set REDIS_URL or install redis-server")
 		}
 	}
-	if err := waitPing(ctx, conn.Client, 10*time.Second); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("redis (%s): %w", conn.Mode, err)
-	}
-	log.Info("redis connected", "mode", conn.Mode)
 	return conn, nil
+}
+
+// Ping checks that Redis answers: the caller waits for it at start-up,
+// riding out a server that is not up yet.
+func (c *RedisConn) Ping(ctx context.Context) error {
+	if err := c.Client.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("redis (%s): %w", c.Mode, err)
+	}
+	return nil
 }
 
 // redisLog carries go-redis's own messages into the app's structured log,

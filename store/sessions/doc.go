@@ -8,7 +8,9 @@
 // after every guest by keys.SignedInScore), `login:` (signed-in session ->
 // user), a session's `viewed:{<sid>}` list (with its guest cart, in one
 // slot), `{user:<id>}:sessions`, the `new-session` rate limit, and the
-// `cleanup` lease and worker report. Tables: users.
+// `cleanup` lease and worker report. Tables: users, and cookie_keys (the
+// keys that sign the cookies and tokens when COOKIE_KEYS is not set, one
+// row shared by every instance: SharedCookieKeys).
 //
 // One round trip per page: the session read (AddLoad) carries the cart's
 // count (cart.AddCount) and the unread count (notify.AddUnread); the page
@@ -25,5 +27,7 @@
 // once.
 //
 // Tests: sessions_test.go, cap_test.go, cleanup_test.go, bench_test.go
-// (external) and accounts_internal_test.go here.
+// (external) and accounts_internal_test.go here; the shared cookie keys
+// in the program's startup_test.go and handlers/apptest
+// (TestInstancesShareGeneratedCookieKeys).
 package sessions

@@ -14,7 +14,8 @@ import (
 // the session still exists (its token's MAC is checked locally); that is
 // learnt behind, when the page cache's buffered writes are flushed. A
 // token found gone then is remembered here, so that its next request
-// reads the session in full (and drops it).
+// reads the session in full (and drops it). A token this instance ended
+// itself (sign-out, the old token of a sign-in) is remembered at once.
 
 // goneTokens remembers tokens found gone; bounded, since a forgotten one
 // is found again by the next flush.

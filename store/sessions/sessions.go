@@ -199,7 +199,7 @@ func (s *Service) UpdateToken(ctx context.Context, token string, guest bool, ite
 // RecentlyViewed returns the session's viewed item ids, newest first.
 func (s *Service) RecentlyViewed(ctx context.Context, token string) ([]int64, error) {
 	var ids *redis.StringSliceCmd
-	err := s.reader.Read(ctx, func(c redis.Cmdable, _ redis.Pipeliner) error {
+	err := s.reader.Read(ctx, func(c redis.Cmdable) error {
 		ids = c.LRange(ctx, keys.SessionViewed(token), 0, -1)
 		return platform.CmdErr(ids)
 	})
@@ -251,6 +251,9 @@ func (s *Service) SignIn(ctx context.Context, oldToken, newToken string, userID 
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("sign in: %w", err)
 	}
+	if oldToken != "" {
+		s.gone.add(oldToken)
+	}
 	var dropped int64
 	if merged != nil {
 		dropped, _ = merged.Int64()
@@ -259,13 +262,16 @@ func (s *Service) SignIn(ctx context.Context, oldToken, newToken string, userID 
 }
 
 // EndSession deletes everything the token names (sign-out). An account's
-// cart is the account's, not the session's, and stays.
+// cart is the account's, not the session's, and stays. The token is
+// remembered as gone here at once, so that even its `sid` cookie alone,
+// replayed, is read from Redis and dropped on this instance's next page.
 func (s *Service) EndSession(ctx context.Context, token string) error {
 	pipe := s.rdb.Pipeline()
 	s.addDeleteSession(ctx, pipe, keys.SessionID(token))
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("end session: %w", err)
 	}
+	s.gone.add(token)
 	return nil
 }
 

@@ -146,7 +146,7 @@ func (s *Service) LikeBoards(ctx context.Context, n int64) ([]ItemLikes, []int64
 	var recent *redis.StringSliceCmd
 	// Shared by every home page and changed only by likes: read through
 	// the client-side cache where there is one.
-	err := s.reader.Read(ctx, func(c redis.Cmdable, _ redis.Pipeliner) error {
+	err := s.reader.Read(ctx, func(c redis.Cmdable) error {
 		most = c.ZRevRangeByScoreWithScores(ctx, keys.MostLiked, &redis.ZRangeBy{Min: "(0", Max: "+inf", Count: n})
 		recent = c.ZRevRange(ctx, keys.RecentlyLiked, 0, n-1)
 		return platform.CmdErr(most, recent)
