@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/crypto/bcrypt"
 
+	"storefront/store/addressbook"
 	"storefront/store/analytics"
 	"storefront/store/board"
 	"storefront/store/cart"
@@ -143,6 +144,7 @@ type Services struct {
 	Board     *board.Service
 	Social    *social.Service
 	Orders    *orders.Service
+	Addresses *addressbook.Service
 	Pages     *pagecache.Service
 	Stats     *stats.Service
 	Limiter   *ratelimit.Limiter
@@ -179,6 +181,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		FanOutChunk: opt.FanOutChunk}, s.Host, s.Notify, s.Sessions)
 	s.Orders = orders.New(b, orders.Options{Shipping: *opt.Shipping, OrderVisibility: opt.OrderVisibility,
 		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll}, s.Host, s.Catalog, s.Cart)
+	s.Addresses = addressbook.New(b)
 	s.Pages = pagecache.New(b, pagecache.Options{TTL: opt.PageCacheTTL, Top: opt.PageCacheTop, L1Bytes: opt.PageL1Bytes,
 		WriteBehind: opt.WriteBehind, ViewedPerSession: opt.ViewedPerSession},
 		pagecache.Deps{Catalog: s.Catalog, Media: s.Media, Reviews: s.Reviews, Sessions: s.Sessions})

@@ -13,6 +13,7 @@ import (
 	"context"
 
 	"storefront/handlers/web"
+	"storefront/store/addressbook"
 	"storefront/store/analytics"
 	"storefront/store/board"
 	"storefront/store/cart"
@@ -96,6 +97,11 @@ type Orders interface {
 	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
 }
 
+// SavedAddresses are a member's address book, which checkout offers.
+type SavedAddresses interface {
+	List(ctx context.Context, userID int64) ([]addressbook.Entry, error)
+}
+
 // Pictures are the stored pictures of items.
 type Pictures interface {
 	Media(ctx context.Context, hash string, width int, ext string) (media.Rendition, error)
@@ -116,6 +122,9 @@ type Deps struct {
 	Carts    Carts
 	Orders   Orders
 	Pictures Pictures
+	// Addresses is optional: without it checkout offers the last order's
+	// address alone.
+	Addresses SavedAddresses
 }
 
 // Config is the shop's page sizes and limits.
@@ -144,11 +153,12 @@ type Handler struct {
 	carts    Carts
 	orders   Orders
 	pictures Pictures
+	saved    SavedAddresses
 }
 
 // New builds the shop area.
 func New(cfg Config, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, search: d.Search, popular: d.Popular, pages: d.Pages,
 		sessions: d.Sessions, likes: d.Likes, reviews: d.Reviews, articles: d.Articles, carts: d.Carts, orders: d.Orders,
-		pictures: d.Pictures}
+		pictures: d.Pictures, saved: d.Addresses}
 }
