@@ -40,7 +40,7 @@ type Order struct {
 	DiscountCode  string // the code as the admin wrote it, "" for none
 	TaxCents      int64
 	TaxMode       string // pricing.TaxIncluded, pricing.TaxAdded, or "" before tax was recorded
-	ItemCount     int64 // total quantity
+	ItemCount     int64  // total quantity
 	CreatedAt     time.Time
 	ProcessedAt   time.Time // zero while pending
 	Email         string    // a guest's email; "" for signed-in shoppers
