@@ -56,7 +56,7 @@ func (s *Service) addCodeRead(ctx context.Context, pipe redis.Pipeliner, owner O
 // one applied.
 func AddClearCode(ctx context.Context, pipe redis.Pipeliner, owner Owner, code string) {
 	if code != "" {
-		clearCode.Run(ctx, pipe, []string{owner.codeKey()}, code)
+		clearCode.Eval(ctx, pipe, []string{owner.codeKey()}, code)
 	}
 }
 
