@@ -82,6 +82,7 @@ type Articles interface {
 type Carts interface {
 	Cart(ctx context.Context, owner cart.Owner) (cart.Cart, error)
 	SetCartLine(ctx context.Context, owner cart.Owner, itemID, qty int64) (cart.Cart, error)
+	SetCode(ctx context.Context, owner cart.Owner, code string) error
 }
 
 // Orders are checkout and a shopper's orders.
@@ -116,6 +117,7 @@ type Deps struct {
 	Carts    Carts
 	Orders   Orders
 	Pictures Pictures
+	Pricing  Pricing
 }
 
 // Config is the shop's page sizes and limits.
@@ -144,11 +146,12 @@ type Handler struct {
 	carts    Carts
 	orders   Orders
 	pictures Pictures
+	pricing  Pricing
 }
 
 // New builds the shop area.
 func New(cfg Config, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, search: d.Search, popular: d.Popular, pages: d.Pages,
 		sessions: d.Sessions, likes: d.Likes, reviews: d.Reviews, articles: d.Articles, carts: d.Carts, orders: d.Orders,
-		pictures: d.Pictures}
+		pictures: d.Pictures, pricing: d.Pricing}
 }
