@@ -417,7 +417,7 @@ func TestCheckoutAddsTaxWhenPricesExcludeIt(t *testing.T) {
 }
 
 // An order placed before discounts and tax were recorded (as the migration
-// leaves it: tax_mode '', subtotal = total - shipping) shows as before: no
+// leaves it: tax_mode ”, subtotal = total - shipping) shows as before: no
 // tax or discount line, its total.
 func TestOrderFromBeforePricingDisplays(t *testing.T) {
 	a := newApp(t, nil, nil)
