@@ -379,11 +379,15 @@ func TestAdminShippingAndTax(t *testing.T) {
 		!strings.Contains(rowText(res.Body, "tax-line"), views.Money(want.Tax)) || !strings.Contains(rowText(res.Body, "tax-line"), "25%") {
 		t.Errorf("GB review: delivery %q total %q tax %q; want %+v", textOf(res.Body, "shipping-cost"), textOf(res.Body, "order-total"), rowText(res.Body, "tax-line"), want)
 	}
-	// A country of no zone is priced as the rest of the world.
-	f := checkoutForm("0.00", true)
-	f.Set("country", "AR")
-	if got := textOf(c.Post("/checkout", f).Body, "shipping-cost"); got != views.Money(1499) {
-		t.Errorf("AR delivery %q, want %s", got, views.Money(1499))
+	// A country of no zone is priced as the rest of the world; "Update
+	// the review" prices it without placing the order (no JavaScript).
+	f := url.Values{"country": {"AR"}, "shipping": {"standard"}, "review": {"1"}}
+	again := c.Post("/checkout", f)
+	if got := textOf(again.Body, "shipping-cost"); again.Status != http.StatusOK || got != views.Money(1499) || a.orderCount() != 0 {
+		t.Errorf("AR review: %d delivery %q, want 200 and %s, no order", again.Status, got, views.Money(1499))
+	}
+	if got := rowText(again.Body, "tax-line"); !strings.Contains(got, "includes "+views.Money(0)+" tax") {
+		t.Errorf("AR tax line %q: a country without a rate pays none", got)
 	}
 }
 

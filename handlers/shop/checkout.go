@@ -47,6 +47,10 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 		return err
 	}
 	s := web.SessionOf(c)
+	if f.Review {
+		// "Update the review": price it for the country and method typed.
+		return h.renderCheckout(c, http.StatusOK, f, nil, "", nil)
+	}
 	errs := f.validate(!s.SignedIn())
 	if len(errs) > 0 {
 		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, errs, "Please correct the marked fields.", nil)
@@ -170,7 +174,8 @@ func (h *Handler) priceReview(ctx context.Context, d *views.CheckoutData, code s
 		if err != nil {
 			return err
 		}
-		d.Shipping = append(d.Shipping, views.ShippingOption{Code: m.code, Label: m.label, CostCents: q.Shipping, TotalCents: q.Total})
+		d.Shipping = append(d.Shipping, views.ShippingOption{Code: m.code, Label: m.label, CostCents: q.Shipping, TotalCents: q.Total,
+			TaxCents: q.Tax, DiscountCents: q.Discount})
 		if m.code != method {
 			continue
 		}
