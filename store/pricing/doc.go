@@ -28,7 +28,10 @@
 // update has locked the row. used always equals the code's rows in
 // discount_uses: a cancel deletes the row and lowers used together.
 //
-// Tests: pricing_test.go (the computation and rounding), codes_test.go
-// (codes, caps, races on the real backends); the checkout in
-// store/orders/pricing_test.go; the pages in handlers/pricing_test.go.
+// Tests: pricing_test.go (the computation, rounding and parsing),
+// admin_test.go (codes, zones and tax rates as the admin saves them, on
+// the test backends); the uses and their caps under racing checkouts, the
+// give-back and the stored breakdown in store/orders/pricing_test.go; the
+// pages in handlers/pricing_test.go and the browser in
+// handlers/apptest/browser_pricing_test.go.
 package pricing
