@@ -2,10 +2,10 @@
 // database transaction that takes the stock, snapshots prices, prices the
 // order through store/pricing (discount, the delivery zone's rate, tax),
 // takes the discount code's use and writes the order with its money
-// breakdown), the order lifecycle (pending,
-// processed, paid, shipped, delivered; cancelled until it ships, with the
-// stock and the code's use back), fulfilment through a reliable queue, payment methods,
-// shipping rates, delivery addresses, and the admin's list of orders.
+// breakdown), the order lifecycle (pending, processed, paid, shipped,
+// delivered; cancelled until it ships, with the stock and the code's use
+// back), fulfilment through a reliable queue, payment methods, delivery
+// methods, delivery addresses, and the admin's list of orders.
 //
 // Tables: orders, order_lines, order_events (and it reads the users table
 // to refuse a banned buyer inside the checkout's transaction). Redis keys:
