@@ -44,8 +44,11 @@ func TestBrowserBuyWithCodeToTaxedCountry(t *testing.T) {
 			tb.click("form.buy button[type=submit]")
 			if scripts {
 				tb.waitText(`[data-testid="cart-count"]`, "2")
+				tb.navigate("/cart")
+			} else {
+				tb.waitPath("/cart") // the form's answer is the cart page
 			}
-			tb.navigate("/cart")
+			tb.waitFor("#code")
 			tb.fill("#code", "welcome")
 			tb.click(`[data-testid="discount-apply"]`)
 			tb.waitFor(`[data-testid="discount-line"]`)
@@ -70,8 +73,8 @@ func TestBrowserBuyWithCodeToTaxedCountry(t *testing.T) {
 				tb.click(`[data-testid="review-again"]`)
 			}
 			tb.waitFor(`[data-testid="tax-line"]`)
-			tax := tb.text(`[data-testid="tax-line"]`)
-			if !strings.Contains(tax, "includes $") || !strings.Contains(tax, "20%") || !strings.Contains(tax, "United Kingdom") {
+			tax := strings.ToLower(tb.text(`[data-testid="tax-line"]`)) // the table's heads are styled in capitals
+			if !strings.Contains(tax, "includes $") || !strings.Contains(tax, "20%") || !strings.Contains(tax, "united kingdom") {
 				t.Errorf("review tax line %q", tax)
 			}
 			if got := tb.attr(`[data-testid="discount-line"]`, "data-amount"); got != cartDiscount {
