@@ -21,7 +21,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 		cfg.PageCacheTTL != 300*time.Second || cfg.PageCacheTop != 10_000 || cfg.ViewedKeep != 20_000 ||
 		cfg.RescaleInterval != 5*time.Minute || cfg.GroupCacheTTL != time.Minute || cfg.VoteWindow != 168*time.Hour ||
 		cfg.VoteScore != 432 || cfg.ArticlesPerPage != 25 || cfg.ItemsPerPage != 24 || cfg.MaxLineQty != 99 ||
-		cfg.AccountCartTTL != 2160*time.Hour || cfg.StartTimeout != time.Minute || cfg.Shipping != (orders.ShippingRates{Standard: 499, Express: 1499, FreeOver: 5000}) {
+		cfg.AccountCartTTL != 2160*time.Hour || cfg.StartTimeout != time.Minute || cfg.Shipping != (orders.ShippingRates{Standard: 499, Express: 1499, FreeOver: 5000}) ||
+		!cfg.PricesIncludeTax || cfg.storeOptions("single").PricesExcludeTax {
 		t.Errorf("defaults: %+v", cfg)
 	}
 	for got, want := range map[string]string{
@@ -40,6 +41,7 @@ func TestLoadConfigValues(t *testing.T) {
 		"SESSION_LIMIT": "2", "PAGE_CACHE_TTL": "2s", "VOTE_WINDOW": "2s", "COMMENT_RATE": "0", "LIKE_RATE": "3/1s, 10/1h",
 		"TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1", "ITEMS_PER_PAGE": "5", "COOKIE_SECURE": "true",
 		"ACCOUNT_CART_TTL": "48h", "SHIPPING_STANDARD": "3", "SHIPPING_EXPRESS": "9.5", "FREE_SHIPPING_OVER": "0",
+		"PRICES_INCLUDE_TAX": "false",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +49,9 @@ func TestLoadConfigValues(t *testing.T) {
 	if cfg.SessionLimit != 2 || cfg.PageCacheTTL != 2*time.Second || cfg.VoteWindow != 2*time.Second ||
 		cfg.Rates.Comment != nil || len(cfg.TrustedProxies) != 2 || cfg.ItemsPerPage != 5 {
 		t.Errorf("values: %+v", cfg)
+	}
+	if cfg.PricesIncludeTax || !cfg.storeOptions("single").PricesExcludeTax {
+		t.Error("PRICES_INCLUDE_TAX=false is not in force")
 	}
 	if cfg.AccountCartTTL != 48*time.Hour || cfg.Shipping != (orders.ShippingRates{Standard: 300, Express: 950}) {
 		t.Errorf("cart and shipping knobs: %v %+v", cfg.AccountCartTTL, cfg.Shipping)
@@ -92,6 +97,7 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		"SHIPPING_STANDARD":   "4,99",
 		"SHIPPING_EXPRESS":    "-1",
 		"FREE_SHIPPING_OVER":  "fifty",
+		"PRICES_INCLUDE_TAX":  "sometimes",
 	} {
 		if value == "" {
 			continue

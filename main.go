@@ -218,6 +218,7 @@ type config struct {
 	MaxLineQty        int
 	AccountCartTTL    time.Duration
 	Shipping          orders.ShippingRates
+	PricesIncludeTax  bool
 	Rates             handlers.Rates
 	RequestTimeout    time.Duration
 	MaxImageBytes     int64
@@ -262,6 +263,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 			Express:  p.money("SHIPPING_EXPRESS", orders.DefaultShipping.Express),
 			FreeOver: p.money("FREE_SHIPPING_OVER", orders.DefaultShipping.FreeOver),
 		},
+		PricesIncludeTax: p.boolean("PRICES_INCLUDE_TAX", true),
 		Rates: handlers.Rates{
 			Login:     p.rate("LOGIN_RATE", "5/1m"),
 			LoginAddr: p.rate("LOGIN_ADDR_RATE", "20/1m,100/1h"),
@@ -346,6 +348,7 @@ func (c config) storeOptions(redisMode string) wiring.Options {
 		VoteScore:           c.VoteScore,
 		AccountCartTTL:      c.AccountCartTTL,
 		Shipping:            &c.Shipping,
+		PricesExcludeTax:    !c.PricesIncludeTax,
 		SeedArticles:        true,
 		SeedImages:          true,
 		DemoPictureCacheDir: demoPictureCacheDir(),
@@ -461,6 +464,21 @@ func (p *envParser) secure(name string) web.SecureMode {
 	default:
 		p.fail(name, fmt.Sprintf("want auto, true or false, got %q", v))
 		return web.SecureAuto
+	}
+}
+
+// boolean reads true or false (also 1/0, on/off, yes/no).
+func (p *envParser) boolean(name string, def bool) bool {
+	switch v := strings.ToLower(p.str(name, "")); v {
+	case "":
+		return def
+	case "true", "1", "on", "yes":
+		return true
+	case "false", "0", "off", "no":
+		return false
+	default:
+		p.fail(name, fmt.Sprintf("want true or false, got %q", v))
+		return def
 	}
 }
 

@@ -35,12 +35,13 @@ var layers = []struct {
 	{"notify", []string{"platform", "keys"}},
 	{"cart", []string{"platform", "keys"}},
 	{"board", []string{"platform", "keys"}},
+	{"pricing", []string{"platform"}},
 	// Domains over those.
 	{"media", []string{"platform", "catalog"}},
 	{"reviews", []string{"platform", "catalog"}},
 	{"search", []string{"platform", "keys", "catalog", "analytics"}},
 	{"sessions", []string{"platform", "keys", "workers", "ratelimit", "cart", "notify", "analytics"}},
-	{"orders", []string{"platform", "keys", "workers", "catalog", "cart"}},
+	{"orders", []string{"platform", "keys", "workers", "catalog", "cart", "pricing"}},
 	{"addressbook", []string{"platform", "orders"}},
 	{"social", []string{"platform", "keys", "workers", "notify", "sessions", "board"}},
 	// What reads many domains at once.

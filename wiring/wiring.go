@@ -20,6 +20,7 @@ import (
 	"storefront/store/orders"
 	"storefront/store/pagecache"
 	"storefront/store/platform"
+	"storefront/store/pricing"
 	"storefront/store/ratelimit"
 	"storefront/store/reviews"
 	"storefront/store/search"
@@ -80,8 +81,12 @@ type Options struct {
 	// AccountCartTTL is how long a signed-in account's cart is kept
 	// without use.
 	AccountCartTTL time.Duration
-	// Shipping prices the checkout's delivery methods (nil: the defaults).
+	// Shipping prices the checkout's delivery methods (nil: the defaults):
+	// the SHIPPING_* knobs, which the zones that follow them take.
 	Shipping *orders.ShippingRates
+	// PricesExcludeTax adds tax at checkout (PRICES_INCLUDE_TAX=false);
+	// by default prices include it.
+	PricesExcludeTax bool
 	// SessionRate caps the new guest sessions one client address may make
 	// (SESSION_RATE); empty: no cap.
 	SessionRate ratelimit.Rate
@@ -144,6 +149,7 @@ type Services struct {
 	Board     *board.Service
 	Social    *social.Service
 	Orders    *orders.Service
+	Pricing   *pricing.Service
 	Addresses *addressbook.Service
 	Pages     *pagecache.Service
 	Stats     *stats.Service
@@ -179,8 +185,9 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Board = board.New(b, board.Options{VoteWindow: opt.VoteWindow, VoteScore: opt.VoteScore, GroupCacheTTL: opt.GroupCacheTTL})
 	s.Social = social.New(b, social.Options{FeedSize: opt.FeedSize, FeedTTL: opt.FeedTTL, FanOutInline: opt.FanOutInline,
 		FanOutChunk: opt.FanOutChunk}, s.Host, s.Notify, s.Sessions)
+	s.Pricing = pricing.New(b, pricing.Options{Knobs: *opt.Shipping, PricesIncludeTax: !opt.PricesExcludeTax})
 	s.Orders = orders.New(b, orders.Options{Shipping: *opt.Shipping, OrderVisibility: opt.OrderVisibility,
-		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll}, s.Host, s.Catalog, s.Cart)
+		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll}, s.Host, s.Catalog, s.Cart, s.Pricing)
 	s.Addresses = addressbook.New(b)
 	s.Pages = pagecache.New(b, pagecache.Options{TTL: opt.PageCacheTTL, Top: opt.PageCacheTop, L1Bytes: opt.PageL1Bytes,
 		WriteBehind: opt.WriteBehind, ViewedPerSession: opt.ViewedPerSession},
@@ -231,8 +238,14 @@ func (s *Services) Collectors() []prometheus.Collector { return s.collectors }
 // client-side caching (see platform.RedisConn.Cached).
 func (s *Services) UseClientSideCache(c *platform.CachingClient) { s.base.Reader.UseCache(c) }
 
-// Migrate applies the embedded migrations that have not run yet.
-func (s *Services) Migrate(ctx context.Context) error { return platform.Migrate(ctx, s.base.DB) }
+// Migrate applies the embedded migrations that have not run yet, then
+// gives the shipping zones that follow the SHIPPING_* knobs their rates.
+func (s *Services) Migrate(ctx context.Context) error {
+	if err := platform.Migrate(ctx, s.base.DB); err != nil {
+		return err
+	}
+	return s.Pricing.Setup(ctx)
+}
 
 // SeedDemo fills an empty shop with the demo data (seed.Service.Demo).
 func (s *Services) SeedDemo(ctx context.Context, adminPassword string) (string, error) {

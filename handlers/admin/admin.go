@@ -103,6 +103,7 @@ type Deps struct {
 	Reviews  Reviews
 	Accounts Accounts
 	Stats    Stats
+	Pricing  Pricing
 }
 
 // Settings are the knobs in force that the dashboard shows and the
@@ -131,10 +132,11 @@ type Handler struct {
 	reviews  Reviews
 	accounts Accounts
 	stats    Stats
+	pricing  Pricing
 }
 
 // New builds the admin area.
 func New(cfg Settings, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, pictures: d.Pictures, pages: d.Pages, views: d.Views,
-		orders: d.Orders, articles: d.Articles, reviews: d.Reviews, accounts: d.Accounts, stats: d.Stats}
+		orders: d.Orders, articles: d.Articles, reviews: d.Reviews, accounts: d.Accounts, stats: d.Stats, pricing: d.Pricing}
 }

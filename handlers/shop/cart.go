@@ -14,6 +14,7 @@ import (
 	"storefront/handlers/web"
 	"storefront/store/cart"
 	"storefront/store/catalog"
+	"storefront/store/pricing"
 	"storefront/views"
 )
 
@@ -30,6 +31,11 @@ func (h *Handler) ShowCart(c echo.Context) error {
 
 // renderCart renders the cart page with an optional message.
 func (h *Handler) renderCart(c echo.Context, status int, msg string) error {
+	return h.renderCartWith(c, status, msg, nil)
+}
+
+// renderCartWith is renderCart; edit adjusts the page model.
+func (h *Handler) renderCartWith(c echo.Context, status int, msg string, edit func(*views.CartData)) error {
 	basket, rows, err := h.loadCart(c)
 	if err != nil {
 		return err
@@ -38,6 +44,19 @@ func (h *Handler) renderCart(c echo.Context, status int, msg string) error {
 	s.CartCount = basket.Count // the header agrees with the page
 	d := h.cartView(basket, rows, nil)
 	d.Error = msg
+	if basket.Code != "" && len(d.Lines) > 0 {
+		q, refused, err := h.pricing.Quote(c.Request().Context(), nil, pricing.Request{Lines: lineAmounts(d.Lines), Code: basket.Code})
+		if err != nil {
+			return err
+		}
+		d.Discount = discountLine(q, basket.Code, refused)
+		if q.Code.Kind == pricing.KindFreeShipping {
+			d.Discount.AmountCents = 0 // the delivery is priced at checkout
+		}
+	}
+	if edit != nil {
+		edit(&d)
+	}
 	if err := h.pictureLines(c.Request().Context(), d.Lines); err != nil {
 		return err
 	}
@@ -328,4 +347,15 @@ func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, basket cart
 	}
 	web.NoStore(c)
 	return c.JSON(status, a)
+}
+
+// lineAmounts are the lines' totals at current prices, for a quote.
+func lineAmounts(lines []views.CartLine) []int64 {
+	out := make([]int64, 0, len(lines))
+	for _, l := range lines {
+		if !l.Gone {
+			out = append(out, l.TotalCents())
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"storefront/handlers/web"
 	"storefront/store/addressbook"
 	"storefront/store/orders"
+	"storefront/store/pricing"
 	"storefront/views"
 )
 
@@ -86,6 +88,10 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 		return err
 	}
 	s := web.SessionOf(c)
+	if f.Review {
+		// "Update the review": price it for the country and method typed.
+		return h.renderCheckout(c, http.StatusOK, f, nil, "", nil)
+	}
 	errs := f.validate(!s.SignedIn())
 	if len(errs) > 0 {
 		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, errs, "Please correct the marked fields.", nil)
@@ -98,7 +104,11 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 	}
 	o, err := h.placeOrder(c, s, req)
 	var ce *orders.CheckoutError
+	var refused *pricing.CodeError
 	switch {
+	case errors.As(err, &refused):
+		msg, _ := codeText(refused)
+		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, nil, "Your order was not placed. "+msg+" Remove the code from your cart to order without it.", nil)
 	case errors.As(err, &ce) && ce.PriceChanged:
 		msg := fmt.Sprintf("Prices or delivery changed since you saw the total: it is now %s. Check the order and place it again.", views.Money(ce.Total))
 		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, nil, msg, nil)
@@ -177,21 +187,49 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 	}
 	d := views.CheckoutData{Guest: !s.SignedIn(), Lines: cv.Lines, Count: cv.Count, SubtotalCents: cv.SubtotalCents, Error: msg,
 		Form: f.view(errs), Payments: paymentOptions(), Countries: web.CountryOptions()}
-	rates := h.orders.Shipping()
-	method := f.Shipping
-	if !orders.ValidShipping(method) {
-		method = orders.ShippingStandard
+	if err := h.priceReview(c.Request().Context(), &d, cart.Code, f); err != nil {
+		return err
 	}
-	for _, m := range []struct{ code, label string }{{orders.ShippingStandard, "Standard (3-5 working days)"}, {orders.ShippingExpress, "Express (next working day)"}} {
-		cost := rates.Cost(m.code, d.SubtotalCents)
-		d.Shipping = append(d.Shipping, views.ShippingOption{Code: m.code, Label: m.label, CostCents: cost, TotalCents: d.SubtotalCents + cost})
-	}
-	d.ShippingCents = rates.Cost(method, d.SubtotalCents)
-	d.TotalCents = d.SubtotalCents + d.ShippingCents
 	if edit != nil {
 		edit(&d)
 	}
 	return web.Render(c, status, views.CheckoutPage(h.web.Chrome(c, "Checkout"), d))
+}
+
+// priceReview prices the review for the form's country and delivery
+// method (standard until one is picked; no tax line until a country is):
+// each method's price and total, the discount, the tax and the total the
+// form sends back. An applied code that cannot be used says why.
+func (h *Handler) priceReview(ctx context.Context, d *views.CheckoutData, code string, f checkoutForm) error {
+	method := f.Shipping
+	if !orders.ValidShipping(method) {
+		method = orders.ShippingStandard
+	}
+	country := f.Country
+	if orders.CountryName(country) == "" {
+		country = ""
+	}
+	amounts := lineAmounts(d.Lines)
+	for _, m := range []struct{ code, label string }{{orders.ShippingStandard, "Standard (3-5 working days)"}, {orders.ShippingExpress, "Express (next working day)"}} {
+		q, refused, err := h.pricing.Quote(ctx, nil, pricing.Request{Lines: amounts, Country: country, Method: m.code, Code: code})
+		if err != nil {
+			return err
+		}
+		d.Shipping = append(d.Shipping, views.ShippingOption{Code: m.code, Label: m.label, CostCents: q.Shipping, TotalCents: q.Total,
+			TaxCents: q.Tax, DiscountCents: q.Discount})
+		if m.code != method {
+			continue
+		}
+		d.ShippingCents, d.TotalCents, d.Zone = q.Shipping, q.Total, q.Zone.Name
+		d.Tax = taxLine(q.TaxMode, q.RateBP, q.Tax, country)
+		if code != "" {
+			d.Discount = discountLine(q, code, refused)
+			if refused != nil && d.Error == "" {
+				d.Error = d.Discount.Problem
+			}
+		}
+	}
+	return nil
 }
 
 func paymentOptions() []views.PaymentOption {

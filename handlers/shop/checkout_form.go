@@ -18,10 +18,13 @@ type checkoutForm struct {
 	Shipping, Payment                                  string
 	// Total is the order total the shopper saw, as "12.34".
 	Total string
+	// Review asks to price the review again (another country) instead
+	// of placing the order.
+	Review bool
 }
 
 // checkoutFields are the form's fields; each may be sent at most once.
-var checkoutFields = []string{"email", "name", "line1", "line2", "city", "postcode", "country", "shipping", "payment", "total"}
+var checkoutFields = []string{"email", "name", "line1", "line2", "city", "postcode", "country", "shipping", "payment", "total", "review"}
 
 // readCheckoutForm reads the posted fields. A field sent twice is a
 // request our form cannot make (400); everything else is validated.
@@ -41,7 +44,8 @@ func readCheckoutForm(c echo.Context) (checkoutForm, error) {
 		}
 	}
 	return checkoutForm{Email: v["email"], Name: v["name"], Line1: v["line1"], Line2: v["line2"], City: v["city"],
-		Postcode: v["postcode"], Country: v["country"], Shipping: v["shipping"], Payment: v["payment"], Total: v["total"]}, nil
+		Postcode: v["postcode"], Country: v["country"], Shipping: v["shipping"], Payment: v["payment"], Total: v["total"],
+		Review: v["review"] == "1"}, nil
 }
 
 // emailRE is a plausible address: something@domain.tld, no spaces.

@@ -83,6 +83,7 @@ type Articles interface {
 type Carts interface {
 	Cart(ctx context.Context, owner cart.Owner) (cart.Cart, error)
 	SetCartLine(ctx context.Context, owner cart.Owner, itemID, qty int64) (cart.Cart, error)
+	SetCode(ctx context.Context, owner cart.Owner, code string) error
 }
 
 // Orders are checkout and a shopper's orders.
@@ -122,6 +123,7 @@ type Deps struct {
 	Carts    Carts
 	Orders   Orders
 	Pictures Pictures
+	Pricing  Pricing
 	// Addresses is optional: without it checkout offers the last order's
 	// address alone.
 	Addresses SavedAddresses
@@ -153,6 +155,7 @@ type Handler struct {
 	carts    Carts
 	orders   Orders
 	pictures Pictures
+	pricing  Pricing
 	saved    SavedAddresses
 }
 
@@ -160,5 +163,5 @@ type Handler struct {
 func New(cfg Config, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, search: d.Search, popular: d.Popular, pages: d.Pages,
 		sessions: d.Sessions, likes: d.Likes, reviews: d.Reviews, articles: d.Articles, carts: d.Carts, orders: d.Orders,
-		pictures: d.Pictures, saved: d.Addresses}
+		pictures: d.Pictures, pricing: d.Pricing, saved: d.Addresses}
 }

@@ -46,6 +46,8 @@
   function updateCartPage(data) {
     var page = document.querySelector("[data-cart-page]");
     if (!page) { return; }
+    // A discount depends on every line: the server prices it again.
+    if (page.querySelector('[data-testid="discount-line"]')) { window.location.reload(); return; }
     var row = page.querySelector('[data-testid="cart-line"][data-item-id="' + data.item + '"]');
     if (row && !data.line) {
       row.parentNode.removeChild(row);

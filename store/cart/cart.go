@@ -33,6 +33,9 @@ type Line struct {
 type Cart struct {
 	Lines []Line
 	Count int64
+	// Code is the discount code the shopper applied ("" for none), as
+	// typed; the checkout checks it again.
+	Code string
 }
 
 // Qty returns the quantity of itemID in the cart, 0 when it is not there.
@@ -145,7 +148,7 @@ func (s *Service) SetCartLine(ctx context.Context, owner Owner, itemID, qty int6
 	return parseCart(fields), nil
 }
 
-// Cart reads the owner's cart. Reading an account's cart (the cart and
+// Cart reads the owner's cart and its applied discount code. Reading an account's cart (the cart and
 // checkout pages) counts as using it and renews its idle lifetime.
 func (s *Service) Cart(ctx context.Context, owner Owner) (Cart, error) {
 	pipe := s.rdb.Pipeline()
@@ -153,10 +156,13 @@ func (s *Service) Cart(ctx context.Context, owner Owner) (Cart, error) {
 	if ttl := s.cartTTL(owner); ttl > 0 {
 		pipe.PExpire(ctx, owner.key(), ttl)
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	code := s.addCodeRead(ctx, pipe, owner)
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return Cart{}, fmt.Errorf("cart: %w", err)
 	}
-	return parseCart(all.Val()), nil
+	c := parseCart(all.Val())
+	c.Code = code.Val()
+	return c, nil
 }
 
 // CartCount is the total quantity in the owner's cart. Pages get it from

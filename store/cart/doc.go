@@ -3,6 +3,10 @@
 // signed-in account's cart (`{user:<id>}:cart`, keys.AccountCart, shared
 // by the account's devices, kept across sign-out and session eviction for
 // ACCOUNT_CART_TTL without use). Each is a HASH item id -> quantity.
+// Beside each cart, a STRING holds the discount code the shopper applied
+// (keys.GuestCartCode, expiring GuestCodeTTL after the cart was last read;
+// keys.AccountCartCode, kept as long as the account's cart); Cart reads it
+// with the lines, and a checkout clears it with the ordered lines.
 //
 // Other domains reach the carts through its helpers: the session read of
 // every page counts the header's items on its own pipeline (AddCount, or

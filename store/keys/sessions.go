@@ -131,3 +131,12 @@ func userTag(id int64) string { return "{user:" + strconv.FormatInt(id, 10) + "}
 
 // itemTag is the hash tag of everything about one item.
 func itemTag(id int64) string { return "{item:" + strconv.FormatInt(id, 10) + "}" }
+
+// GuestCartCode is the discount code a guest applied to the session's
+// cart, a STRING beside GuestCart (same hash tag); it expires on its own
+// (cart.GuestCodeTTL) since the session cleanup does not name it.
+func GuestCartCode(token string) string { return "discount:{" + SessionID(token) + SessionKeyEnd }
+
+// AccountCartCode is the discount code applied to an account's cart, a
+// STRING kept as long as the cart (ACCOUNT_CART_TTL without use).
+func AccountCartCode(userID int64) string { return userTag(userID) + ":discount" }

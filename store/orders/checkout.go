@@ -11,6 +11,7 @@ import (
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/pricing"
 )
 
 // Checkout errors besides *CheckoutError.
@@ -68,7 +69,8 @@ type CheckoutRequest struct {
 	Address  Address
 	Shipping string // ShippingStandard or ShippingExpress
 	Payment  string // a PaymentMethod code
-	// ExpectTotal is the total, items and delivery, that the shopper saw
+	// ExpectTotal is the total, items, discount, delivery and any added
+	// tax, that the shopper saw
 	// (cents); another total at current prices refuses the order. A
 	// negative value skips the comparison.
 	ExpectTotal int64
@@ -112,7 +114,7 @@ func (s *Service) Checkout(ctx context.Context, req CheckoutRequest) (Order, err
 		result = checkoutResult(err)
 		return Order{}, err
 	}
-	o, soldOut, err := s.placeOrder(ctx, req, c.Lines)
+	o, soldOut, err := s.placeOrder(ctx, req, c.Lines, c.Code)
 	if err != nil {
 		result = checkoutResult(err)
 		return Order{}, err
@@ -120,13 +122,16 @@ func (s *Service) Checkout(ctx context.Context, req CheckoutRequest) (Order, err
 	result = "ok"
 	// The order is committed: what follows must happen even if the client
 	// has gone, and its failures must not turn the order into an error.
-	s.afterCheckout(context.WithoutCancel(ctx), req.Cart, o, soldOut)
+	s.afterCheckout(context.WithoutCancel(ctx), req.Cart, o, soldOut, c.Code)
 	return o, nil
 }
 
 func checkoutResult(err error) string {
 	var ce *CheckoutError
+	var code *pricing.CodeError
 	switch {
+	case errors.As(err, &code):
+		return "code_refused"
 	case errors.As(err, &ce) && ce.PriceChanged:
 		return "price_changed"
 	case errors.As(err, &ce):
@@ -175,9 +180,12 @@ func problemFor(l cart.Line, it catalog.Item, ok bool) (LineProblem, bool) {
 // placeOrder is the checkout transaction. Lines are sorted by item id (the
 // cart's order), so two transactions lock rows in the same order and
 // PostgreSQL cannot deadlock; SQLite's write transactions take the lock at
-// BEGIN (_txlock=immediate) and simply queue. soldOut says an item's
-// stock ran out.
-func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, lines []cart.Line) (o Order, soldOut bool, err error) {
+// BEGIN (_txlock=immediate) and simply queue. The order is priced in the
+// transaction (delivery by the zone of the address's country, tax by its
+// rate) and a discount code takes its use last, after the stock rows (the
+// cancel's lock order too); a code that cannot be used refuses the order
+// with its *pricing.CodeError. soldOut says an item's stock ran out.
+func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, lines []cart.Line, code string) (o Order, soldOut bool, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Order{}, false, fmt.Errorf("checkout: %w", err)
@@ -222,34 +230,58 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, lines []c
 	if req.Cart.Guest() {
 		o.UserID = GuestUserID
 	}
-	for _, l := range lines {
+	amounts := make([]int64, len(lines))
+	for i, l := range lines {
 		it := rows[l.ItemID]
 		o.Lines = append(o.Lines, OrderLine{ItemID: l.ItemID, Name: it.Name, PriceCents: it.PriceCents, Qty: l.Qty})
-		o.SubtotalCents += it.PriceCents * l.Qty
+		amounts[i] = it.PriceCents * l.Qty
 		o.ItemCount += l.Qty
 	}
-	o.ShippingCents = s.opt.Shipping.Cost(req.Shipping, o.SubtotalCents)
-	o.TotalCents = o.SubtotalCents + o.ShippingCents
+	q, refused, err := s.prices.Quote(ctx, tx, pricing.Request{Lines: amounts, Country: req.Address.Country, Method: req.Shipping, Code: code})
+	if err != nil {
+		return Order{}, false, fmt.Errorf("checkout: %w", err)
+	}
+	if refused != nil {
+		return Order{}, false, refused
+	}
+	o.SubtotalCents, o.DiscountCents, o.DiscountCode = q.Subtotal, q.Discount, q.Code.Code
+	o.ShippingCents, o.TaxCents, o.TaxMode, o.TotalCents = q.Shipping, q.Tax, q.TaxMode, q.Total
 	if req.ExpectTotal >= 0 && req.ExpectTotal != o.TotalCents {
 		return Order{}, false, &CheckoutError{PriceChanged: true, Total: o.TotalCents}
 	}
 
 	a := o.Address
 	err = tx.QueryRowContext(ctx, `INSERT INTO orders (user_id, status, total_cents, created_at, email, ship_name, ship_line1, ship_line2,
-		ship_city, ship_postcode, ship_country, shipping_method, shipping_cents, payment_method)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+		ship_city, ship_postcode, ship_country, shipping_method, shipping_cents, payment_method,
+		subtotal_cents, discount_cents, discount_code, tax_cents, tax_mode)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`,
 		o.UserID, o.Status, o.TotalCents, o.CreatedAt.Unix(), o.Email, a.Name, a.Line1, a.Line2,
-		a.City, a.Postcode, a.Country, o.Shipping, o.ShippingCents, o.Payment).Scan(&o.ID)
+		a.City, a.Postcode, a.Country, o.Shipping, o.ShippingCents, o.Payment,
+		o.SubtotalCents, o.DiscountCents, o.DiscountCode, o.TaxCents, o.TaxMode).Scan(&o.ID)
 	if err != nil {
 		return Order{}, false, fmt.Errorf("checkout: insert order: %w", err)
 	}
 	if err := insertOrderLines(ctx, tx, o); err != nil {
 		return Order{}, false, err
 	}
+	if q.Code.ID != 0 {
+		if err := pricing.TakeUse(ctx, tx, q.Code, customer(req), o.ID, s.prices.Today()); err != nil {
+			return Order{}, false, err
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return Order{}, false, fmt.Errorf("checkout: commit: %w", err)
 	}
 	return o, soldOut, nil
+}
+
+// customer names the buyer for a code's per-customer cap: the account,
+// or a guest's email.
+func customer(req CheckoutRequest) string {
+	if req.Cart.Guest() {
+		return pricing.Guest(req.Email)
+	}
+	return pricing.Member(req.Cart.UserID)
 }
 
 // lineProblemTx says why the conditional update of line l touched no row.
@@ -282,7 +314,7 @@ func insertOrderLines(ctx context.Context, tx *sql.Tx, o Order) error {
 // listeners count it (the "also bought" statistics) in one round trip, then announces the sold
 // items' change (their pages are purged). Failures are logged, not returned: the order exists, and
 // an order that never reached the queue is found by the fulfilment sweep.
-func (s *Service) afterCheckout(ctx context.Context, owner cart.Owner, o Order, soldOut bool) {
+func (s *Service) afterCheckout(ctx context.Context, owner cart.Owner, o Order, soldOut bool, codeTyped string) {
 	ordered := make([]cart.Line, len(o.Lines))
 	ids := make([]int64, len(o.Lines))
 	for i, l := range o.Lines {
@@ -291,6 +323,7 @@ func (s *Service) afterCheckout(ctx context.Context, owner cart.Owner, o Order, 
 	}
 	pipe := s.rdb.Pipeline()
 	cart.AddRemoveOrdered(ctx, pipe, owner, ordered)
+	cart.AddClearCode(ctx, pipe, owner, codeTyped)
 	s.addEnqueueOrder(ctx, pipe, o.ID)
 	for _, f := range s.placed {
 		f(ctx, pipe, ids)

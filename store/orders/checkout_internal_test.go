@@ -10,6 +10,7 @@ import (
 	"storefront/store/cart"
 	"storefront/store/catalog"
 	"storefront/store/platform"
+	"storefront/store/pricing"
 	"storefront/store/ratelimit"
 	"storefront/store/seed"
 	"storefront/store/sessions"
@@ -36,7 +37,7 @@ func newShop(t *testing.T) shop {
 		t.Fatal(err)
 	}
 	accounts := sessions.New(b, sessions.Options{PasswordCost: bcrypt.MinCost}, ratelimit.New(b), carts, host)
-	return shop{Service: New(b, Options{}, host, cat, carts), accounts: accounts}
+	return shop{Service: New(b, Options{}, host, cat, carts, pricing.New(b, pricing.Options{PricesIncludeTax: true})), accounts: accounts}
 }
 
 // shopper is a new account's cart owner.
@@ -145,7 +146,7 @@ func TestCheckoutKeepsLinesChangedMeanwhile(t *testing.T) {
 	tok, uid := s.shopper(t, "alice")
 	setLine(t, s, tok, 7, 1)
 	setLine(t, s, tok, 8, 4) // was 2 when the order was placed
-	s.afterCheckout(ctx, tok, Order{ID: 1, UserID: uid, Lines: []OrderLine{{ItemID: 7, Qty: 1}, {ItemID: 8, Qty: 2}}}, false)
+	s.afterCheckout(ctx, tok, Order{ID: 1, UserID: uid, Lines: []OrderLine{{ItemID: 7, Qty: 1}, {ItemID: 8, Qty: 2}}}, false, "")
 	c, _ := s.carts.Cart(ctx, tok)
 	wantLines(t, c, cart.Line{ItemID: 8, Qty: 4})
 }
@@ -153,7 +154,7 @@ func TestCheckoutKeepsLinesChangedMeanwhile(t *testing.T) {
 // placeOrderOnly runs the checkout transaction alone, without the
 // pre-check that a racing archive, ban or sale can pass.
 func placeOrderOnly(ctx context.Context, s shop, req CheckoutRequest, lines []cart.Line) (Order, error) {
-	o, _, err := s.placeOrder(ctx, req, lines)
+	o, _, err := s.placeOrder(ctx, req, lines, "")
 	return o, err
 }
 

@@ -1,9 +1,11 @@
 // Package orders owns what happens once a shopper buys: the checkout (one
-// database transaction that takes the stock, snapshots prices, adds the
-// delivery price and writes the order), the order lifecycle (pending,
-// processed, paid, shipped, delivered; cancelled until it ships, with the
-// stock back), fulfilment through a reliable queue, payment methods,
-// shipping rates, delivery addresses, and the admin's list of orders.
+// database transaction that takes the stock, snapshots prices, prices the
+// order through store/pricing (discount, the delivery zone's rate, tax),
+// takes the discount code's use and writes the order with its money
+// breakdown), the order lifecycle (pending, processed, paid, shipped,
+// delivered; cancelled until it ships, with the stock and the code's use
+// back), fulfilment through a reliable queue, payment methods, delivery
+// methods, delivery addresses, and the admin's list of orders.
 //
 // Tables: orders, order_lines, order_events (and it reads the users table
 // to refuse a banned buyer inside the checkout's transaction). Redis keys:
@@ -25,6 +27,7 @@
 // group's pending entries are reclaimed, and a sweep of the database
 // covers an order whose id never reached the queue).
 //
-// Tests: checkout_test.go, lifecycle_test.go, fulfilment_test.go
+// Tests: checkout_test.go, lifecycle_test.go, fulfilment_test.go,
+// pricing_test.go (codes under racing checkouts, give-back, zones, tax)
 // (external) and checkout_internal_test.go here.
 package orders

@@ -12,6 +12,7 @@ import (
 
 	"storefront/store/catalog"
 	"storefront/store/platform"
+	"storefront/store/pricing"
 )
 
 // Order statuses after processing. An order moves forward along
@@ -69,7 +70,8 @@ func AdminActor(name string) string { return "admin:" + name }
 // conditional update on the status it read (so of two concurrent moves
 // exactly one applies; the other gets a *MoveError), the timeline entry,
 // and for a cancel the stock back on every line. ownerID > 0 limits the
-// move to that shopper's order (another's is platform.ErrNotFound). After the
+// move to that shopper's order (another's is platform.ErrNotFound). A
+// cancel also gives back the discount code's use the order took. After the
 // commit the OnStatus listeners hear of it (the shopper is notified) and,
 // for a cancel, the items' change is announced (their stock changed).
 func (s *Service) MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (Order, error) {
@@ -127,6 +129,10 @@ func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor 
 	var items []int64
 	if to == OrderCancelled {
 		if items, err = restock(ctx, tx, id); err != nil {
+			return 0, nil, err
+		}
+		// After the stock rows, as the checkout takes them.
+		if err := pricing.GiveBack(ctx, tx, id); err != nil {
 			return 0, nil, err
 		}
 	}

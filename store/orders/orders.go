@@ -28,13 +28,19 @@ type Order struct {
 	ID     int64
 	UserID int64 // GuestUserID for a guest's order
 	Status string
-	// TotalCents is what the shopper pays: SubtotalCents (the lines) plus
-	// ShippingCents. Orders placed before delivery was charged have no
-	// shipping, and their subtotal is their total.
+	// TotalCents is what the shopper pays: SubtotalCents (the lines) less
+	// DiscountCents plus ShippingCents, plus TaxCents when TaxMode is
+	// pricing.TaxAdded. Orders placed before delivery was charged have no
+	// shipping, and their subtotal is their total; orders placed before
+	// discounts and tax have neither (TaxMode "").
 	TotalCents    int64
 	SubtotalCents int64
 	ShippingCents int64
-	ItemCount     int64 // total quantity
+	DiscountCents int64
+	DiscountCode  string // the code as the admin wrote it, "" for none
+	TaxCents      int64
+	TaxMode       string // pricing.TaxIncluded, pricing.TaxAdded, or "" before tax was recorded
+	ItemCount     int64  // total quantity
 	CreatedAt     time.Time
 	ProcessedAt   time.Time // zero while pending
 	Email         string    // a guest's email; "" for signed-in shoppers
@@ -123,19 +129,20 @@ func (s *Service) readOrder(ctx context.Context, userID, id int64) (Order, error
 	var processed sql.NullInt64
 	a := &o.Address
 	q, args := `SELECT user_id, status, total_cents, created_at, processed_at, email, ship_name, ship_line1, ship_line2,
-		ship_city, ship_postcode, ship_country, shipping_method, shipping_cents, payment_method FROM orders WHERE id = $1`, []any{id}
+		ship_city, ship_postcode, ship_country, shipping_method, shipping_cents, payment_method,
+		subtotal_cents, discount_cents, discount_code, tax_cents, tax_mode FROM orders WHERE id = $1`, []any{id}
 	if userID > 0 {
 		q, args = q+` AND user_id = $2`, append(args, userID)
 	}
 	err := s.db.QueryRowContext(ctx, q, args...).Scan(&o.UserID, &o.Status, &o.TotalCents, &created, &processed, &o.Email,
-		&a.Name, &a.Line1, &a.Line2, &a.City, &a.Postcode, &a.Country, &o.Shipping, &o.ShippingCents, &o.Payment)
+		&a.Name, &a.Line1, &a.Line2, &a.City, &a.Postcode, &a.Country, &o.Shipping, &o.ShippingCents, &o.Payment,
+		&o.SubtotalCents, &o.DiscountCents, &o.DiscountCode, &o.TaxCents, &o.TaxMode)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Order{}, platform.ErrNotFound
 	}
 	if err != nil {
 		return Order{}, fmt.Errorf("order %d: %w", id, err)
 	}
-	o.SubtotalCents = o.TotalCents - o.ShippingCents
 	o.CreatedAt, o.ProcessedAt = platform.UnixTime(created), platform.UnixTime(processed.Int64)
 	rows, err := s.db.QueryContext(ctx, `SELECT item_id, name, price_cents, qty FROM order_lines WHERE order_id = $1 ORDER BY item_id`, id)
 	if err != nil {

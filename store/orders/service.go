@@ -14,6 +14,7 @@ import (
 	"storefront/store/catalog"
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/pricing"
 	"storefront/store/workers"
 )
 
@@ -27,6 +28,7 @@ type Service struct {
 	opt      Options
 	catalog  *catalog.Service
 	carts    *cart.Service
+	prices   *pricing.Service
 	host     *workers.Host
 	// placed and status are the listeners the wiring registers (OnPlaced,
 	// OnStatus).
@@ -48,8 +50,9 @@ type Options struct {
 }
 
 // New returns the orders: the stock is taken through the catalog, the
-// cart emptied through the carts.
-func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service, carts *cart.Service) *Service {
+// cart emptied through the carts, the order priced (discount, delivery,
+// tax) through prices.
+func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service, carts *cart.Service, prices *pricing.Service) *Service {
 	if opt.Shipping == (ShippingRates{}) {
 		opt.Shipping = DefaultShipping
 	}
@@ -62,17 +65,17 @@ func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service,
 		}
 	}
 	s := &Service{
-		rdb: b.Redis, db: b.DB, log: b.Log, clock: b.Clock, instance: b.Instance, opt: opt, host: host, catalog: cat, carts: carts,
+		rdb: b.Redis, db: b.DB, log: b.Log, clock: b.Clock, instance: b.Instance, opt: opt, host: host, catalog: cat, carts: carts, prices: prices,
 		checkouts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "storefront_checkouts_total",
-			Help: "Checkouts by result: ok, out_of_stock, price_changed, empty, busy, error.",
+			Help: "Checkouts by result: ok, out_of_stock, price_changed, code_refused, empty, busy, error.",
 		}, []string{"result"}),
 		fulfilled: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "storefront_orders_fulfilled_total",
 			Help: "Orders moved from pending to processed by the fulfilment worker or sweep.",
 		}),
 	}
-	for _, r := range []string{"ok", "out_of_stock", "price_changed", "empty", "busy", "error"} {
+	for _, r := range []string{"ok", "out_of_stock", "price_changed", "code_refused", "empty", "busy", "error"} {
 		s.checkouts.WithLabelValues(r) // series from 0, so rate() sees the first checkout
 	}
 	s.depth = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
