@@ -898,3 +898,46 @@ func TestItemPageWithoutRedis(t *testing.T) {
 		t.Errorf("missing item without Redis: %d", res.Status)
 	}
 }
+
+// TestItemPageVariesByCookie: an item page carries the visitor's own parts
+// (header, like box, flash), so every answer, a miss, a hit and a 304, for
+// a guest and a signed-in shopper, gzip or not, says it varies by Cookie
+// (and by Accept-Encoding) and is private: no shared cache may hand one
+// visitor's copy to another.
+func TestItemPageVariesByCookie(t *testing.T) {
+	a := newApp(t, nil, nil)
+	guest, member := a.client(), a.client()
+	member.Register("vary_member")
+	check := func(who string, res apptest.Response) {
+		t.Helper()
+		vary := strings.ToLower(strings.Join(res.Header.Values("Vary"), ","))
+		if !strings.Contains(vary, "cookie") || !strings.Contains(vary, "accept-encoding") {
+			t.Errorf("%s: %d %s: Vary %q, want Cookie and Accept-Encoding", who, res.Status, res.Header.Get("X-Cache"), vary)
+		}
+		if cc := res.Header.Get("Cache-Control"); !strings.Contains(cc, "private") {
+			t.Errorf("%s: Cache-Control %q, want private", who, cc)
+		}
+	}
+	for _, enc := range []string{"gzip", "identity"} {
+		for name, c := range map[string]*client{"guest": guest, "member": member} {
+			who := name + " " + enc
+			first := c.Get("/items/21", "Accept-Encoding", enc)
+			check(who+" first", first)
+			again := c.Get("/items/21", "Accept-Encoding", enc)
+			for i := 0; again.Header.Get("X-Cache") != "HIT"; i++ { // cached once viewed often enough
+				if i == 10 {
+					t.Fatalf("%s: no HIT after 10 views", who)
+				}
+				again = c.Get("/items/21", "Accept-Encoding", enc)
+				check(who+" again", again)
+			}
+			check(who+" hit", again)
+			etag := again.Header.Get("ETag")
+			notModified := c.Get("/items/21", "Accept-Encoding", enc, "If-None-Match", etag)
+			if notModified.Status != http.StatusNotModified {
+				t.Fatalf("%s: If-None-Match: %d, want 304", who, notModified.Status)
+			}
+			check(who+" 304", notModified)
+		}
+	}
+}
