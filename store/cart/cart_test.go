@@ -201,3 +201,35 @@ func TestMergeIsAtomicWithOtherDevices(t *testing.T) {
 		t.Errorf("cart has %d lines, count %d; want 60 lines, count 80", len(c.Lines), c.Count)
 	}
 }
+
+// TestSignInMergeIntoAFullCart: the account's cart is full (MaxLines
+// lines). A guest line for an item already there replaces its quantity
+// (it takes no new line), whatever its place among the guest's lines; a
+// guest line for a new item does not fit and is counted as dropped.
+func TestSignInMergeIntoAFullCart(t *testing.T) {
+	st := wiringtest.New(t)
+	ctx := t.Context()
+	acct, uid := wiringtest.Shopper(t, st, "erin")
+	for id := int64(1); id <= cart.MaxLines; id++ {
+		wiringtest.SetLine(t, st, acct, id, 1)
+	}
+	g := wiringtest.GuestCart(t, st, "guest-token")
+	wiringtest.SetLine(t, st, g, 3, 4)             // already there: replaced, before the new line
+	wiringtest.SetLine(t, st, g, 1001, 1)          // new: the cart is full, dropped
+	wiringtest.SetLine(t, st, g, 2000, 1)          // new: dropped too
+	wiringtest.SetLine(t, st, g, cart.MaxLines, 6) // already there: replaced, after the new lines
+	dropped, err := st.Sessions.SignIn(ctx, g.Token, "new-token", uid)
+	if err != nil || dropped != 2 {
+		t.Fatalf("sign in: %d dropped (want 2), %v", dropped, err)
+	}
+	c, err := st.Cart.Cart(ctx, acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Lines) != cart.MaxLines || c.Qty(3) != 4 || c.Qty(cart.MaxLines) != 6 || c.Qty(1001) != 0 || c.Qty(2000) != 0 || c.Qty(1) != 1 {
+		t.Errorf("merged cart: %d lines, 3 x%d, %d x%d, 1001 x%d, 2000 x%d, 1 x%d", len(c.Lines), c.Qty(3), cart.MaxLines, c.Qty(cart.MaxLines), c.Qty(1001), c.Qty(2000), c.Qty(1))
+	}
+	if c.Count != cart.MaxLines-2+4+6 {
+		t.Errorf("merged count %d, want %d", c.Count, cart.MaxLines-2+4+6)
+	}
+}
