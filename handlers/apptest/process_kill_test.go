@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"storefront/handlers/apptest"
+	"storefront/store/storetest"
 )
 
 // TestEmbeddedRedisKeepsCartAcrossKills: a guest adds a line and the
@@ -26,9 +27,7 @@ func TestEmbeddedRedisKeepsCartAcrossKills(t *testing.T) {
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Skip("redis-server not installed: the embedded mode cannot start here")
 	}
-	if !firstPass(t) {
-		return
-	}
+	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
 	apptest.Parallel(t)
 	rounds := 20
 	if v := os.Getenv("KILL_ROUNDS"); v != "" {

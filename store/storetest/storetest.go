@@ -14,12 +14,15 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -38,6 +41,8 @@ const AdminPassword = "admin-password-for-tests"
 var (
 	mu      sync.Mutex
 	backend = platform.ModeMiniredis
+	pass    int                // the index of the current backend's pass
+	onePass = map[string]int{} // OnePass tests: name -> the pass they ran on
 	minis   = map[testing.TB]*miniredis.Miniredis{}
 )
 
@@ -64,10 +69,21 @@ func Main(m *testing.M) { os.Exit(Run(m)) }
 // that has more to clean up.
 func Run(m *testing.M) int {
 	code := 0
-	for _, b := range Backends() {
+	if !flag.Parsed() {
+		flag.Parse() // as m.Run would: the user's -skip is read below
+	}
+	userSkip := ""
+	if f := flag.Lookup("test.skip"); f != nil {
+		userSkip = f.Value.String()
+	}
+	for i, b := range Backends() {
 		mu.Lock()
 		backend = b
+		pass = i
 		mu.Unlock()
+		if i > 0 {
+			skipOnePassTests(userSkip)
+		}
 		unlock := func() {}
 		if b != platform.ModeMiniredis {
 			unlock = lockServer(b)
@@ -79,6 +95,50 @@ func Run(m *testing.M) int {
 		unlock()
 	}
 	return code
+}
+
+// OnePass marks a test that brings servers of its own (or a database of
+// its own) and so learns nothing from another backend: it runs on the
+// first backend's pass only (called from a subtest, it is its top-level
+// test that runs once). Run leaves it out of the later passes
+// altogether (as -skip would), so it is neither reported as a pass that
+// did nothing nor as a skip; were it reached on a later pass anyway, it
+// skips with the reason.
+func OnePass(t testing.TB) {
+	t.Helper()
+	mu.Lock()
+	defer mu.Unlock()
+	name := strings.SplitN(t.Name(), "/", 2)[0]
+	first, seen := onePass[name]
+	if !seen {
+		onePass[name] = pass
+		return
+	}
+	if first != pass {
+		t.Skipf("uses servers of its own, not the backend: ran on the first backend's pass (this is redis=%s)", backend)
+	}
+}
+
+// skipOnePassTests sets -test.skip so that the OnePass tests seen so far
+// do not run again, keeping the user's own -skip.
+func skipOnePassTests(userSkip string) {
+	mu.Lock()
+	names := make([]string, 0, len(onePass))
+	for name := range onePass {
+		names = append(names, regexp.QuoteMeta(name))
+	}
+	mu.Unlock()
+	if len(names) == 0 {
+		return
+	}
+	sort.Strings(names)
+	pattern := "^(" + strings.Join(names, "|") + ")$"
+	if userSkip != "" {
+		pattern = userSkip + "|" + pattern
+	}
+	if err := flag.Set("test.skip", pattern); err != nil {
+		fmt.Fprintf(os.Stderr, "storetest: cannot leave out the one-pass tests: %v\n", err)
+	}
 }
 
 // Backend is the Redis mode of the current run.
