@@ -9,6 +9,7 @@ import (
 
 	"storefront/store/keys"
 	"storefront/store/social"
+	"storefront/store/storetest"
 	"storefront/store/workers"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
@@ -197,12 +198,13 @@ func TestFanOutWorkerDrainsQueue(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { w.Run(ctx); close(done) }()
-	for {
-		if n, _ := st.Social.QueuedFanOuts(t.Context()); n == 0 {
-			break
+	storetest.Eventually(t, func() bool {
+		n, err := st.Social.QueuedFanOuts(t.Context())
+		if err != nil {
+			t.Fatal(err) // an error is not an empty queue
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return n == 0
+	}, "the fan-out queue drained")
 	cancel()
 	<-done
 	for f := int64(10); f < 15; f++ {

@@ -290,13 +290,17 @@ func Logger(t testing.TB) *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
+// PollDeadline bounds every wait for a condition: a busy machine makes a
+// test slower, never red.
+const PollDeadline = 2 * time.Minute
+
 // Eventually polls cond until it holds, failing the test with msg after a
 // generous deadline: tests wait for conditions, never for a fixed time.
 func Eventually(t testing.TB, cond func() bool, msg string) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(PollDeadline); !cond(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal(msg)
+			t.Fatalf("%s: not so after %v", msg, PollDeadline)
 		}
 	}
 }
