@@ -275,8 +275,8 @@ func TestCookieAttacksEndAnonymous(t *testing.T) {
 	bobUser := bob.Cookie("user")
 	key := testHashKey(t)
 	otherKey := []byte(strings.Repeat("k", 64))
-	u, _ := a.store.Sessions.UserByName(t.Context(), "alice")
-	admin, _ := a.store.Sessions.UserByName(t.Context(), "admin")
+	u := storetest.Must(a.store.Sessions.UserByName(t.Context(), "alice"))(t)
+	admin := storetest.Must(a.store.Sessions.UserByName(t.Context(), "admin"))(t)
 	stray := forgeToken(key, "never issued")
 
 	// Sanity: cookies forged with the right key and date are accepted, so

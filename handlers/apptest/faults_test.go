@@ -279,7 +279,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 		p.WaitLog(t, msg)
 	}
 	// The workers stopped and gave their leases up for another instance.
-	if holder := rdb.Get(t.Context(), keys.Lease(keys.LeaseRescale)).Val(); holder != "" {
+	if holder := storetest.Must(rdb.Get(t.Context(), keys.Lease(keys.LeaseRescale)).Result())(t); holder != "" {
 		t.Errorf("the rescale lease is still held by %q after the exit", holder)
 	}
 }

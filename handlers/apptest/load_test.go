@@ -166,7 +166,7 @@ func redisFigures(t *testing.T, rdb redis.UniversalClient) redisStats {
 		return st
 	}
 	ctx := context.Background()
-	st.sessions, _ = rdb.ZCard(ctx, keys.Recent).Result()
+	st.sessions = storetest.Must(rdb.ZCard(ctx, keys.Recent).Result())(t)
 	var mu sync.Mutex
 	add := func(ctx context.Context, c *redis.Client) error {
 		info, err := c.Info(ctx, "memory", "stats", "cpu", "commandstats").Result()

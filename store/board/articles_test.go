@@ -111,8 +111,8 @@ func TestVotingScenario(t *testing.T) {
 	}
 	// The sets hold each voter once, in one direction.
 	rdb := st.Redis()
-	up, _ := rdb.SMembers(t.Context(), keys.UpVoters(a.ID)).Result()
-	down, _ := rdb.SMembers(t.Context(), keys.DownVoters(a.ID)).Result()
+	up := storetest.Must(rdb.SMembers(t.Context(), keys.UpVoters(a.ID)).Result())(t)
+	down := storetest.Must(rdb.SMembers(t.Context(), keys.DownVoters(a.ID)).Result())(t)
 	if !slices.Equal(up, []string{fmt.Sprint(poster.ID)}) || len(down) != 0 {
 		t.Fatalf("voted %v downvoted %v", up, down)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"storefront/store/cart"
 	"storefront/store/keys"
+	"storefront/store/storetest"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
@@ -36,7 +37,7 @@ func TestCartSetReplaceRemove(t *testing.T) {
 	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 0), cart.Line{ItemID: 3, Qty: 1}) // 0 removes
 	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 3, -4))                              // negative removes
 	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 9, 0))                               // removing what is not there
-	if n, _ := st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result(); n != 0 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result())(t); n != 0 {
 		t.Error("an empty cart leaves no key behind")
 	}
 }
@@ -47,8 +48,8 @@ func TestCartsArePerSession(t *testing.T) {
 	b, _ := wiringtest.Shopper(t, st, "bob")
 	wiringtest.SetLine(t, st, a, 1, 2)
 	wiringtest.SetLine(t, st, b, 2, 3)
-	ca, _ := st.Cart.Cart(t.Context(), a)
-	cb, _ := st.Cart.Cart(t.Context(), b)
+	ca := storetest.Must(st.Cart.Cart(t.Context(), a))(t)
+	cb := storetest.Must(st.Cart.Cart(t.Context(), b))(t)
 	wiringtest.WantCart(t, ca, cart.Line{ItemID: 1, Qty: 2})
 	wiringtest.WantCart(t, cb, cart.Line{ItemID: 2, Qty: 3})
 }
@@ -78,7 +79,7 @@ func TestGuestCartEndsWithItsSession(t *testing.T) {
 	if err := st.Sessions.EndSession(ctx, tok.Token); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result(); n != 0 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result())(t); n != 0 {
 		t.Error("the guest cart outlived its session")
 	}
 }
@@ -100,11 +101,11 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	wiringtest.WantCart(t, c, cart.Line{ItemID: 4, Qty: 2})
-	if s, _ := st.Sessions.LoadSession(ctx, laptop.Token, uid); s.CartCount != 2 || s.UserID != uid {
+	if s := storetest.Must(st.Sessions.LoadSession(ctx, laptop.Token, uid))(t); s.CartCount != 2 || s.UserID != uid {
 		t.Errorf("laptop session %+v, want count 2", s)
 	}
 	// A cookie that claims another user reads no account's cart.
-	if s, _ := st.Sessions.LoadSession(ctx, laptop.Token, uid+1); s.CartCount != 0 {
+	if s := storetest.Must(st.Sessions.LoadSession(ctx, laptop.Token, uid+1))(t); s.CartCount != 0 {
 		t.Errorf("a false claim saw count %d", s.CartCount)
 	}
 	key := keys.AccountCart(uid)
@@ -116,7 +117,7 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, _ = st.Cart.Cart(ctx, cart.Owner{UserID: uid, Token: "token-next-week"})
+	c = storetest.Must(st.Cart.Cart(ctx, cart.Owner{UserID: uid, Token: "token-next-week"}))(t)
 	wiringtest.WantCart(t, c, cart.Line{ItemID: 4, Qty: 2})
 }
 
@@ -141,10 +142,10 @@ func TestSignInMergesTheGuestCart(t *testing.T) {
 		t.Fatal(err)
 	}
 	wiringtest.WantCart(t, c, cart.Line{ItemID: 11, Qty: 2}, cart.Line{ItemID: 12, Qty: 1}, cart.Line{ItemID: 13, Qty: 1})
-	if n, _ := st.Redis().Exists(ctx, keys.OfSession(g.Token).Cart).Result(); n != 0 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.OfSession(g.Token).Cart).Result())(t); n != 0 {
 		t.Error("the old token still has a cart")
 	}
-	if s, _ := st.Sessions.LoadSession(ctx, "new-token", uid); s.CartCount != 4 || s.UserID != uid {
+	if s := storetest.Must(st.Sessions.LoadSession(ctx, "new-token", uid))(t); s.CartCount != 4 || s.UserID != uid {
 		t.Errorf("new session %+v", s)
 	}
 }
@@ -165,7 +166,7 @@ func TestSignInMergeKeepsTheLineCap(t *testing.T) {
 	if err != nil || dropped != 1 {
 		t.Fatalf("sign in: %d dropped (want 1), %v", dropped, err)
 	}
-	c, _ := st.Cart.Cart(ctx, acct)
+	c := storetest.Must(st.Cart.Cart(ctx, acct))(t)
 	if len(c.Lines) != cart.MaxLines || c.Qty(5) != 7 || c.Qty(1001) != 1 || c.Qty(1002) != 0 {
 		t.Errorf("merged cart: %d lines, 5 x%d, 1001 x%d, 1002 x%d", len(c.Lines), c.Qty(5), c.Qty(1001), c.Qty(1002))
 	}
@@ -196,7 +197,7 @@ func TestMergeIsAtomicWithOtherDevices(t *testing.T) {
 		t.Fatal(err)
 	}
 	wg.Wait()
-	c, _ := st.Cart.Cart(ctx, acct)
+	c := storetest.Must(st.Cart.Cart(ctx, acct))(t)
 	if len(c.Lines) != 60 || c.Count != 20*2+40 {
 		t.Errorf("cart has %d lines, count %d; want 60 lines, count 80", len(c.Lines), c.Count)
 	}

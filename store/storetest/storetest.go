@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -288,6 +289,20 @@ func Logger(t testing.TB) *slog.Logger {
 		return slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// Must returns a read's value for the test, failing it on the read's error
+// (redis.Nil, an absent key, is a value: the zero one). The reads that
+// prove nothing changed go through it: an ignored error would read as
+// "nothing there". Use: n := storetest.Must(rdb.Exists(ctx, k).Result())(t).
+func Must[T any](v T, err error) func(testing.TB) T {
+	return func(t testing.TB) T {
+		t.Helper()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			t.Fatalf("a read the test relies on failed: %v", err)
+		}
+		return v
+	}
 }
 
 // PollDeadline bounds every wait for a condition: a busy machine makes a
