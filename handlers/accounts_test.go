@@ -275,8 +275,8 @@ func TestCookieAttacksEndAnonymous(t *testing.T) {
 	bobUser := bob.Cookie("user")
 	key := testHashKey(t)
 	otherKey := []byte(strings.Repeat("k", 64))
-	u, _ := a.store.Sessions.UserByName(t.Context(), "alice")
-	admin, _ := a.store.Sessions.UserByName(t.Context(), "admin")
+	u := storetest.Must(a.store.Sessions.UserByName(t.Context(), "alice"))(t)
+	admin := storetest.Must(a.store.Sessions.UserByName(t.Context(), "admin"))(t)
 	stray := forgeToken(key, "never issued")
 
 	// Sanity: cookies forged with the right key and date are accepted, so
@@ -389,5 +389,57 @@ func TestCookieKeyRotation(t *testing.T) {
 	}
 	if _, err := web.ParseCookieKeys("not base64!"); err == nil {
 		t.Error("a non-base64 key was accepted")
+	}
+}
+
+// TestSignInGivesItsSlotsBack: every sign-in takes a slot per address and
+// per (account, address) before the password is checked; a success gives
+// both back, and a refusal by the per-account limit gives back the
+// address's. So ten successes from one address leave all its failures
+// available, and an attacker hammering one account does not use up the
+// address's allowance for the others.
+func TestSignInGivesItsSlotsBack(t *testing.T) {
+	a := newApp(t, nil, func(c *handlers.Config) {
+		c.Rates.Login = ratelimit.Rate{{N: 2, Per: time.Hour}}
+		c.Rates.LoginAddr = ratelimit.Rate{{N: 3, Per: time.Hour}}
+		c.TrustedProxies = cidrs(t, "127.0.0.0/8")
+	})
+	a.client().Register("ivy")
+	login := func(ip, user, password string) int {
+		t.Helper()
+		return a.client().Post("/login", url.Values{"username": {user}, "password": {password}}, "X-Forwarded-For", ip).Status
+	}
+	const owner = "198.51.100.20"
+	for i := range 10 {
+		if got := login(owner, "ivy", "correct horse battery"); got != 303 {
+			t.Fatalf("success %d from one address: %d, want 303 (a success keeps a slot)", i+1, got)
+		}
+	}
+	for i, user := range []string{"x1", "x2", "x3"} {
+		if got := login(owner, user, "wrong password"); got != 422 {
+			t.Fatalf("failure %d after ten successes: %d, want 422", i+1, got)
+		}
+	}
+	if got := login(owner, "x4", "wrong password"); got != 429 {
+		t.Fatalf("fourth failure from the address: %d, want 429", got)
+	}
+
+	const attacker = "203.0.113.40"
+	for i := range 2 {
+		if got := login(attacker, "ivy", "wrong password"); got != 422 {
+			t.Fatalf("failure %d on ivy: %d, want 422", i+1, got)
+		}
+	}
+	for i := range 5 {
+		if got := login(attacker, "ivy", "wrong password"); got != 429 {
+			t.Fatalf("refused attempt %d on ivy: %d, want 429", i+1, got)
+		}
+	}
+	// Two failures counted for the address, none for the refusals.
+	if got := login(attacker, "other", "wrong password"); got != 422 {
+		t.Fatalf("third failure from the address, on another account: %d, want 422 (a refusal keeps the address's slot)", got)
+	}
+	if got := login(attacker, "another", "wrong password"); got != 429 {
+		t.Fatalf("fourth failure from the address: %d, want 429", got)
 	}
 }

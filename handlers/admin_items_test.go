@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"storefront/store/orders"
+	"storefront/store/storetest"
 )
 
 // TestAdminItemList lists, searches and pages every item, and only for the
@@ -38,7 +39,7 @@ func TestAdminItemList(t *testing.T) {
 		t.Errorf("search by number: %v", found)
 	}
 	for _, id := range testids(admin.Get("/admin/items?q="+url.QueryEscape(word)).Body, "admin-item-row", "data-item-id") {
-		got, _ := a.store.Catalog.Item(t.Context(), parseID(t, id))
+		got := storetest.Must(a.store.Catalog.Item(t.Context(), parseID(t, id)))(t)
 		if !strings.Contains(strings.ToLower(got.Name), strings.ToLower(word)) {
 			t.Errorf("search %q listed %q", word, got.Name)
 		}
@@ -91,7 +92,9 @@ func TestAdminCreateAndEditItem(t *testing.T) {
 		t.Fatalf("new item form: %d", res.Status)
 	}
 	var before int
-	_ = a.store.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM items`).Scan(&before)
+	if err := a.store.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM items`).Scan(&before); err != nil {
+		t.Fatal(err)
+	}
 	bad := url.Values{"name": {"Zyxel <b>Lamp</b>"}, "price": {"12.345"}, "stock": {"-1"}, "category": {""}, "description": {"ok"}}
 	res := admin.Post("/admin/items/new", bad)
 	if res.Status != http.StatusUnprocessableEntity || len(testids(res.Body, "field-error", "")) != 3 {
@@ -99,7 +102,9 @@ func TestAdminCreateAndEditItem(t *testing.T) {
 	}
 	mustContain(t, res.Body, `value="Zyxel &lt;b&gt;Lamp&lt;/b&gt;"`, `value="12.345"`)
 	var after int
-	_ = a.store.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM items`).Scan(&after)
+	if err := a.store.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM items`).Scan(&after); err != nil {
+		t.Fatal(err)
+	}
 	if after != before {
 		t.Fatalf("a bad form created an item")
 	}
@@ -127,7 +132,7 @@ func TestAdminCreateAndEditItem(t *testing.T) {
 	if res := admin.Post("/admin/items/"+itoa(id), edit); res.Status != http.StatusSeeOther {
 		t.Fatalf("edit: %d", res.Status)
 	}
-	if it, _ := a.store.Catalog.Item(t.Context(), id); it.Category != "Home" || it.PriceCents != 1000 {
+	if it := storetest.Must(a.store.Catalog.Item(t.Context(), id))(t); it.Category != "Home" || it.PriceCents != 1000 {
 		t.Errorf("after edit %+v", it)
 	}
 	if ids := testids(shopper.Get("/items?category=Home&q=zyxel").Body, "item-card", "data-item-id"); !contains(ids, itoa(id)) {
@@ -148,7 +153,7 @@ func TestArchivedItemLeavesTheShop(t *testing.T) {
 	a, logs := newLoggedApp(t)
 	ctx := t.Context()
 	a.setStock(33, 20)
-	it, _ := a.store.Catalog.Item(ctx, 33)
+	it := storetest.Must(a.store.Catalog.Item(ctx, 33))(t)
 	shopper := a.client()
 	shopper.Register("ann")
 	orderID := shopper.orderFor("ann", 33, 1)

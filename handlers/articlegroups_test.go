@@ -10,6 +10,7 @@ import (
 
 	"storefront/store/board"
 	"storefront/store/keys"
+	"storefront/store/storetest"
 )
 
 // TestEditArticleGroups: the poster (or an admin) moves an article between
@@ -71,10 +72,10 @@ func TestEditArticleGroups(t *testing.T) {
 	}
 	wg.Wait()
 	ctx := t.Context()
-	hash, _ := a.store.Redis().HGet(ctx, keys.ArticleSeq+itoa(id), "groups").Result()
+	hash := storetest.Must(a.store.Redis().HGet(ctx, keys.ArticleSeq+itoa(id), "groups").Result())(t)
 	var inSets []string
 	for _, g := range board.ArticleGroups {
-		if ok, _ := a.store.Redis().SIsMember(ctx, keys.Group(g), itoa(id)).Result(); ok {
+		if ok := storetest.Must(a.store.Redis().SIsMember(ctx, keys.Group(g), itoa(id)).Result())(t); ok {
 			inSets = append(inSets, g)
 		}
 	}

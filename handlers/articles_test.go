@@ -335,7 +335,7 @@ func TestPostArticleInput(t *testing.T) {
 			t.Errorf("%s: input echoed unescaped", tc.name)
 		}
 	}
-	if n := a.store.Redis().Exists(t.Context(), keys.ArticleSeq).Val(); n != 0 {
+	if n := storetest.Must(a.store.Redis().Exists(t.Context(), keys.ArticleSeq).Result())(t); n != 0 {
 		t.Fatal("a refused post stored something")
 	}
 	// A script in a title is shown as text, here and in listings.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"storefront/store/keys"
+	"storefront/store/storetest"
 	"storefront/wiring"
 )
 
@@ -95,7 +96,7 @@ func TestGuestCartMergesAtSignIn(t *testing.T) {
 	if cartCount(page.Body) != "4" {
 		t.Errorf("header count %q, want 4", cartCount(page.Body))
 	}
-	if n := a.rdb().Exists(t.Context(), guestKey).Val(); n != 0 {
+	if n := storetest.Must(a.rdb().Exists(t.Context(), guestKey).Result())(t); n != 0 {
 		t.Error("the guest cart outlived the sign-in")
 	}
 	// The other device sees the merged cart too.

@@ -14,6 +14,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/store/keys"
 	"storefront/store/orders"
+	"storefront/store/storetest"
 	"storefront/views"
 	"storefront/wiring"
 )
@@ -180,7 +181,7 @@ func TestGuestCheckoutAndSignedLink(t *testing.T) {
 		user != orders.GuestUserID || email != "ada@example.com" || country != "GB" || payment != "cod" {
 		t.Errorf("order row: user %d email %q country %q payment %q (%v)", user, email, country, payment, err)
 	}
-	if n, _ := a.store.Redis().XLen(t.Context(), keys.OrderQueue).Result(); n != 1 {
+	if n := storetest.Must(a.store.Redis().XLen(t.Context(), keys.OrderQueue).Result())(t); n != 1 {
 		t.Errorf("queue holds %d orders, want 1", n)
 	}
 
@@ -339,7 +340,9 @@ func TestCheckoutRefusedSaysWhichLineAndWhy(t *testing.T) {
 		t.Fatalf("status %d, want 422", res.Status)
 	}
 	var name string
-	_ = a.store.DB().QueryRowContext(t.Context(), `SELECT name FROM items WHERE id = 7`).Scan(&name)
+	if err := a.store.DB().QueryRowContext(t.Context(), `SELECT name FROM items WHERE id = 7`).Scan(&name); err != nil {
+		t.Fatal(err)
+	}
 	mustContain(t, res.Body, "Your order was not placed", fmt.Sprintf("Only 2 of %s left (you asked for 3)", name), `data-testid="line-problem"`,
 		`data-testid="checkout-form"`)
 	if a.orderCount() != 0 || a.stockOf(7) != 2 || a.stockOf(8) != 10 || !sameMap(c.cartHash(), map[string]string{"7": "3", "8": "1"}) {

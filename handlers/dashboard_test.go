@@ -319,7 +319,7 @@ func TestAdminControls(t *testing.T) {
 	if n := len(logs.lines("admin action")); n != len(steps) {
 		t.Errorf("%d audit lines after bad input, want %d", n, len(steps))
 	}
-	if rdb.Exists(ctx, keys.RowCache(7)).Val() != 0 || rdb.ZCard(ctx, keys.RowSchedule).Val() != 0 {
+	if storetest.Must(rdb.Exists(ctx, keys.RowCache(7)).Result())(t) != 0 || storetest.Must(rdb.ZCard(ctx, keys.RowSchedule).Result())(t) != 0 {
 		t.Error("bad input changed the row cache")
 	}
 }

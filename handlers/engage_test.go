@@ -397,3 +397,44 @@ func formFields(body, id string) url.Values {
 }
 
 var hiddenRE = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value="([^"]*)"`)
+
+// TestLikeBoxTrustsTheSessionNotTheCookie: an item page reads the like
+// box for the user the `user` cookie claims (in the same round trip as the
+// session), but shows that user's like only once the session has
+// confirmed the claim. A signed-out shopper's old cookies, replayed, get
+// the guest's box: not "liked", a link to sign in.
+func TestLikeBoxTrustsTheSessionNotTheCookie(t *testing.T) {
+	a := newApp(t, nil, nil)
+	c := a.client()
+	c.Register("private_liker")
+	if res := c.Post("/items/5/like", url.Values{"dir": {"like"}}); res.Status != 303 {
+		t.Fatalf("like: %d", res.Status)
+	}
+	page := c.Get("/items/5")
+	if got := testids(page.Body, "like-box", "data-liked"); !slices.Equal(got, []string{"true"}) {
+		t.Fatalf("the liker's own box: data-liked %v", got)
+	}
+	sid, user := c.Cookie("sid"), c.Cookie("user")
+	if sid == "" || user == "" {
+		t.Fatalf("cookies sid=%q user=%q", sid, user)
+	}
+	if res := c.Post("/logout", nil); res.Status != 303 {
+		t.Fatalf("logout: %d", res.Status)
+	}
+	for i := range 3 { // a miss, then the cached page: both render the box per visitor
+		replay := a.client()
+		replay.SetCookie("sid", sid)
+		replay.SetCookie("user", user)
+		page := replay.Get("/items/5")
+		if page.Status != 200 {
+			t.Fatalf("replay %d: %d", i, page.Status)
+		}
+		if got := testids(page.Body, "like-box", "data-liked"); !slices.Equal(got, []string{"false"}) {
+			t.Errorf("replay %d: the signed-out cookies see data-liked %v, want [false]", i, got)
+		}
+		mustContain(t, page.Body, "Sign in to like this")
+		if strings.Contains(page.Body, "private_liker") {
+			t.Errorf("replay %d: the page names the signed-out user", i)
+		}
+	}
+}

@@ -146,7 +146,7 @@ func FuzzCookies(f *testing.F) {
 		}
 		// A token the server never issued creates no server state.
 		if sid != "" && sid != a.sid { // keys.ViewRanking alone is the item ranking
-			if n, _ := a.st.Redis().Exists(ctx, keys.OfSession(sid).Viewed, keys.OfSession(sid).Cart).Result(); n > 0 {
+			if n := storetest.Must(a.st.Redis().Exists(ctx, keys.OfSession(sid).Viewed, keys.OfSession(sid).Cart).Result())(t); n > 0 {
 				t.Fatalf("a forged token %q got server state", sid)
 			}
 			if err := a.st.Redis().ZScore(ctx, keys.Recent, keys.OfSession(sid).ID).Err(); err == nil {

@@ -11,6 +11,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/handlers/apptest"
+	"storefront/store/storetest"
 )
 
 // browserResolve is what a browser does with a Location value (the URL
@@ -177,7 +178,7 @@ func TestChunkedBodyOverLimit(t *testing.T) {
 			}
 		}
 	}
-	if n, _ := a.store.Redis().DBSize(t.Context()).Result(); n != 0 {
+	if n := storetest.Must(a.store.Redis().DBSize(t.Context()).Result())(t); n != 0 {
 		t.Errorf("%d keys written by refused requests", n)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"storefront/store/orders"
 	"storefront/store/platform"
+	"storefront/store/storetest"
 )
 
 // TestHideCommentAndArticle: a hidden comment leaves the page and the
@@ -209,7 +210,7 @@ func TestBanDuringCheckout(t *testing.T) {
 		if res := c.setQty(itoa(item), "2"); res.Status != http.StatusSeeOther {
 			t.Fatalf("cart: %d", res.Status)
 		}
-		u, _ := a.store.Sessions.UserByName(ctx, name)
+		u := storetest.Must(a.store.Sessions.UserByName(ctx, name))(t)
 		var wg sync.WaitGroup
 		var checkoutErr error
 		var banStatus int
@@ -221,7 +222,9 @@ func TestBanDuringCheckout(t *testing.T) {
 			t.Fatalf("ban: %d", banStatus)
 		}
 		var placed int
-		_ = a.store.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = $1`, u.ID).Scan(&placed)
+		if err := a.store.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = $1`, u.ID).Scan(&placed); err != nil {
+			t.Fatal(err)
+		}
 		switch {
 		case checkoutErr == nil:
 			if placed != 1 || a.stockOf(item) != 3 {

@@ -279,7 +279,7 @@ func TestConcurrentMissesRenderOnce(t *testing.T) {
 	if err := a.store.Pages.FlushWrites(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	score, _ := a.store.Redis().ZScore(t.Context(), keys.ViewRanking, "41").Result()
+	score := storetest.Must(a.store.Redis().ZScore(t.Context(), keys.ViewRanking, "41").Result())(t)
 	if score != -3-n {
 		t.Errorf("viewed: score %v, want %d: every view counts", score, -3-n)
 	}
@@ -492,9 +492,9 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	if err := a.store.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "81").Result()
-	counter, _ := rdb.HGet(ctx, keys.ItemCounts(81), "views").Int64()
-	seen, _ := rdb.ZScore(ctx, keys.Recent, keys.OfSession(c.Cookie("sid")).ID).Result()
+	before := storetest.Must(rdb.ZScore(ctx, keys.ViewRanking, "81").Result())(t)
+	counter := storetest.Must(rdb.HGet(ctx, keys.ItemCounts(81), "views").Int64())(t)
+	seen := storetest.Must(rdb.ZScore(ctx, keys.Recent, keys.OfSession(c.Cookie("sid")).ID).Result())(t)
 
 	hook := &countHook{}
 	rdb.AddHook(hook)
@@ -518,10 +518,10 @@ func TestCacheHitRoundTrips(t *testing.T) {
 	if err := a.store.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := rdb.ZScore(ctx, keys.ViewRanking, "81").Result()
-	counted, _ := rdb.HGet(ctx, keys.ItemCounts(81), "views").Int64()
-	now, _ := rdb.ZScore(ctx, keys.Recent, keys.OfSession(c.Cookie("sid")).ID).Result()
-	first, _ := rdb.LRange(ctx, keys.OfSession(c.Cookie("sid")).Viewed, 0, 0).Result()
+	after := storetest.Must(rdb.ZScore(ctx, keys.ViewRanking, "81").Result())(t)
+	counted := storetest.Must(rdb.HGet(ctx, keys.ItemCounts(81), "views").Int64())(t)
+	now := storetest.Must(rdb.ZScore(ctx, keys.Recent, keys.OfSession(c.Cookie("sid")).ID).Result())(t)
+	first := storetest.Must(rdb.LRange(ctx, keys.OfSession(c.Cookie("sid")).Viewed, 0, 0).Result())(t)
 	if after != before-1 || counted != counter+1 || now <= seen || len(first) != 1 || first[0] != "81" {
 		t.Errorf("the hit's view was not recorded: ranking %v->%v, counter %d->%d, seen %v->%v, first %v",
 			before, after, counter, counted, seen, now, first)
@@ -608,7 +608,7 @@ func TestUnknownTokenLeavesNoState(t *testing.T) {
 		if res.Status != 200 {
 			t.Fatalf("%s: %d", p, res.Status)
 		}
-		if n, _ := rdb.Exists(ctx, keys.OfSession(old).Viewed).Result(); n != 0 {
+		if n := storetest.Must(rdb.Exists(ctx, keys.OfSession(old).Viewed).Result())(t); n != 0 {
 			t.Errorf("%s: the unknown token left viewed:%s behind", p, old)
 		}
 		if _, err := rdb.ZScore(ctx, keys.Recent, keys.OfSession(old).ID).Result(); err != redis.Nil {
@@ -633,12 +633,12 @@ func TestMissingItemsAreNotCounted(t *testing.T) {
 	if c.Cookie("sid") != "" {
 		t.Error("a 404 made a session")
 	}
-	if n, _ := rdb.ZCard(ctx, keys.ViewRanking).Result(); n != 0 {
+	if n := storetest.Must(rdb.ZCard(ctx, keys.ViewRanking).Result())(t); n != 0 {
 		t.Errorf("views of missing items were counted: %d members", n)
 	}
 	c.Get("/items/3") // a real session now
 	c.Get("/items/999999")
-	if ids, _ := rdb.LRange(ctx, keys.OfSession(c.Cookie("sid")).Viewed, 0, -1).Result(); strings.Join(ids, ",") != "3" {
+	if ids := storetest.Must(rdb.LRange(ctx, keys.OfSession(c.Cookie("sid")).Viewed, 0, -1).Result())(t); strings.Join(ids, ",") != "3" {
 		t.Errorf("session list %v", ids)
 	}
 }
@@ -706,7 +706,7 @@ func TestRescaleStopsCaching(t *testing.T) {
 	if res := admin.Post("/admin/rescale", nil); res.Status != 303 {
 		t.Fatalf("rescale: %d", res.Status)
 	}
-	zs, _ := rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Result()
+	zs := storetest.Must(rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Result())(t)
 	if len(zs) != 1 || zs[0].Member != "101" || zs[0].Score != -5 {
 		t.Fatalf("after rescale: %v, want only 101 at -5", zs)
 	}
@@ -724,7 +724,7 @@ func TestRescaleStopsCaching(t *testing.T) {
 		return c.Get("/items/102").Header.Get("X-Cache") == "BYPASS"
 	}, "102 is still served from the cache after dropping out of the top")
 	xcache(t, c.Get("/items/102"), "BYPASS") // dropped: back at the bottom, not cached
-	if n, _ := rdb.Exists(ctx, keys.Page(pageHash(t, "/items/102"))).Result(); n != 1 {
+	if n := storetest.Must(rdb.Exists(ctx, keys.Page(pageHash(t, "/items/102"))).Result())(t); n != 1 {
 		t.Error("the stored page should still be there, just not served")
 	}
 	xcache(t, c.Get("/items/101"), "MISS") // the most viewed stays cacheable
@@ -859,10 +859,10 @@ func TestEveryViewCounts(t *testing.T) {
 	if err := a.store.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := a.rdb().HGet(ctx, keys.ItemCounts(131), "views").Int64(); n != views {
+	if n := storetest.Must(a.rdb().HGet(ctx, keys.ItemCounts(131), "views").Int64())(t); n != views {
 		t.Errorf("item counter %d after %d views (%v)", n, views, results)
 	}
-	if s, _ := a.rdb().ZScore(ctx, keys.ViewRanking, "131").Result(); s != -views {
+	if s := storetest.Must(a.rdb().ZScore(ctx, keys.ViewRanking, "131").Result())(t); s != -views {
 		t.Errorf("ranking %v after %d views", s, views)
 	}
 	if got := textOf(c.Get("/items/131?_=1").Body, "view-count"); got != strconv.Itoa(views)+" views" {
@@ -901,5 +901,48 @@ func TestItemPageWithoutRedis(t *testing.T) {
 	mustContain(t, res.Body, `data-testid="item-price"`, `href="/login"`)
 	if res := c.Get("/items/999999"); res.Status != 404 {
 		t.Errorf("missing item without Redis: %d", res.Status)
+	}
+}
+
+// TestItemPageVariesByCookie: an item page carries the visitor's own parts
+// (header, like box, flash), so every answer, a miss, a hit and a 304, for
+// a guest and a signed-in shopper, gzip or not, says it varies by Cookie
+// (and by Accept-Encoding) and is private: no shared cache may hand one
+// visitor's copy to another.
+func TestItemPageVariesByCookie(t *testing.T) {
+	a := newApp(t, nil, nil)
+	guest, member := a.client(), a.client()
+	member.Register("vary_member")
+	check := func(who string, res apptest.Response) {
+		t.Helper()
+		vary := strings.ToLower(strings.Join(res.Header.Values("Vary"), ","))
+		if !strings.Contains(vary, "cookie") || !strings.Contains(vary, "accept-encoding") {
+			t.Errorf("%s: %d %s: Vary %q, want Cookie and Accept-Encoding", who, res.Status, res.Header.Get("X-Cache"), vary)
+		}
+		if cc := res.Header.Get("Cache-Control"); !strings.Contains(cc, "private") {
+			t.Errorf("%s: Cache-Control %q, want private", who, cc)
+		}
+	}
+	for _, enc := range []string{"gzip", "identity"} {
+		for name, c := range map[string]*client{"guest": guest, "member": member} {
+			who := name + " " + enc
+			first := c.Get("/items/21", "Accept-Encoding", enc)
+			check(who+" first", first)
+			again := c.Get("/items/21", "Accept-Encoding", enc)
+			for i := 0; again.Header.Get("X-Cache") != "HIT"; i++ { // cached once viewed often enough
+				if i == 10 {
+					t.Fatalf("%s: no HIT after 10 views", who)
+				}
+				again = c.Get("/items/21", "Accept-Encoding", enc)
+				check(who+" again", again)
+			}
+			check(who+" hit", again)
+			etag := again.Header.Get("ETag")
+			notModified := c.Get("/items/21", "Accept-Encoding", enc, "If-None-Match", etag)
+			if notModified.Status != http.StatusNotModified {
+				t.Fatalf("%s: If-None-Match: %d, want 304", who, notModified.Status)
+			}
+			check(who+" 304", notModified)
+		}
 	}
 }

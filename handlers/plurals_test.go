@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"storefront/store/storetest"
 )
 
 // wrongPlural finds a count of one with its noun in the plural, as text.
@@ -45,7 +47,7 @@ func TestCountsReadRight(t *testing.T) {
 	if got := textOf(pages["admin orders"], "result-count"); got != "1 order" {
 		t.Errorf("admin orders count %q, want 1 order", got)
 	}
-	it, _ := a.store.Catalog.Item(t.Context(), 8)
+	it := storetest.Must(a.store.Catalog.Item(t.Context(), 8))(t)
 	pages["admin items"] = admin.MustGet("/admin/items?q="+url.QueryEscape(it.Name), http.StatusOK).Body
 	if got := textOf(pages["admin items"], "result-count"); got != "1 item" {
 		t.Errorf("admin items count %q, want 1 item", got)

@@ -9,6 +9,7 @@ import (
 
 	"storefront/handlers"
 	"storefront/store/ratelimit"
+	"storefront/store/storetest"
 )
 
 // TestReviews: one review per account and item, editable; the item page
@@ -75,7 +76,7 @@ func TestReviews(t *testing.T) {
 		t.Errorf("after edit: %v, %d reviews", got, len(testids(page.Body, "review", "")))
 	}
 	// Cards on the listing show the average.
-	it, _ := a.store.Catalog.Item(t.Context(), 12)
+	it := storetest.Must(a.store.Catalog.Item(t.Context(), 12))(t)
 	list := guest.Get("/items?q=" + url.QueryEscape(it.Name))
 	if got := testids(list.Body, "rating", "data-average"); len(got) == 0 || got[0] != "3.0" {
 		t.Errorf("card rating %v", got)

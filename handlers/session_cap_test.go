@@ -11,6 +11,7 @@ import (
 	"storefront/handlers"
 	"storefront/store/keys"
 	"storefront/store/ratelimit"
+	"storefront/store/storetest"
 	"storefront/wiring"
 )
 
@@ -58,7 +59,7 @@ func TestCookielessViewsAreCapped(t *testing.T) {
 	if n := rdb.ZCard(ctx, keys.Recent).Val(); n != 21 {
 		t.Errorf("after the refused cart write: %d sessions", n)
 	}
-	if keys := rdb.Keys(ctx, keys.GuestCartPrefix+"*").Val(); len(keys) != 0 {
+	if keys := storetest.Must(rdb.Keys(ctx, keys.GuestCartPrefix+"*").Result())(t); len(keys) != 0 {
 		t.Errorf("carts stored: %v", keys)
 	}
 }

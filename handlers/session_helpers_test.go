@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"net/url"
@@ -102,7 +103,11 @@ func (a *app) sessions() int64 {
 // known reports whether the token is a live session.
 func (a *app) known(token string) bool {
 	a.t.Helper()
-	return a.rdb().ZScore(a.t.Context(), keys.Recent, keys.OfSession(token).ID).Err() == nil
+	err := a.rdb().ZScore(a.t.Context(), keys.Recent, keys.OfSession(token).ID).Err()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		a.t.Fatalf("is the session known: %v", err) // an error is not "unknown"
+	}
+	return err == nil
 }
 
 // testHashKey is the hash key in testKeys.

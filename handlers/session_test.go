@@ -11,6 +11,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/handlers/web"
 	"storefront/store/keys"
+	"storefront/store/storetest"
 	"storefront/wiring"
 )
 
@@ -114,16 +115,16 @@ func TestNonItemPagesLeaveViewsAlone(t *testing.T) {
 	c.view(4, 5, 6, 5)
 	ctx, rdb := t.Context(), a.rdb()
 	tok := c.Cookie("sid")
-	before := rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Val()
-	popular := rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Val()
+	before := storetest.Must(rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Result())(t)
+	popular := storetest.Must(rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Result())(t)
 	for _, p := range []string{"/", "/items", "/items?page=2", "/items?q=lamp", "/items?category=Books", "/login", "/register",
 		"/items/999999", "/items/0", "/items/abc", "/nowhere", "/healthz", "/metrics"} {
 		c.Get(p)
 	}
-	if after := rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Val(); !slices.Equal(after, before) {
+	if after := storetest.Must(rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Result())(t); !slices.Equal(after, before) {
 		t.Errorf("viewed:<token> changed: %v -> %v", before, after)
 	}
-	if after := rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Val(); !slices.Equal(after, popular) {
+	if after := storetest.Must(rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Result())(t); !slices.Equal(after, popular) {
 		t.Errorf("viewed: changed: %v -> %v", popular, after)
 	}
 	if s := rdb.ZScore(ctx, keys.ViewRanking, "5").Val(); s != -2 {
@@ -145,7 +146,7 @@ func TestSessionLimitEvictsLeastRecent(t *testing.T) {
 	if n, err := a.store.Sessions.CleanSessions(t.Context()); n != 1 || err != nil {
 		t.Fatalf("evicted %d, %v; want 1", n, err)
 	}
-	if a.known(bTok) || a.rdb().Exists(t.Context(), keys.OfSession(bTok).Cart, keys.OfSession(bTok).Viewed).Val() != 0 {
+	if a.known(bTok) || storetest.Must(a.rdb().Exists(t.Context(), keys.OfSession(bTok).Cart, keys.OfSession(bTok).Viewed).Result())(t) != 0 {
 		t.Fatal("B's session, cart or viewed list survived")
 	}
 	for name, c := range map[string]*client{"A": A, "C": C} {
@@ -221,10 +222,10 @@ func TestSignInRotatesTokenAndKeepsSession(t *testing.T) {
 	if got := listItems(t, home.Body, "recently-viewed"); !slices.Equal(got, []string{"4", "3"}) {
 		t.Errorf("recently viewed after sign-in: %v", got)
 	}
-	if a.known(old) || a.rdb().Exists(t.Context(), keys.OfSession(old).Cart, keys.OfSession(old).Viewed).Val() != 0 {
+	if a.known(old) || storetest.Must(a.rdb().Exists(t.Context(), keys.OfSession(old).Cart, keys.OfSession(old).Viewed).Result())(t) != 0 {
 		t.Error("the old token still has server state")
 	}
-	u, _ := a.store.Sessions.UserByName(t.Context(), "carol")
+	u := storetest.Must(a.store.Sessions.UserByName(t.Context(), "carol"))(t)
 	if id := a.rdb().HGet(t.Context(), keys.Login, keys.OfSession(tok).ID).Val(); id != fmt.Sprint(u.ID) {
 		t.Errorf("login: maps the new token to %q, want %d", id, u.ID)
 	}
@@ -256,7 +257,7 @@ func TestSignOutEndsSession(t *testing.T) {
 			t.Errorf("%s cookie not cleared: %q", name, ck)
 		}
 	}
-	if a.known(tok) || a.rdb().Exists(t.Context(), keys.OfSession(tok).Cart, keys.OfSession(tok).Viewed).Val() != 0 || a.rdb().HExists(t.Context(), keys.Login, keys.OfSession(tok).ID).Val() {
+	if a.known(tok) || storetest.Must(a.rdb().Exists(t.Context(), keys.OfSession(tok).Cart, keys.OfSession(tok).Viewed).Result())(t) != 0 || storetest.Must(a.rdb().HExists(t.Context(), keys.Login, keys.OfSession(tok).ID).Result())(t) {
 		t.Fatal("the session survived sign-out")
 	}
 	res = c.home()

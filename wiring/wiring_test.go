@@ -26,23 +26,23 @@ func TestHooksCarryEffectsAcrossDomains(t *testing.T) {
 	if v, err := st.Pages.ServeItemPage(ctx, pagecache.ItemPageRequest{ItemID: 5, Render: wiringtest.PageRender}); err != nil || v.Result != pagecache.PageMiss {
 		t.Fatalf("first view: %v %v", v.Result, err)
 	}
-	before, _ := st.Search.CacheVersion(ctx)
+	before := storetest.Must(st.Search.CacheVersion(ctx))(t)
 	if _, err := st.Catalog.UpdateItem(ctx, 5, catalog.ItemEdit{Name: "Edited", PriceCents: 100, Stock: 2, Category: "Books"}); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := rdb.Exists(ctx, keys.Page(pagecache.PageKey(5))).Result(); n != 0 {
+	if n := storetest.Must(rdb.Exists(ctx, keys.Page(pagecache.PageKey(5))).Result())(t); n != 0 {
 		t.Error("an edited item's page outlived the edit")
 	}
-	if after, _ := st.Search.CacheVersion(ctx); after == before {
+	if after := storetest.Must(st.Search.CacheVersion(ctx))(t); after == before {
 		t.Error("an edit left the search version where it was")
 	}
 	// A purge of every page moves the search generation too (part of the
 	// version on PostgreSQL; SQLite's triggers keep its own).
-	gen, _ := rdb.Get(ctx, keys.SearchGen).Int64()
+	gen := storetest.Must(rdb.Get(ctx, keys.SearchGen).Int64())(t)
 	if _, err := st.Pages.PurgeAllPages(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if after, _ := rdb.Get(ctx, keys.SearchGen).Int64(); after != gen+1 {
+	if after := storetest.Must(rdb.Get(ctx, keys.SearchGen).Int64())(t); after != gen+1 {
 		t.Errorf("search generation %d after purging every page, want %d", after, gen+1)
 	}
 
@@ -60,7 +60,7 @@ func TestHooksCarryEffectsAcrossDomains(t *testing.T) {
 	if _, err := st.Orders.MoveOrder(ctx, o.ID, 0, orders.OrderPaid, orders.AdminActor("a")); err != nil {
 		t.Fatal(err)
 	}
-	if counts, _ := st.Notify.UnreadCounts(ctx, uid); counts[notify.NoteOrder] != 1 {
+	if counts := storetest.Must(st.Notify.UnreadCounts(ctx, uid))(t); counts[notify.NoteOrder] != 1 {
 		t.Errorf("unread order notes %v, want 1", counts)
 	}
 
@@ -76,7 +76,7 @@ func TestHooksCarryEffectsAcrossDomains(t *testing.T) {
 	if _, _, err := st.Board.Vote(ctx, a.ID, voter.UserID, board.VoteDown); err != nil {
 		t.Fatal(err)
 	}
-	if counts, _ := st.Notify.UnreadCounts(ctx, uid); counts[notify.NoteVote] != 1 {
+	if counts := storetest.Must(st.Notify.UnreadCounts(ctx, uid))(t); counts[notify.NoteVote] != 1 {
 		t.Errorf("unread vote notes %v, want 1", counts)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"storefront/handlers/apptest"
+	"storefront/store/storetest"
 )
 
 // TestStartRidesOutALateAndSlowRedis: an app started while its Redis
@@ -16,10 +17,8 @@ import (
 // trying each step within START_TIMEOUT and comes up, seeded and serving,
 // once Redis answers.
 func TestStartRidesOutALateAndSlowRedis(t *testing.T) {
-	if !firstPass(t) {
-		return
-	}
-	t.Parallel() // it uses servers of its own
+	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
+	t.Parallel()
 	rs := startOwnRedis(t, "--appendonly", "no")
 	proxy := startDelayProxy(t, rs.Addr())
 	proxy.SetDrop(true)

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/store/keys"
 	"storefront/store/seed"
+	"storefront/store/storetest"
 )
 
 // The fault tests break Redis and PostgreSQL servers of their own while
@@ -25,19 +25,6 @@ import (
 // an item page from the database), never a 500, a panic or a hang; full
 // service once the server is back; nothing lost. How fast service returns
 // is a measurement (the load program), not an assertion here.
-
-var ranOnce sync.Map
-
-// firstPass reports whether this is the test's first run in this process.
-// storetest.Main runs the package once per Redis backend; tests that bring
-// their own servers do not depend on the backend and run only once.
-func firstPass(t *testing.T) bool {
-	if _, again := ranOnce.LoadOrStore(t.Name(), true); again {
-		t.Log("uses servers of its own, not the backend: already ran on the first backend")
-		return false
-	}
-	return true
-}
 
 // someRedisURL is a Redis for tests that break only the database: a
 // redis-server of the test's own, else miniredis.
@@ -118,10 +105,8 @@ func checkFriendly503(t *testing.T, s *apptest.Client, base, path string) {
 }
 
 func TestRedisOutage(t *testing.T) {
-	if !firstPass(t) {
-		return
-	}
-	t.Parallel() // it uses servers of its own
+	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
+	t.Parallel()
 	rs := startOwnRedis(t)
 	const budget = 2 * time.Second // REQUEST_TIMEOUT
 	app := startUnlimited(t, map[string]string{"REDIS_URL": rs.URL(), "REQUEST_TIMEOUT": budget.String()})
@@ -193,10 +178,8 @@ func logSummary(t *testing.T, samples []sample) {
 }
 
 func TestPostgresOutage(t *testing.T) {
-	if !firstPass(t) {
-		return
-	}
-	t.Parallel() // it uses servers of its own
+	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
+	t.Parallel()
 	pg := startOwnPostgres(t)
 	app := startUnlimited(t, map[string]string{"REDIS_URL": someRedisURL(t), "DATABASE_URL": pg.URL(), "REQUEST_TIMEOUT": "2s"})
 
@@ -208,10 +191,8 @@ func TestPostgresOutage(t *testing.T) {
 }
 
 func TestSlowRedis(t *testing.T) {
-	if !firstPass(t) {
-		return
-	}
-	t.Parallel() // it uses servers of its own
+	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
+	t.Parallel()
 	rs := startOwnRedis(t)
 	proxy := startDelayProxy(t, rs.Addr())
 	const budget = time.Second
@@ -237,10 +218,8 @@ func TestSlowRedis(t *testing.T) {
 }
 
 func TestSIGTERMUnderLoad(t *testing.T) {
-	if !firstPass(t) {
-		return
-	}
-	t.Parallel() // it uses servers of its own
+	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
+	t.Parallel()
 	rs := startOwnRedis(t)
 	dir := t.TempDir()
 	p := startUnlimited(t, map[string]string{"DATA_DIR": dir, "REDIS_URL": rs.URL(), "RESCALE_INTERVAL": "100ms"})
@@ -300,7 +279,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 		p.WaitLog(t, msg)
 	}
 	// The workers stopped and gave their leases up for another instance.
-	if holder := rdb.Get(t.Context(), keys.Lease(keys.LeaseRescale)).Val(); holder != "" {
+	if holder := storetest.Must(rdb.Get(t.Context(), keys.Lease(keys.LeaseRescale)).Result())(t); holder != "" {
 		t.Errorf("the rescale lease is still held by %q after the exit", holder)
 	}
 }

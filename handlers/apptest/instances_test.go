@@ -294,7 +294,7 @@ func TestSeveralInstances(t *testing.T) {
 		if halvings > most {
 			t.Errorf("%v halvings in %v, want at most %v: once per interval", halvings, elapsed, most)
 		}
-		holder, _ := sh.rdb.Get(ctx, keys.Lease(keys.LeaseRescale)).Result()
+		holder := storetest.Must(sh.rdb.Get(ctx, keys.Lease(keys.LeaseRescale)).Result())(t)
 		if holder == "" {
 			t.Error("nobody holds the rescale lease")
 		}

@@ -2,6 +2,7 @@ package apptest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -114,7 +115,11 @@ func TestOwnWriteDropsCachedRead(t *testing.T) {
 			if err := rdb.Unlink(ctx, "own:key").Err(); err != nil {
 				return err
 			}
-			if got := cached.HGet(ctx, "own:key", "n").Val(); got != "" {
+			got, err := cached.HGet(ctx, "own:key", "n").Result()
+			if err != nil && !errors.Is(err, redis.Nil) {
+				return err
+			}
+			if got != "" {
 				return fmt.Errorf("deleted, read back %q", got)
 			}
 			return rdb.HSet(ctx, "own:key", "n", i).Err()

@@ -104,7 +104,7 @@ func TestHitWritesAndSIGKILL(t *testing.T) {
 		eventually(t, "item 88 is cached", func() bool {
 			return s.At(base).MustGet("/items/88", http.StatusOK).Header.Get("X-Cache") == "HIT"
 		})
-		before, _ := sh.rdb.ZScore(ctx, keys.ViewRanking, "88").Result()
+		before := storetest.Must(sh.rdb.ZScore(ctx, keys.ViewRanking, "88").Result())(t)
 		const hits = 10
 		for range hits {
 			if x := s.At(base).MustGet("/items/88", http.StatusOK).Header.Get("X-Cache"); x != "HIT" {
@@ -120,11 +120,11 @@ func TestHitWritesAndSIGKILL(t *testing.T) {
 			}
 		}
 		// A signed-in shopper's cart is the account's.
-		uid, _ := sh.rdb.HGet(ctx, keys.Login, keys.OfSession(token).ID).Result()
-		if q, _ := sh.rdb.HGet(ctx, keys.AccountCart(parseID(uid)), "5").Result(); q != "3" {
+		uid := storetest.Must(sh.rdb.HGet(ctx, keys.Login, keys.OfSession(token).ID).Result())(t)
+		if q := storetest.Must(sh.rdb.HGet(ctx, keys.AccountCart(parseID(uid)), "5").Result())(t); q != "3" {
 			t.Errorf("%v: cart line %q, want 3", sig, q)
 		}
-		after, _ := sh.rdb.ZScore(ctx, keys.ViewRanking, "88").Result()
+		after := storetest.Must(sh.rdb.ZScore(ctx, keys.ViewRanking, "88").Result())(t)
 		lost := hits + 1 - int(before-after) // and the hit that ended the wait
 		switch {
 		case sig == syscall.SIGKILL && (lost < 0 || lost > hits+1):
@@ -194,13 +194,13 @@ func TestCachedHitZeroRoundTrips(t *testing.T) {
 		t.Fatalf("the hit after the cart changed counts %q, want 3", got)
 	}
 	// The hits' views are written behind, in one pipeline.
-	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "61").Result()
+	before := storetest.Must(rdb.ZScore(ctx, keys.ViewRanking, "61").Result())(t)
 	trips.n = 0
 	if err := st.Pages.FlushWrites(ctx); err != nil {
 		t.Fatal(err)
 	}
 	flushTrips := trips.n
-	after, _ := rdb.ZScore(ctx, keys.ViewRanking, "61").Result()
+	after := storetest.Must(rdb.ZScore(ctx, keys.ViewRanking, "61").Result())(t)
 	if after != before-float64(hits) || flushTrips != 1 {
 		t.Errorf("flush: ranking %v -> %v (want %d views less) in %d round trips, want 1", before, after, hits, flushTrips)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"storefront/handlers/apptest"
+	"storefront/store/storetest"
 )
 
 func processGone(pid int) bool {
@@ -77,9 +78,7 @@ func findChild(t *testing.T, parent int) int {
 // next start of the same program, on an empty database, reads them back
 // instead of drawing, and seeds the same pictures.
 func TestDemoPicturesKeptBetweenStarts(t *testing.T) {
-	if !firstPass(t) { // its own Redis and database: nothing to learn from a second backend
-		return
-	}
+	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
 	cache := t.TempDir()
 	seeded := func() map[string]any {
 		app := apptest.Start(t, map[string]string{"XDG_CACHE_HOME": cache})

@@ -105,7 +105,7 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 	if got := watch.take(); len(got) == 0 {
 		t.Error("the flush did not touch the session")
 	}
-	if after, _ := rdb.ZScore(ctx, keys.Recent, sk.ID).Result(); after <= seen {
+	if after := storetest.Must(rdb.ZScore(ctx, keys.Recent, sk.ID).Result())(t); after <= seen {
 		t.Errorf("recent: score %v -> %v: the page reads' touch was not written", seen, after)
 	}
 

@@ -57,7 +57,7 @@ func TestRescaleWorkerRunsOnceAcrossInstances(t *testing.T) {
 	rdb := st.Redis()
 	rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: -1 << 20, Member: "1"})
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(5 * time.Millisecond) {
-		if s, _ := rdb.ZScore(ctx, keys.ViewRanking, "1").Result(); s > -1<<17 {
+		if s := storetest.Must(rdb.ZScore(ctx, keys.ViewRanking, "1").Result())(t); s > -1<<17 {
 			break // halved at least three times
 		}
 		if time.Now().After(deadline) {

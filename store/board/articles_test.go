@@ -111,8 +111,8 @@ func TestVotingScenario(t *testing.T) {
 	}
 	// The sets hold each voter once, in one direction.
 	rdb := st.Redis()
-	up, _ := rdb.SMembers(t.Context(), keys.UpVoters(a.ID)).Result()
-	down, _ := rdb.SMembers(t.Context(), keys.DownVoters(a.ID)).Result()
+	up := storetest.Must(rdb.SMembers(t.Context(), keys.UpVoters(a.ID)).Result())(t)
+	down := storetest.Must(rdb.SMembers(t.Context(), keys.DownVoters(a.ID)).Result())(t)
 	if !slices.Equal(up, []string{fmt.Sprint(poster.ID)}) || len(down) != 0 {
 		t.Fatalf("voted %v downvoted %v", up, down)
 	}
@@ -426,6 +426,48 @@ func TestSeedArticles(t *testing.T) {
 		x, y := p.Articles[i], q.Articles[i]
 		if x.Title != y.Title || x.Poster != y.Poster || x.Up != y.Up || x.Down != y.Down || x.Comments != y.Comments {
 			t.Fatalf("seed differs at %d: %+v vs %+v", i, x, y)
+		}
+	}
+}
+
+// TestVoteWindowLastSecond: with the clock seam, a vote in the window's
+// last second counts (one second before the close, and a millisecond
+// before it), and one at the close or a second after changes nothing; the
+// article reads open up to the close and closed from it.
+func TestVoteWindowLastSecond(t *testing.T) {
+	const window = time.Hour
+	st := wiringtest.New(t, func(o *wiring.Options) { o.VoteWindow = window })
+	us := users(t, st, "voter", 5)
+	posted := time.Unix(1_800_000_000, 0) // whole seconds: the close is exact
+	at := func(d time.Duration) { st.SetClock(func() time.Time { return posted.Add(d) }) }
+	at(0)
+	a := post(t, st, us[0], "last-second")
+	steps := []struct {
+		at    time.Duration
+		voter sessions.User
+		open  bool
+	}{
+		{window - time.Second, us[1], true},
+		{window - time.Millisecond, us[2], true},
+		{window, us[3], false},
+		{window + time.Second, us[4], false},
+	}
+	up := a.Up // the poster's own vote
+	for _, s := range steps {
+		at(s.at)
+		got, changed := vote(t, st, a.ID, s.voter, "up")
+		if s.open {
+			up++
+		}
+		if changed != s.open || got.Open != s.open || got.Up != up {
+			t.Fatalf("vote at posted+%v: changed=%v open=%v up=%d, want changed=%v open=%v up=%d", s.at, changed, got.Open, got.Up, s.open, s.open, up)
+		}
+		arts, err := st.Board.ArticlesByID(t.Context(), []int64{a.ID}, s.voter.ID)
+		if err != nil || len(arts) != 1 {
+			t.Fatalf("read back: %+v %v", arts, err)
+		}
+		if arts[0].Open != s.open || arts[0].Up != up {
+			t.Errorf("at posted+%v the article reads open=%v up=%d, want open=%v up=%d", s.at, arts[0].Open, arts[0].Up, s.open, up)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"storefront/store/cart"
 	"storefront/store/keys"
+	"storefront/store/storetest"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
@@ -36,7 +37,7 @@ func TestCartSetReplaceRemove(t *testing.T) {
 	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 7, 0), cart.Line{ItemID: 3, Qty: 1}) // 0 removes
 	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 3, -4))                              // negative removes
 	wiringtest.WantCart(t, wiringtest.SetLine(t, st, tok, 9, 0))                               // removing what is not there
-	if n, _ := st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result(); n != 0 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result())(t); n != 0 {
 		t.Error("an empty cart leaves no key behind")
 	}
 }
@@ -47,8 +48,8 @@ func TestCartsArePerSession(t *testing.T) {
 	b, _ := wiringtest.Shopper(t, st, "bob")
 	wiringtest.SetLine(t, st, a, 1, 2)
 	wiringtest.SetLine(t, st, b, 2, 3)
-	ca, _ := st.Cart.Cart(t.Context(), a)
-	cb, _ := st.Cart.Cart(t.Context(), b)
+	ca := storetest.Must(st.Cart.Cart(t.Context(), a))(t)
+	cb := storetest.Must(st.Cart.Cart(t.Context(), b))(t)
 	wiringtest.WantCart(t, ca, cart.Line{ItemID: 1, Qty: 2})
 	wiringtest.WantCart(t, cb, cart.Line{ItemID: 2, Qty: 3})
 }
@@ -78,7 +79,7 @@ func TestGuestCartEndsWithItsSession(t *testing.T) {
 	if err := st.Sessions.EndSession(ctx, tok.Token); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result(); n != 0 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.OfSession(tok.Token).Cart).Result())(t); n != 0 {
 		t.Error("the guest cart outlived its session")
 	}
 }
@@ -100,11 +101,11 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	wiringtest.WantCart(t, c, cart.Line{ItemID: 4, Qty: 2})
-	if s, _ := st.Sessions.LoadSession(ctx, laptop.Token, uid); s.CartCount != 2 || s.UserID != uid {
+	if s := storetest.Must(st.Sessions.LoadSession(ctx, laptop.Token, uid))(t); s.CartCount != 2 || s.UserID != uid {
 		t.Errorf("laptop session %+v, want count 2", s)
 	}
 	// A cookie that claims another user reads no account's cart.
-	if s, _ := st.Sessions.LoadSession(ctx, laptop.Token, uid+1); s.CartCount != 0 {
+	if s := storetest.Must(st.Sessions.LoadSession(ctx, laptop.Token, uid+1))(t); s.CartCount != 0 {
 		t.Errorf("a false claim saw count %d", s.CartCount)
 	}
 	key := keys.AccountCart(uid)
@@ -116,7 +117,7 @@ func TestAccountCartOutlivesSessions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, _ = st.Cart.Cart(ctx, cart.Owner{UserID: uid, Token: "token-next-week"})
+	c = storetest.Must(st.Cart.Cart(ctx, cart.Owner{UserID: uid, Token: "token-next-week"}))(t)
 	wiringtest.WantCart(t, c, cart.Line{ItemID: 4, Qty: 2})
 }
 
@@ -141,10 +142,10 @@ func TestSignInMergesTheGuestCart(t *testing.T) {
 		t.Fatal(err)
 	}
 	wiringtest.WantCart(t, c, cart.Line{ItemID: 11, Qty: 2}, cart.Line{ItemID: 12, Qty: 1}, cart.Line{ItemID: 13, Qty: 1})
-	if n, _ := st.Redis().Exists(ctx, keys.OfSession(g.Token).Cart).Result(); n != 0 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.OfSession(g.Token).Cart).Result())(t); n != 0 {
 		t.Error("the old token still has a cart")
 	}
-	if s, _ := st.Sessions.LoadSession(ctx, "new-token", uid); s.CartCount != 4 || s.UserID != uid {
+	if s := storetest.Must(st.Sessions.LoadSession(ctx, "new-token", uid))(t); s.CartCount != 4 || s.UserID != uid {
 		t.Errorf("new session %+v", s)
 	}
 }
@@ -165,7 +166,7 @@ func TestSignInMergeKeepsTheLineCap(t *testing.T) {
 	if err != nil || dropped != 1 {
 		t.Fatalf("sign in: %d dropped (want 1), %v", dropped, err)
 	}
-	c, _ := st.Cart.Cart(ctx, acct)
+	c := storetest.Must(st.Cart.Cart(ctx, acct))(t)
 	if len(c.Lines) != cart.MaxLines || c.Qty(5) != 7 || c.Qty(1001) != 1 || c.Qty(1002) != 0 {
 		t.Errorf("merged cart: %d lines, 5 x%d, 1001 x%d, 1002 x%d", len(c.Lines), c.Qty(5), c.Qty(1001), c.Qty(1002))
 	}
@@ -196,8 +197,40 @@ func TestMergeIsAtomicWithOtherDevices(t *testing.T) {
 		t.Fatal(err)
 	}
 	wg.Wait()
-	c, _ := st.Cart.Cart(ctx, acct)
+	c := storetest.Must(st.Cart.Cart(ctx, acct))(t)
 	if len(c.Lines) != 60 || c.Count != 20*2+40 {
 		t.Errorf("cart has %d lines, count %d; want 60 lines, count 80", len(c.Lines), c.Count)
+	}
+}
+
+// TestSignInMergeIntoAFullCart: the account's cart is full (MaxLines
+// lines). A guest line for an item already there replaces its quantity
+// (it takes no new line), whatever its place among the guest's lines; a
+// guest line for a new item does not fit and is counted as dropped.
+func TestSignInMergeIntoAFullCart(t *testing.T) {
+	st := wiringtest.New(t)
+	ctx := t.Context()
+	acct, uid := wiringtest.Shopper(t, st, "erin")
+	for id := int64(1); id <= cart.MaxLines; id++ {
+		wiringtest.SetLine(t, st, acct, id, 1)
+	}
+	g := wiringtest.GuestCart(t, st, "guest-token")
+	wiringtest.SetLine(t, st, g, 3, 4)             // already there: replaced, before the new line
+	wiringtest.SetLine(t, st, g, 1001, 1)          // new: the cart is full, dropped
+	wiringtest.SetLine(t, st, g, 2000, 1)          // new: dropped too
+	wiringtest.SetLine(t, st, g, cart.MaxLines, 6) // already there: replaced, after the new lines
+	dropped, err := st.Sessions.SignIn(ctx, g.Token, "new-token", uid)
+	if err != nil || dropped != 2 {
+		t.Fatalf("sign in: %d dropped (want 2), %v", dropped, err)
+	}
+	c, err := st.Cart.Cart(ctx, acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Lines) != cart.MaxLines || c.Qty(3) != 4 || c.Qty(cart.MaxLines) != 6 || c.Qty(1001) != 0 || c.Qty(2000) != 0 || c.Qty(1) != 1 {
+		t.Errorf("merged cart: %d lines, 3 x%d, %d x%d, 1001 x%d, 2000 x%d, 1 x%d", len(c.Lines), c.Qty(3), cart.MaxLines, c.Qty(cart.MaxLines), c.Qty(1001), c.Qty(2000), c.Qty(1))
+	}
+	if c.Count != cart.MaxLines-2+4+6 {
+		t.Errorf("merged count %d, want %d", c.Count, cart.MaxLines-2+4+6)
 	}
 }

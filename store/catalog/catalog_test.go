@@ -9,6 +9,7 @@ import (
 
 	"storefront/store/catalog"
 	"storefront/store/keys"
+	"storefront/store/storetest"
 	"storefront/wiring/wiringtest"
 )
 
@@ -32,14 +33,14 @@ func TestItemChangesAreAnnounced(t *testing.T) {
 	if _, err := st.Catalog.CacheRows(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := st.Redis().Exists(ctx, keys.RowCache(5)).Result(); n != 1 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.RowCache(5)).Result())(t); n != 1 {
 		t.Fatal("the row was not cached")
 	}
 	it, err := st.Catalog.UpdateItem(ctx, 5, catalog.ItemEdit{Name: "Renamed", PriceCents: 100, Stock: 3, Category: "Books"})
 	if err != nil || it.Name != "Renamed" {
 		t.Fatalf("update: %+v %v", it, err)
 	}
-	if n, _ := st.Redis().Exists(ctx, keys.RowCache(5)).Result(); n != 0 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.RowCache(5)).Result())(t); n != 0 {
 		t.Error("the edited item's cached row outlived the edit")
 	}
 	if names, _ := st.Catalog.ItemNames(ctx, []int64{5}); names[5] != "Renamed" {

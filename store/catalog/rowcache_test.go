@@ -64,7 +64,7 @@ func TestRowCacheScheduleRefreshUnschedule(t *testing.T) {
 	if !ok || r1.ID != 7 || r1.Name == "" || r1.PriceCents == 0 || r1.CachedAt != 1_800_000_000 {
 		t.Fatalf("inv:7 = %+v", r1)
 	}
-	raw, _ := rdb.Get(ctx, keys.RowCache(7)).Result()
+	raw := storetest.Must(rdb.Get(ctx, keys.RowCache(7)).Result())(t)
 	var cols map[string]any
 	_ = json.Unmarshal([]byte(raw), &cols)
 	for _, k := range []string{"id", "slug", "name", "description", "category", "price_cents", "stock", "updated_at", "cached_at"} {
@@ -72,7 +72,7 @@ func TestRowCacheScheduleRefreshUnschedule(t *testing.T) {
 			t.Errorf("inv:7 lacks column %s", k)
 		}
 	}
-	if n, _ := st.Catalog.CacheRows(ctx); n != 0 {
+	if n := storetest.Must(st.Catalog.CacheRows(ctx))(t); n != 0 {
 		t.Fatal("refreshed before the delay")
 	}
 	ck.add(5 * time.Second)
@@ -122,10 +122,10 @@ func TestRowCacheDropsBadRows(t *testing.T) {
 	if n, _ := st.Catalog.CacheRows(ctx); n != 0 {
 		t.Fatalf("refreshed %d rows", n)
 	}
-	if n, _ := rdb.ZCard(ctx, keys.RowSchedule).Result(); n != 0 {
+	if n := storetest.Must(rdb.ZCard(ctx, keys.RowSchedule).Result())(t); n != 0 {
 		t.Errorf("%d rows still scheduled", n)
 	}
-	if n, _ := rdb.ZCard(ctx, keys.RowDelay).Result(); n != 0 {
+	if n := storetest.Must(rdb.ZCard(ctx, keys.RowDelay).Result())(t); n != 0 {
 		t.Errorf("%d delays left", n)
 	}
 	for _, id := range []string{"8", "9", "999999"} {

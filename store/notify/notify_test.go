@@ -7,6 +7,7 @@ import (
 
 	"storefront/store/notify"
 	"storefront/store/platform"
+	"storefront/store/storetest"
 	"storefront/wiring/wiringtest"
 )
 
@@ -47,14 +48,14 @@ func TestNotificationsCountAndClear(t *testing.T) {
 		t.Errorf("counts as read: %v", read)
 	}
 	// Reading shows; it changes nothing.
-	if counts, _ = st.Notify.UnreadCounts(ctx, 1); counts[notify.NoteComment] != 2 || counts[notify.NoteVote] != 1 {
+	if counts = storetest.Must(st.Notify.UnreadCounts(ctx, 1))(t); counts[notify.NoteComment] != 2 || counts[notify.NoteVote] != 1 {
 		t.Errorf("after showing: %v", counts)
 	}
 	// Marking read clears what was shown; a note that arrived after the
 	// page was shown stays unread.
 	must(st.Notify.NotifyFollower(ctx, 1, "zed"))
 	must(st.Notify.MarkNotificationsRead(ctx, 1, read))
-	if counts, _ = st.Notify.UnreadCounts(ctx, 1); len(counts) != 1 || counts[notify.NoteFollower] != 1 {
+	if counts = storetest.Must(st.Notify.UnreadCounts(ctx, 1))(t); len(counts) != 1 || counts[notify.NoteFollower] != 1 {
 		t.Errorf("after marking read: %v", counts)
 	}
 	must(st.Notify.MarkNotificationsRead(ctx, 1, map[string]int64{notify.NoteFollower: 1}))
@@ -105,7 +106,7 @@ func TestSessionCarriesUnreadCount(t *testing.T) {
 		t.Errorf("session %+v (%v), want user 7 with 3 unread", state, err)
 	}
 	// A cookie that claims someone else gets nobody's count.
-	if state, _ := st.Sessions.LoadSession(ctx, "tok", 8); state.Unread != 0 {
+	if state := storetest.Must(st.Sessions.LoadSession(ctx, "tok", 8))(t); state.Unread != 0 {
 		t.Errorf("claimed user 8 on 7's session: unread %d", state.Unread)
 	}
 	if state, _, _ := st.Sessions.SessionWithRecent(ctx, "tok", 7); state.Unread != 3 {

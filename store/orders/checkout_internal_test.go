@@ -147,7 +147,7 @@ func TestCheckoutKeepsLinesChangedMeanwhile(t *testing.T) {
 	setLine(t, s, tok, 7, 1)
 	setLine(t, s, tok, 8, 4) // was 2 when the order was placed
 	s.afterCheckout(ctx, tok, Order{ID: 1, UserID: uid, Lines: []OrderLine{{ItemID: 7, Qty: 1}, {ItemID: 8, Qty: 2}}}, false, "")
-	c, _ := s.carts.Cart(ctx, tok)
+	c := storetest.Must(s.carts.Cart(ctx, tok))(t)
 	wantLines(t, c, cart.Line{ItemID: 8, Qty: 4})
 }
 

@@ -9,6 +9,7 @@ import (
 	"storefront/store/keys"
 	"storefront/store/orders"
 	"storefront/store/platform"
+	"storefront/store/storetest"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
@@ -56,7 +57,7 @@ func TestCheckoutPlacesOrder(t *testing.T) {
 	if s := wiringtest.StockOf(t, st, 8); s != 0 {
 		t.Errorf("stock of 8 is %d, want 0", s)
 	}
-	if c, _ := st.Cart.Cart(ctx, tok); len(c.Lines) != 0 {
+	if c := storetest.Must(st.Cart.Cart(ctx, tok))(t); len(c.Lines) != 0 {
 		t.Errorf("cart not emptied: %+v", c)
 	}
 	if n := queueLen(t, st); n != 1 {
@@ -100,7 +101,7 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 			wiringtest.SetLine(t, st, tok, 7, 1)
 			wiringtest.SetLine(t, st, tok, tc.item, tc.qty) // the shop validated these when they were added
 			wiringtest.SetStock(t, st, 8, tc.stock)         // then stock moved
-			before, _ := st.Cart.Cart(ctx, tok)
+			before := storetest.Must(st.Cart.Cart(ctx, tok))(t)
 
 			_, err := st.Orders.Checkout(ctx, wiringtest.Buy(tok, -1))
 			var ce *orders.CheckoutError
@@ -117,7 +118,7 @@ func TestCheckoutRefusalChangesNothing(t *testing.T) {
 			if countOrders(t, st) != 0 || queueLen(t, st) != 0 {
 				t.Error("an order was written or queued")
 			}
-			if after, _ := st.Cart.Cart(ctx, tok); len(after.Lines) != len(before.Lines) {
+			if after := storetest.Must(st.Cart.Cart(ctx, tok))(t); len(after.Lines) != len(before.Lines) {
 				t.Errorf("cart changed: %+v -> %+v", before, after)
 			}
 		})
@@ -172,7 +173,7 @@ func TestCheckoutEmptyAndBusy(t *testing.T) {
 	if _, err := st.Orders.Checkout(ctx, wiringtest.Buy(tok, -1)); err != nil {
 		t.Errorf("checkout after the lock is gone: %v", err)
 	}
-	if n, _ := st.Redis().Exists(ctx, keys.CheckoutLock(tok.UserID, tok.Token)).Result(); n != 0 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.CheckoutLock(tok.UserID, tok.Token)).Result())(t); n != 0 {
 		t.Error("checkout left its lock behind")
 	}
 }

@@ -79,7 +79,7 @@ func TestFillFindsPageStoredMeanwhile(t *testing.T) {
 	if _, err := fillOnce(ctx, s, 999999, PageGen{}, counting); err != platform.ErrNotFound {
 		t.Fatalf("missing item: %v", err)
 	}
-	if n, _ := s.rdb.Exists(ctx, keys.PageLock(PageKey(999999))).Result(); n != 0 {
+	if n := storetest.Must(s.rdb.Exists(ctx, keys.PageLock(PageKey(999999))).Result())(t); n != 0 {
 		t.Error("a failed render kept its lock")
 	}
 }

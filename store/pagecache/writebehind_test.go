@@ -90,8 +90,8 @@ func TestWriteBehindCoalesces(t *testing.T) {
 	if n := len(hook.pipes[0]); n != 2*5+4+1 {
 		t.Errorf("flush pipeline of %d commands %v, want 15 (coalesced)", n, hook.pipes[0])
 	}
-	score, _ := rdb.ZScore(ctx, keys.ViewRanking, "7").Result()
-	counter, _ := rdb.HGet(ctx, keys.ItemCounts(7), "views").Int64()
+	score := storetest.Must(rdb.ZScore(ctx, keys.ViewRanking, "7").Result())(t)
+	counter := storetest.Must(rdb.HGet(ctx, keys.ItemCounts(7), "views").Int64())(t)
 	if score != -views || counter != views {
 		t.Errorf("ranking %v, counter %d, want -%d and %d: every view counts once", score, counter, views, views)
 	}
@@ -100,7 +100,7 @@ func TestWriteBehindCoalesces(t *testing.T) {
 		t.Errorf("hits counted %d, served %d", stats[pagecache.PageHit], results[pagecache.PageHit])
 	}
 	for _, tok := range tokens {
-		if ids, _ := rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Result(); len(ids) != 1 || ids[0] != "7" {
+		if ids := storetest.Must(rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Result())(t); len(ids) != 1 || ids[0] != "7" {
 			t.Errorf("%s viewed %v", tok, ids)
 		}
 	}
@@ -123,16 +123,16 @@ func TestWriteBehindFlushesOnClose(t *testing.T) {
 		t.Fatalf("result %s", v.Result)
 	}
 	viewItem(t, st, "ending", 9)
-	before, _ := rdb.ZScore(ctx, keys.ViewRanking, "9").Result()
+	before := storetest.Must(rdb.ZScore(ctx, keys.ViewRanking, "9").Result())(t)
 	if err := st.Sessions.EndSession(ctx, "ending"); err != nil { // signed out before the flush
 		t.Fatal(err)
 	}
 	st.Close()
-	after, _ := rdb.ZScore(ctx, keys.ViewRanking, "9").Result()
+	after := storetest.Must(rdb.ZScore(ctx, keys.ViewRanking, "9").Result())(t)
 	if after != before-2 {
 		t.Errorf("ranking %v -> %v: the two buffered hits were not flushed on Close", before, after)
 	}
-	if n, _ := rdb.Exists(ctx, keys.OfSession("ending").Viewed).Result(); n != 0 {
+	if n := storetest.Must(rdb.Exists(ctx, keys.OfSession("ending").Viewed).Result())(t); n != 0 {
 		t.Error("a session that ended before the flush left its viewed list")
 	}
 	if _, err := rdb.ZScore(ctx, keys.Recent, keys.OfSession("ending").ID).Result(); err != redis.Nil {

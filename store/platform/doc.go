@@ -7,8 +7,10 @@
 //   - the domain errors (ErrNotFound, ErrInvalid, ...) and IsUnavailable,
 //     which tells an outage of Redis or the database from a bug;
 //   - Redis: ConnectRedis picks one server, a Cluster, a supervised
-//     redis-server child or in-process miniredis (the modes), and the
-//     Cluster helpers (ForEachMaster, UnlinkMatching);
+//     redis-server child (its append-only file under DATA_DIR, written
+//     before each reply, so a killed child loses nothing it acknowledged)
+//     or in-process miniredis (the modes), and the Cluster helpers
+//     (ForEachMaster, UnlinkMatching);
 //   - Reader, the one way to read data many requests share: through the
 //     client-side caching client (CachingClient) where there is one, else
 //     on one pipeline; with it, a hook on the main client drops every key

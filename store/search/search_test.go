@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,10 +18,6 @@ import (
 
 // searchStore is a seeded store and its database handle, so a test can
 // change rows behind the store's back as another writer would.
-// ranOnce remembers the tests that need not run again on the next
-// backend (storetest runs the tests once per configured backend).
-var ranOnce sync.Map
-
 func searchStore(t *testing.T) (*wiring.Services, *sql.DB) {
 	t.Helper()
 	db := storetest.DB(t)

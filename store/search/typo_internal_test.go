@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,10 +14,6 @@ import (
 	"storefront/store/storetest"
 )
 
-// ranOnceInternal remembers the tests that need not run again on the
-// next backend (storetest runs the tests once per configured backend).
-var ranOnceInternal sync.Map
-
 // TestSearchTypoNearWordsMatchWholeVocabulary: reading only the words that
 // can be one typo away finds the same corrections, in the same order, as
 // comparing against every catalog word (SQLite; PostgreSQL reads them all).
@@ -26,10 +21,7 @@ func TestSearchTypoNearWordsMatchWholeVocabulary(t *testing.T) {
 	// The shortcut is SQLite's (PostgreSQL compares against the whole
 	// vocabulary), so this runs on a SQLite database of its own whichever
 	// database the other tests use, once per test binary.
-	if _, again := ranOnceInternal.LoadOrStore(t.Name(), true); again {
-		t.Log("uses a SQLite database of its own: already ran on the first backend")
-		return
-	}
+	storetest.OnePass(t)
 	db, err := platform.OpenDB(t.Context(), "", t.TempDir())
 	if err != nil {
 		t.Fatal(err)

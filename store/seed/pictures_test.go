@@ -65,7 +65,7 @@ func TestDemoPicturesSeeded(t *testing.T) {
 	if _, err := st.SeedDemo(ctx, storetest.AdminPassword); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := st.Media.ItemImages(ctx, 1)
+	again := storetest.Must(st.Media.ItemImages(ctx, 1))(t)
 	if len(again) != 1 || again[0].Hash != main[1].Hash {
 		t.Errorf("after a second seeding: %+v", again)
 	}

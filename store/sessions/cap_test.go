@@ -13,6 +13,7 @@ import (
 	"storefront/store/pagecache"
 	"storefront/store/ratelimit"
 	"storefront/store/sessions"
+	"storefront/store/storetest"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
@@ -85,7 +86,7 @@ func TestSessionCapRemembersRefusal(t *testing.T) {
 	if got := hook.count(); got != asked {
 		t.Errorf("%d rate-limit scripts for 20 refused visits; want none (the refusal is remembered)", got-asked)
 	}
-	if n, _ := st.Redis().ZCard(t.Context(), keys.Recent).Result(); n != 2 {
+	if n := storetest.Must(st.Redis().ZCard(t.Context(), keys.Recent).Result())(t); n != 2 {
 		t.Errorf("recent: holds %d sessions; want the cap's 2", n)
 	}
 	mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/sessions"
+	"storefront/store/storetest"
 	"storefront/wiring/wiringtest"
 )
 
@@ -58,7 +59,7 @@ func TestUnknownTokenCreatesNothing(t *testing.T) {
 	}
 	sk := keys.OfSession("never-issued")
 	for _, k := range []string{keys.Recent, keys.Login, sk.Viewed, sk.Cart} {
-		if n := rdb.Exists(ctx, k).Val(); n != 0 {
+		if n := storetest.Must(rdb.Exists(ctx, k).Result())(t); n != 0 {
 			t.Errorf("%s was created", k)
 		}
 	}
@@ -201,22 +202,22 @@ func TestLoadSessionChecksTheClaimAgainstLogin(t *testing.T) {
 	if state, err := st.Sessions.LoadSession(ctx, "s", 4); err != nil || !state.Known || state.UserID != 4 || state.CartCount != 2 {
 		t.Errorf("the shopper's own claim: %+v, %v", state, err)
 	}
-	if state, _ := st.Sessions.LoadSession(ctx, "s", 5); state.UserID == 5 {
+	if state := storetest.Must(st.Sessions.LoadSession(ctx, "s", 5))(t); state.UserID == 5 {
 		t.Errorf("a claim of another user was taken: %+v", state)
 	}
-	if state, _ := st.Sessions.LoadSession(ctx, "s", 0); !state.Known || state.UserID != 0 || state.CartCount != 0 {
+	if state := storetest.Must(st.Sessions.LoadSession(ctx, "s", 0))(t); !state.Known || state.UserID != 0 || state.CartCount != 0 {
 		t.Errorf("the shopper's session without a claim: %+v (known, anonymous, not shown the account's cart)", state)
 	}
-	if state, _ := st.Sessions.LoadSession(ctx, "g", 4); state.UserID != 0 {
+	if state := storetest.Must(st.Sessions.LoadSession(ctx, "g", 4))(t); state.UserID != 0 {
 		t.Errorf("a guest session with a claim is signed in: %+v", state)
 	}
-	if state, _ := st.Sessions.LoadSession(ctx, "g", 0); !state.Known || state.UserID != 0 || state.CartCount != 1 {
+	if state := storetest.Must(st.Sessions.LoadSession(ctx, "g", 0))(t); !state.Known || state.UserID != 0 || state.CartCount != 1 {
 		t.Errorf("the guest: %+v", state)
 	}
 	if err := st.Sessions.EndSession(ctx, "s"); err != nil {
 		t.Fatal(err)
 	}
-	if state, _ := st.Sessions.LoadSession(ctx, "s", 4); state.Known || state.UserID != 0 {
+	if state := storetest.Must(st.Sessions.LoadSession(ctx, "s", 4))(t); state.Known || state.UserID != 0 {
 		t.Errorf("a signed-out session with its old claim: %+v", state)
 	}
 }

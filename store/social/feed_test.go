@@ -9,6 +9,7 @@ import (
 
 	"storefront/store/keys"
 	"storefront/store/social"
+	"storefront/store/storetest"
 	"storefront/store/workers"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
@@ -70,12 +71,12 @@ func TestFeedOrderAndPages(t *testing.T) {
 	if e.ArticleID != 7 || e.AuthorID != 3 || e.AuthorName != "user3" || e.Title != "Article 7" || e.PostedAt != 1_700_000_007 {
 		t.Errorf("entry %+v", e)
 	}
-	c, _ := st.Social.UserCounts(t.Context(), 3)
+	c := storetest.Must(st.Social.UserCounts(t.Context(), 3))(t)
 	if c.Posts != 4 {
 		t.Errorf("user 3 posted 4, counter says %d", c.Posts)
 	}
 	feedPost(t, st, 3, 7) // recording twice changes nothing
-	if c, _ := st.Social.UserCounts(t.Context(), 3); c.Posts != 4 {
+	if c := storetest.Must(st.Social.UserCounts(t.Context(), 3))(t); c.Posts != 4 {
 		t.Errorf("recording again counted again: %d", c.Posts)
 	}
 }
@@ -123,7 +124,7 @@ func TestFeedCappedAndRebuilt(t *testing.T) {
 	// the next read rebuilds it from the people followed.
 	st.Redis().Del(ctx, keys.Feed(1))
 	feedPost(t, st, 2, 10)
-	if n := st.Redis().Exists(ctx, keys.Feed(1)).Val(); n != 0 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.Feed(1)).Result())(t); n != 0 {
 		t.Error("fan-out recreated an expired feed")
 	}
 	if ids, _ := feedIDs(t, st, 1, 1, 10); !slices.Equal(ids, []int64{10, 8, 7, 6, 5}) {
@@ -197,12 +198,13 @@ func TestFanOutWorkerDrainsQueue(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { w.Run(ctx); close(done) }()
-	for {
-		if n, _ := st.Social.QueuedFanOuts(t.Context()); n == 0 {
-			break
+	storetest.Eventually(t, func() bool {
+		n, err := st.Social.QueuedFanOuts(t.Context())
+		if err != nil {
+			t.Fatal(err) // an error is not an empty queue
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return n == 0
+	}, "the fan-out queue drained")
 	cancel()
 	<-done
 	for f := int64(10); f < 15; f++ {

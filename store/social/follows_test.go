@@ -10,6 +10,7 @@ import (
 	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/social"
+	"storefront/store/storetest"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
 )
@@ -69,11 +70,11 @@ func TestFollowAndUnfollow(t *testing.T) {
 	if ok, _ := st.Social.IsFollowing(ctx, 2, 1); ok {
 		t.Error("2 does not follow 1")
 	}
-	c, _ := st.Social.UserCounts(ctx, 2)
+	c := storetest.Must(st.Social.UserCounts(ctx, 2))(t)
 	if c.Followers != 2 || c.Following != 0 {
 		t.Errorf("user 2 counts %+v", c)
 	}
-	c, _ = st.Social.UserCounts(ctx, 1)
+	c = storetest.Must(st.Social.UserCounts(ctx, 1))(t)
 	if c.Followers != 0 || c.Following != 2 {
 		t.Errorf("user 1 counts %+v", c)
 	}
@@ -86,7 +87,7 @@ func TestFollowAndUnfollow(t *testing.T) {
 	if _, err := st.Social.Follow(ctx, 4, 4, true); !errors.Is(err, platform.ErrInvalid) {
 		t.Errorf("self-follow: %v, want ErrInvalid", err)
 	}
-	if n := st.Redis().Exists(ctx, keys.Following(4), keys.Followers(4), keys.UserCounts(4)).Val(); n != 0 {
+	if n := storetest.Must(st.Redis().Exists(ctx, keys.Following(4), keys.Followers(4), keys.UserCounts(4)).Result())(t); n != 0 {
 		t.Errorf("a refused self-follow left %d keys", n)
 	}
 	checkFollowConsistent(t, st, 1, 2, 3, 4)
@@ -118,7 +119,7 @@ func TestFollowConcurrent(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	c, _ := st.Social.UserCounts(ctx, 100)
+	c := storetest.Must(st.Social.UserCounts(ctx, 100))(t)
 	if c.Followers != 50 {
 		t.Errorf("user 100 has %d followers, want 50", c.Followers)
 	}

@@ -14,12 +14,16 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -38,6 +42,8 @@ const AdminPassword = "admin-password-for-tests"
 var (
 	mu      sync.Mutex
 	backend = platform.ModeMiniredis
+	pass    int                // the index of the current backend's pass
+	onePass = map[string]int{} // OnePass tests: name -> the pass they ran on
 	minis   = map[testing.TB]*miniredis.Miniredis{}
 )
 
@@ -64,10 +70,21 @@ func Main(m *testing.M) { os.Exit(Run(m)) }
 // that has more to clean up.
 func Run(m *testing.M) int {
 	code := 0
-	for _, b := range Backends() {
+	if !flag.Parsed() {
+		flag.Parse() // as m.Run would: the user's -skip is read below
+	}
+	userSkip := ""
+	if f := flag.Lookup("test.skip"); f != nil {
+		userSkip = f.Value.String()
+	}
+	for i, b := range Backends() {
 		mu.Lock()
 		backend = b
+		pass = i
 		mu.Unlock()
+		if i > 0 {
+			skipOnePassTests(userSkip)
+		}
 		unlock := func() {}
 		if b != platform.ModeMiniredis {
 			unlock = lockServer(b)
@@ -79,6 +96,50 @@ func Run(m *testing.M) int {
 		unlock()
 	}
 	return code
+}
+
+// OnePass marks a test that brings servers of its own (or a database of
+// its own) and so learns nothing from another backend: it runs on the
+// first backend's pass only (called from a subtest, it is its top-level
+// test that runs once). Run leaves it out of the later passes
+// altogether (as -skip would), so it is neither reported as a pass that
+// did nothing nor as a skip; were it reached on a later pass anyway, it
+// skips with the reason.
+func OnePass(t testing.TB) {
+	t.Helper()
+	mu.Lock()
+	defer mu.Unlock()
+	name := strings.SplitN(t.Name(), "/", 2)[0]
+	first, seen := onePass[name]
+	if !seen {
+		onePass[name] = pass
+		return
+	}
+	if first != pass {
+		t.Skipf("uses servers of its own, not the backend: ran on the first backend's pass (this is redis=%s)", backend)
+	}
+}
+
+// skipOnePassTests sets -test.skip so that the OnePass tests seen so far
+// do not run again, keeping the user's own -skip.
+func skipOnePassTests(userSkip string) {
+	mu.Lock()
+	names := make([]string, 0, len(onePass))
+	for name := range onePass {
+		names = append(names, regexp.QuoteMeta(name))
+	}
+	mu.Unlock()
+	if len(names) == 0 {
+		return
+	}
+	sort.Strings(names)
+	pattern := "^(" + strings.Join(names, "|") + ")$"
+	if userSkip != "" {
+		pattern = userSkip + "|" + pattern
+	}
+	if err := flag.Set("test.skip", pattern); err != nil {
+		fmt.Fprintf(os.Stderr, "storetest: cannot leave out the one-pass tests: %v\n", err)
+	}
 }
 
 // Backend is the Redis mode of the current run.
@@ -230,13 +291,31 @@ func Logger(t testing.TB) *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
+// Must returns a read's value for the test, failing it on the read's error
+// (redis.Nil, an absent key, is a value: the zero one). The reads that
+// prove nothing changed go through it: an ignored error would read as
+// "nothing there". Use: n := storetest.Must(rdb.Exists(ctx, k).Result())(t).
+func Must[T any](v T, err error) func(testing.TB) T {
+	return func(t testing.TB) T {
+		t.Helper()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			t.Fatalf("a read the test relies on failed: %v", err)
+		}
+		return v
+	}
+}
+
+// PollDeadline bounds every wait for a condition: a busy machine makes a
+// test slower, never red.
+const PollDeadline = 2 * time.Minute
+
 // Eventually polls cond until it holds, failing the test with msg after a
 // generous deadline: tests wait for conditions, never for a fixed time.
 func Eventually(t testing.TB, cond func() bool, msg string) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(PollDeadline); !cond(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal(msg)
+			t.Fatalf("%s: not so after %v", msg, PollDeadline)
 		}
 	}
 }

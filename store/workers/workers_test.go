@@ -70,7 +70,7 @@ func TestLeasedRunsOnOneInstanceAtATime(t *testing.T) {
 	if overlaps.Load() != 0 {
 		t.Errorf("%d passes overlapped", overlaps.Load())
 	}
-	if n, _ := rdb.Exists(t.Context(), keys.Lease("test-leased")).Result(); n != 0 {
+	if n := storetest.Must(rdb.Exists(t.Context(), keys.Lease("test-leased")).Result())(t); n != 0 {
 		t.Error("a stopped worker kept its lease")
 	}
 }
