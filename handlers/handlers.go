@@ -99,7 +99,7 @@ func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
 			PageCacheTop: opt.PageCacheTop, RescaleInterval: opt.RescaleInterval, ViewedKeep: opt.ViewedKeep,
 			StatsInterval: opt.StatsInterval, MaxImageBytes: cfg.MaxImageBytes}, kit,
 			admin.Deps{Catalog: st.Catalog, Pictures: st.Media, Pages: st.Pages, Views: st.Analytics, Orders: st.Orders,
-				Articles: st.Board, Reviews: st.Reviews, Accounts: st.Sessions, Stats: st.Stats}),
+				Articles: st.Board, Reviews: st.Reviews, Accounts: st.Sessions, Stats: st.Stats, Sales: st.Sales}),
 	}, nil
 }
 
