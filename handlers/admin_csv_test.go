@@ -181,7 +181,7 @@ func (a *app) itemsSnapshot(t *testing.T) string {
 }
 
 // importCSV posts data as the import form's file.
-func (c *client) importCSV(data []byte) apptest.Response {
+func (c *client) importCSV(data []byte, headers ...string) apptest.Response {
 	c.a.t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -196,6 +196,9 @@ func (c *client) importCSV(data []byte) apptest.Response {
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", c.a.srv.URL)
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	return c.Do(req)
 }
 

@@ -110,7 +110,7 @@ func readHeader(header []string, ic *importCheck) map[string]int {
 	for i, h := range header {
 		name := strings.ToLower(strings.TrimSpace(h))
 		switch {
-		case !utf8.ValidString(name):
+		case !utf8.ValidString(h):
 			ic.add(1, "The header is not UTF-8 text: save the file as CSV in UTF-8.")
 			return nil
 		case !slices.Contains(itemsCSVHeader, name):
