@@ -70,4 +70,3 @@ func (h *Handler) ItemsCSV(c echo.Context) error {
 		})
 	})
 }
-

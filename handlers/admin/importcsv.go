@@ -134,7 +134,6 @@ func readHeader(header []string, ic *importCheck) map[string]int {
 	return cols
 }
 
-
 // readImportRow checks row n and reads it; every fault is reported.
 func readImportRow(n int, rec []string, width int, cols map[string]int, ic *importCheck) (catalog.ImportRow, bool) {
 	if len(rec) != width {
