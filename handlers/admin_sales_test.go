@@ -193,4 +193,3 @@ func chartBars(t *testing.T, body string) (int, int64) {
 	}
 	return n, sum
 }
-

@@ -8,7 +8,8 @@
 // admin action (web.Kit.Audit). Tests: through the real router in
 // handlers/ (admin_items_test.go, admin_orders_test.go, images_test.go,
 // moderation_test.go, dashboard_test.go, dashboard_stats_test.go,
-// admin_notes_test.go, admin_csv_test.go, admin_sales_test.go) and the
+// admin_notes_test.go, admin_csv_test.go, admin_import_test.go,
+// admin_sales_test.go) and the
 // browser suites in handlers/apptest.
 package admin
 

@@ -16,7 +16,7 @@
 // later step), so Report.Refunds is 0 and Report.RefundsRecorded false;
 // once a refunds table exists, refunds.go reads it.
 //
-// Tests: sales_test.go (external, on the whole shop from
-// wiring/wiringtest); the page through the real router in
-// handlers/admin_sales_test.go.
+// Tests: through the real router in handlers/admin_sales_test.go, which
+// places orders, cancels and backdates some, and checks every number
+// against a direct SQL query and the test's own sum.
 package sales
