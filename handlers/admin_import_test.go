@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -214,5 +215,50 @@ func TestItemsImportRefusals(t *testing.T) {
 	}
 	if a.itemsSnapshot(t) != before {
 		t.Fatal("a refused import changed the catalog")
+	}
+}
+
+// TestItemsImportConcurrent: ten admins import the same file with two new
+// SKUs at once; imports take turns, so each SKU is created once, by one
+// import, and every other import finds them unchanged.
+func TestItemsImportConcurrent(t *testing.T) {
+	a := newApp(t, nil, nil)
+	admin := a.client()
+	admin.signInAdmin()
+	cat := a.itemCategory(1)
+	file := []byte("sku,name,category,price,stock\nRACE-A,Racing one," + cat + ",1.00,5\nRACE-B,Racing two," + cat + ",2.00,6\n")
+	const n = 10
+	results := make(chan string, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := admin.importCSV(file, "Accept", "application/json")
+			if res.Status != http.StatusOK {
+				t.Errorf("import: %d %s", res.Status, res.Body)
+			}
+			results <- res.Body
+		}()
+	}
+	wg.Wait()
+	close(results)
+	var created, unchanged int
+	for body := range results {
+		var got struct{ Created, Updated, Unchanged int }
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatalf("%v in %q", err, body)
+		}
+		created, unchanged = created+got.Created, unchanged+got.Unchanged
+	}
+	if created != 2 || unchanged != 2*(n-1) {
+		t.Errorf("%d created, %d unchanged over %d imports; want 2 and %d", created, unchanged, n, 2*(n-1))
+	}
+	var items int
+	if err := a.store.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM items WHERE sku IN ('RACE-A', 'RACE-B')`).Scan(&items); err != nil {
+		t.Fatal(err)
+	}
+	if items != 2 {
+		t.Errorf("%d items with the two SKUs", items)
 	}
 }
