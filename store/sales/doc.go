@@ -16,7 +16,8 @@
 // later step), so Report.Refunds is 0 and Report.RefundsRecorded false;
 // once a refunds table exists, refunds.go reads it.
 //
-// Tests: through the real router in handlers/admin_sales_test.go, which
+// Tests: sales_test.go here (period edges, buckets, sessions, on a fixed
+// clock) and, through the real router, handlers/admin_sales_test.go, which
 // places orders, cancels and backdates some, and checks every number
 // against a direct SQL query and the test's own sum.
 package sales
