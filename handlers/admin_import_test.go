@@ -160,6 +160,7 @@ func TestItemsImportRefusals(t *testing.T) {
 		{"variants", "sku,name,category,price,stock,options\nSF-000001,X," + cat + ",1.00,5,Size=S\n", []int{2}, "options", 422},
 		{"bad archived", "sku,name,category,price,stock,archived\nSF-000001,X," + cat + ",1.00,5,maybe\n", []int{2}, "archived", 422},
 		{"bare quote", head + good + "SF-000002,X \"quoted\" y," + cat + ",1.00,5\n", []int{3}, "quote", 422},
+		{"every wrong row at once", head + good + "SF-000002,X,Spaceships,1.00,5\nSF-000003,X," + cat + ",abc,5\nSF-000003,Y," + cat + ",1.00,5\n", []int{3, 4, 5}, "also on row 4", 422},
 		{"empty file", "", []int{0}, "empty", 422},
 		{"header only", head, []int{0}, "no rows", 422},
 	} {

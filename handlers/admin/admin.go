@@ -39,6 +39,7 @@ type Catalog interface {
 	SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error)
 	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
 	EachItem(ctx context.Context, f func(catalog.Item) error) error
+	CheckImport(ctx context.Context, rows []catalog.ImportRow) ([]catalog.RowProblem, error)
 	ImportItems(ctx context.Context, rows []catalog.ImportRow) (catalog.ImportResult, error)
 }
 

@@ -54,15 +54,17 @@ func (h *Handler) ImportItems(c echo.Context) error {
 		return h.importRefused(c, http.StatusUnprocessableEntity, "Choose a CSV file to import.", nil)
 	}
 	rows, bad := parseItemsCSV(data)
-	if bad != nil {
+	dbBad, err := h.catalog.CheckImport(req.Context(), rows)
+	if err != nil {
+		return err
+	}
+	if bad.merge(dbBad); bad.wrong() {
 		return h.importRefused(c, http.StatusUnprocessableEntity, "Some rows are wrong.", bad)
 	}
 	res, err := h.catalog.ImportItems(req.Context(), rows)
-	if ie, ok := errors.AsType[*catalog.ImportError](err); ok {
+	if ie, ok := errors.AsType[*catalog.ImportError](err); ok { // the catalog changed since CheckImport
 		bad = &importCheck{}
-		for _, p := range ie.Rows {
-			bad.add(p.Line, importRefusal[p.Err]+".")
-		}
+		bad.merge(ie.Rows)
 		return h.importRefused(c, http.StatusUnprocessableEntity, "Some rows are wrong.", bad)
 	}
 	if err != nil {

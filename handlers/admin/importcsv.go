@@ -41,12 +41,24 @@ func (ic *importCheck) add(row int, reason string) {
 	}
 }
 
+// wrong reports whether any row is wrong.
+func (ic *importCheck) wrong() bool { return len(ic.problems) > 0 || ic.more > 0 }
+
+// merge adds the rows the catalog refused, keeping every report in row
+// order.
+func (ic *importCheck) merge(rows []catalog.RowProblem) {
+	for _, p := range rows {
+		ic.add(p.Line, importRefusal[p.Err]+".")
+	}
+	slices.SortStableFunc(ic.problems, func(a, b views.ImportProblem) int { return a.Row - b.Row })
+}
+
 // parseItemsCSV reads a catalog import: a UTF-8 CSV file (a byte order
 // mark is skipped) with a header row naming its columns in any order.
 // Every row is checked, and every wrong one reported by its number in the
-// file as a spreadsheet counts (the header is row 1); the rows are
-// returned only when none is wrong. A cell the export neutralised
-// ('=...) is read without its apostrophe.
+// file as a spreadsheet counts (the header is row 1). It returns the rows
+// that are right, for the catalog's own checks, and the wrong ones. A
+// cell the export neutralised ('=...) is read without its apostrophe.
 func parseItemsCSV(data []byte) ([]catalog.ImportRow, *importCheck) {
 	ic := &importCheck{}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
@@ -76,22 +88,23 @@ func parseItemsCSV(data []byte) ([]catalog.ImportRow, *importCheck) {
 		if cols == nil {
 			continue // the header is wrong: its rows cannot be read
 		}
-		if row, ok := readImportRow(n, rec, len(header), cols, ic); ok {
-			if first, dup := seen[row.SKU]; dup {
-				ic.add(n, fmt.Sprintf("SKU %s is also on row %d.", row.SKU, first))
-				continue
-			}
+		row, why := readImportRow(rec, len(header), cols)
+		if first, dup := seen[row.SKU]; dup && row.SKU != "" {
+			why = append(why, fmt.Sprintf("SKU %s is also on row %d", row.SKU, first))
+		} else if row.SKU != "" {
 			seen[row.SKU] = n
-			rows = append(rows, row)
 		}
+		if len(why) > 0 {
+			ic.add(n, strings.Join(why, "; ")+".")
+			continue
+		}
+		row.Line = n
+		rows = append(rows, row)
 	}
-	if len(rows) == 0 && len(ic.problems) == 0 {
+	if len(rows) == 0 && len(ic.problems) == 0 && ic.more == 0 {
 		ic.add(0, "The file has no rows under its header.")
 	}
-	if len(ic.problems) > 0 {
-		return nil, ic
-	}
-	return rows, nil
+	return rows, ic
 }
 
 // csvTrouble words a CSV syntax error.
@@ -134,16 +147,14 @@ func readHeader(header []string, ic *importCheck) map[string]int {
 	return cols
 }
 
-// readImportRow checks row n and reads it; every fault is reported.
-func readImportRow(n int, rec []string, width int, cols map[string]int, ic *importCheck) (catalog.ImportRow, bool) {
+// readImportRow reads a row and says everything wrong with it.
+func readImportRow(rec []string, width int, cols map[string]int) (catalog.ImportRow, []string) {
 	if len(rec) != width {
-		ic.add(n, fmt.Sprintf("The row has %d cells; the header has %d.", len(rec), width))
-		return catalog.ImportRow{}, false
+		return catalog.ImportRow{}, []string{fmt.Sprintf("the row has %d cells; the header has %d", len(rec), width)}
 	}
 	for _, cell := range rec {
 		if !utf8.ValidString(cell) {
-			ic.add(n, "The row is not UTF-8 text: save the file as CSV in UTF-8.")
-			return catalog.ImportRow{}, false
+			return catalog.ImportRow{}, []string{"the row is not UTF-8 text: save the file as CSV in UTF-8"}
 		}
 	}
 	cell := func(name string) string {
@@ -152,7 +163,7 @@ func readImportRow(n int, rec []string, width int, cols map[string]int, ic *impo
 		}
 		return strings.TrimSpace(unsafeCell(rec[cols[name]-1]))
 	}
-	row := catalog.ImportRow{Line: n, SKU: cell("sku"), Name: cell("name"), Category: cell("category"), Description: cell("description")}
+	row := catalog.ImportRow{SKU: cell("sku"), Name: cell("name"), Category: cell("category"), Description: cell("description")}
 	var why []string
 	if !skuRE.MatchString(row.SKU) {
 		why = append(why, "sku: use 1 to 64 letters, digits, dashes, dots or underscores")
@@ -187,9 +198,5 @@ func readImportRow(n int, rec []string, width int, cols map[string]int, ic *impo
 	default:
 		why = append(why, fmt.Sprintf("archived: %q is neither true nor false", cell("archived")))
 	}
-	if len(why) > 0 {
-		ic.add(n, strings.Join(why, "; ")+".")
-		return row, false
-	}
-	return row, true
+	return row, why
 }

@@ -71,8 +71,12 @@ func (s *Service) ImportItems(ctx context.Context, rows []ImportRow) (ImportResu
 			return res, fmt.Errorf("import: lock: %w", err)
 		}
 	}
-	if err := checkCategories(ctx, tx, rows); err != nil {
+	bad, err := unknownCategories(ctx, tx, rows)
+	if err != nil {
 		return res, err
+	}
+	if len(bad) > 0 {
+		return res, &ImportError{Rows: bad}
 	}
 	now := s.clock.Now().Unix()
 	for _, r := range rows {
@@ -97,24 +101,37 @@ func (s *Service) ImportItems(ctx context.Context, rows []ImportRow) (ImportResu
 	return res, s.Changed(ctx, Change{IDs: res.Changed, Search: true})
 }
 
-// checkCategories refuses the import when a row names a category no item
-// has (a typo would otherwise make a department of one).
-func checkCategories(ctx context.Context, tx *sql.Tx, rows []ImportRow) error {
+// CheckImport finds the rows the database would refuse, without writing
+// anything: the import's caller reports them beside the rows it found
+// wrong itself, so one answer lists every wrong row. ImportItems checks
+// again inside its transaction.
+func (s *Service) CheckImport(ctx context.Context, rows []ImportRow) ([]RowProblem, error) {
+	return unknownCategories(ctx, s.db, rows)
+}
+
+// querier is a database or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// unknownCategories are the rows naming a category no item has (a typo
+// would otherwise make a department of one).
+func unknownCategories(ctx context.Context, q querier, rows []ImportRow) ([]RowProblem, error) {
 	known := map[string]bool{}
-	rs, err := tx.QueryContext(ctx, `SELECT DISTINCT category FROM items`)
+	rs, err := q.QueryContext(ctx, `SELECT DISTINCT category FROM items`)
 	if err != nil {
-		return fmt.Errorf("import: categories: %w", err)
+		return nil, fmt.Errorf("import: categories: %w", err)
 	}
 	defer rs.Close()
 	for rs.Next() {
 		var c string
 		if err := rs.Scan(&c); err != nil {
-			return fmt.Errorf("import: categories: %w", err)
+			return nil, fmt.Errorf("import: categories: %w", err)
 		}
 		known[c] = true
 	}
 	if err := rs.Err(); err != nil {
-		return fmt.Errorf("import: categories: %w", err)
+		return nil, fmt.Errorf("import: categories: %w", err)
 	}
 	var bad []RowProblem
 	for _, r := range rows {
@@ -122,10 +139,7 @@ func checkCategories(ctx context.Context, tx *sql.Tx, rows []ImportRow) error {
 			bad = append(bad, RowProblem{Line: r.Line, SKU: r.SKU, Err: ErrUnknownCategory})
 		}
 	}
-	if len(bad) > 0 {
-		return &ImportError{Rows: bad}
-	}
-	return nil
+	return bad, nil
 }
 
 type rowOutcome int
