@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"storefront/store/keys"
 )
 
 // importOK posts a file that must be taken and returns the flash that
@@ -65,8 +67,15 @@ func TestItemsImport(t *testing.T) {
 		"SF-000003," + it3.Name + "," + it3.Category + ",77.00," + itoa(it3.Stock) + "," + csvQuote(it3.Description) + ",false\n" +
 		"NEW-1,Zyzzyva lamp," + it3.Category + ",12.5,4,A lamp.,\n" +
 		"SF-000007," + csvQuote(a.itemName(7)) + "," + a.itemCategory(7) + "," + a.itemPrice(7) + "," + itoa(a.stockOf(7)) + "," + csvQuote(a.itemDescription(7)) + ",no\n"
+	// The row cache holds item 3's old row.
+	if err := a.rdb().Set(t.Context(), keys.RowCache(3), `{"id":3,"price_cents":1}`, 0).Err(); err != nil {
+		t.Fatal(err)
+	}
 	if got := admin.importOK([]byte(file)); got != "Imported the catalog: 1 created, 2 updated, 0 unchanged." {
 		t.Fatalf("import: %q", got)
+	}
+	if n, err := a.rdb().Exists(t.Context(), keys.RowCache(3)).Result(); err != nil || n != 0 {
+		t.Errorf("item 3's cached row outlived the import: %d %v", n, err)
 	}
 	if p := shopper.Get("/items/3"); !strings.Contains(textOf(p.Body, "item-price"), "77.00") {
 		t.Errorf("item 3's page shows %q after the import, want 77.00", textOf(p.Body, "item-price"))
