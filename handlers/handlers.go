@@ -100,7 +100,7 @@ func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
 			PageCacheTop: opt.PageCacheTop, RescaleInterval: opt.RescaleInterval, ViewedKeep: opt.ViewedKeep,
 			StatsInterval: opt.StatsInterval, MaxImageBytes: cfg.MaxImageBytes}, kit,
 			admin.Deps{Catalog: st.Catalog, Pictures: st.Media, Pages: st.Pages, Views: st.Analytics, Orders: st.Orders,
-				Articles: st.Board, Reviews: st.Reviews, Accounts: st.Sessions, Stats: st.Stats, Pricing: st.Pricing}),
+				Articles: st.Board, Reviews: st.Reviews, Accounts: st.Sessions, Stats: st.Stats, Pricing: st.Pricing, Sales: st.Sales}),
 	}, nil
 }
 

@@ -248,7 +248,8 @@ func TestRenderedMarkupIsValid(t *testing.T) {
 		admin.MustPost(p, nil, http.StatusSeeOther)
 	}
 	for _, p := range []string{"/admin", "/admin/items", "/admin/items/new", "/admin/items/7", "/admin/items/8", "/admin/orders",
-		"/admin/orders?q=a&status=pending", "/admin/moderation", "/articles/" + itoa(id), "/users/mona", "/items?q=skilet"} {
+		"/admin/orders?q=a&status=pending", "/admin/moderation", "/articles/" + itoa(id), "/users/mona", "/items?q=skilet",
+		"/admin" + order, "/admin/items/import", "/admin/sales", "/admin/sales?period=today"} {
 		pages["admin "+p] = admin.MustGet(p, http.StatusOK).Body
 	}
 	res = admin.Post("/admin/items/7", url.Values{"name": {""}, "price": {"abc"}, "stock": {"-1"}, "category": {""}})
@@ -258,6 +259,8 @@ func TestRenderedMarkupIsValid(t *testing.T) {
 	pages["admin item form with errors"] = res.Body
 	res = admin.Post("/admin/items/new", url.Values{"name": {""}})
 	pages["admin new item with errors"] = res.Body
+	pages["admin order note with errors"] = admin.Post("/admin"+order+"/notes", url.Values{"note": {""}}).Body
+	pages["admin import with errors"] = admin.importCSV([]byte("sku,name\nx,y\n")).Body
 
 	for _, must := range []string{"guest /register", "register with errors", "admin /admin/items/new",
 		"admin /admin/items/7", "admin item form with errors"} {

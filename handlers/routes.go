@@ -119,6 +119,14 @@ func (h *Handler) routes(e *echo.Echo) {
 	admins.POST("/shipping", h.admin.SaveShipping)
 	admins.Match(readMethods, "/tax", h.admin.Tax)
 	admins.POST("/tax", h.admin.SaveTax)
+	// The business view: an order's page and notes, the CSV exports, the
+	// catalog import (its multipart body is below) and the sales page.
+	admins.Match(readMethods, "/orders.csv", h.admin.OrdersCSV)
+	admins.Match(readMethods, "/orders/:id", h.admin.Order)
+	admins.POST("/orders/:id/notes", h.admin.AddOrderNote)
+	admins.Match(readMethods, "/items.csv", h.admin.ItemsCSV)
+	admins.Match(readMethods, "/items/import", h.admin.ImportForm)
+	admins.Match(readMethods, "/sales", h.admin.Sales)
 	admins.Match(readMethods, "/moderation", h.admin.Moderation)
 	admins.POST("/articles/:id/hide", h.admin.HideArticle)
 	admins.POST("/articles/:id/unhide", h.admin.UnhideArticle)
@@ -135,6 +143,9 @@ func (h *Handler) routes(e *echo.Echo) {
 	// MAX_IMAGE_BYTES of the picture: it has no form limit or form check.
 	e.POST("/admin/items/:id/images", h.admin.UploadImage, web.FormBody, web.ValidQuery, h.web.CheckSession, h.web.RequireAdmin)
 	admins.POST("/items/:id/images/:n/delete", h.admin.DeleteImage)
+	// The catalog import streams its multipart body likewise and keeps at
+	// most 5 MB of the file.
+	e.POST("/admin/items/import", h.admin.ImportItems, web.FormBody, web.ValidQuery, h.web.CheckSession, h.web.RequireAdmin)
 }
 
 // routeGroup registers routes that share middleware but no path prefix.

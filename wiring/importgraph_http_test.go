@@ -29,7 +29,7 @@ var httpLayers = []struct {
 	{"account", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/sessions",
 		"store/notify", "store/cart", "store/addressbook", "store/orders"}},
 	{"admin", []string{"handlers/web", "views", "store/platform", "store/keys", "store/catalog", "store/media",
-		"store/orders", "store/pricing", "store/board", "store/reviews", "store/sessions", "store/stats"}},
+		"store/orders", "store/pricing", "store/board", "store/reviews", "store/sessions", "store/stats", "store/sales"}},
 	{"", []string{"handlers/web", "handlers/ops", "handlers/shop", "handlers/board", "handlers/account", "handlers/admin",
 		"wiring", "store/media", "store/ratelimit"}},
 	// Test support: starts the program and speaks HTTP to it.

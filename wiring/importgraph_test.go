@@ -44,6 +44,7 @@ var layers = []struct {
 	{"orders", []string{"platform", "keys", "workers", "catalog", "cart", "pricing"}},
 	{"addressbook", []string{"platform", "orders"}},
 	{"social", []string{"platform", "keys", "workers", "notify", "sessions", "board"}},
+	{"sales", []string{"platform", "catalog"}},
 	// What reads many domains at once.
 	{"pagecache", []string{"platform", "keys", "pagecache/pagebody", "catalog", "media", "reviews", "analytics", "social", "sessions"}},
 	{"stats", []string{"platform", "keys", "workers", "catalog", "analytics", "sessions", "pagecache"}},

@@ -23,6 +23,7 @@ import (
 	"storefront/store/pricing"
 	"storefront/store/ratelimit"
 	"storefront/store/reviews"
+	"storefront/store/sales"
 	"storefront/store/search"
 	"storefront/store/seed"
 	"storefront/store/sessions"
@@ -153,6 +154,7 @@ type Services struct {
 	Addresses *addressbook.Service
 	Pages     *pagecache.Service
 	Stats     *stats.Service
+	Sales     *sales.Service
 	Limiter   *ratelimit.Limiter
 	// Host is this instance's leases and worker reports.
 	Host *workers.Host
@@ -194,6 +196,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		pagecache.Deps{Catalog: s.Catalog, Media: s.Media, Reviews: s.Reviews, Sessions: s.Sessions})
 	s.Stats = stats.New(b, stats.Options{RedisMode: opt.RedisMode, StatsInterval: opt.StatsInterval,
 		KeyspaceScanInterval: opt.KeyspaceScanInterval}, s.Host, s.Catalog)
+	s.Sales = sales.New(b, s.Sessions)
 	s.Seeder = seed.New(b, seed.Options{Articles: opt.SeedArticles, Pictures: opt.SeedImages, PictureCacheDir: opt.DemoPictureCacheDir},
 		seed.Deps{Catalog: s.Catalog, Media: s.Media, Sessions: s.Sessions, Board: s.Board, Social: s.Social})
 

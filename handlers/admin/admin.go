@@ -1,12 +1,15 @@
 // Package admin answers the shop's administrators (every route sits
 // behind web.Kit.RequireAdmin): the dashboard, the cache controls (purge,
 // the row cache, the views rescale), the catalog (items, pictures,
-// archiving), orders moving along their lifecycle, and moderation (hiding
-// articles, comments and reviews and banning accounts, each undone from
-// the moderation page). Every change is logged as an
+// archiving, the CSV export and import), orders (moving along their
+// lifecycle, the admin's notes, the CSV export), the sales page, and
+// moderation (hiding articles, comments and reviews and banning accounts,
+// each undone from the moderation page). Every change is logged as an
 // admin action (web.Kit.Audit). Tests: through the real router in
 // handlers/ (admin_items_test.go, admin_orders_test.go, images_test.go,
-// moderation_test.go, dashboard_test.go, dashboard_stats_test.go) and the
+// moderation_test.go, dashboard_test.go, dashboard_stats_test.go,
+// admin_notes_test.go, admin_csv_test.go, admin_import_test.go,
+// admin_sales_test.go) and the
 // browser suites in handlers/apptest.
 package admin
 
@@ -20,6 +23,7 @@ import (
 	"storefront/store/media"
 	"storefront/store/orders"
 	"storefront/store/reviews"
+	"storefront/store/sales"
 	"storefront/store/sessions"
 	"storefront/store/stats"
 )
@@ -34,6 +38,9 @@ type Catalog interface {
 	UpdateItem(ctx context.Context, id int64, e catalog.ItemEdit) (catalog.Item, error)
 	SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error)
 	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
+	EachItem(ctx context.Context, f func(catalog.Item) error) error
+	CheckImport(ctx context.Context, rows []catalog.ImportRow) ([]catalog.RowProblem, error)
+	ImportItems(ctx context.Context, rows []catalog.ImportRow) (catalog.ImportResult, error)
 }
 
 // Pictures are an item's pictures, and the processing of uploads.
@@ -59,6 +66,17 @@ type Views interface {
 type Orders interface {
 	AdminOrders(ctx context.Context, q orders.AdminOrderQuery) ([]orders.AdminOrder, int, error)
 	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
+	OrderAny(ctx context.Context, id int64) (orders.Order, error)
+	AddNote(ctx context.Context, orderID int64, author, body string) (orders.Note, error)
+	Notes(ctx context.Context, orderID int64) ([]orders.Note, error)
+}
+
+// Sales reads the sales page's numbers.
+type Sales interface {
+	Summary(ctx context.Context, p sales.Period) (sales.Summary, error)
+	TopSellers(ctx context.Context, p sales.Period) ([]sales.Seller, error)
+	Buckets(ctx context.Context, p sales.Period) ([]sales.Bucket, error)
+	LowStock(ctx context.Context) ([]sales.LowItem, error)
 }
 
 // Articles hides articles and comments, shows them again and lists the
@@ -85,6 +103,7 @@ type Accounts interface {
 	BanUser(ctx context.Context, name string) (sessions.User, int, error)
 	UnbanUser(ctx context.Context, name string) (sessions.User, bool, error)
 	BannedUsers(ctx context.Context, n int) ([]sessions.BannedUser, int, error)
+	UserByID(ctx context.Context, id int64) (sessions.User, error)
 }
 
 // Stats reads the dashboard's numbers.
@@ -104,6 +123,7 @@ type Deps struct {
 	Accounts Accounts
 	Stats    Stats
 	Pricing  Pricing
+	Sales    Sales
 }
 
 // Settings are the knobs in force that the dashboard shows and the
@@ -133,10 +153,12 @@ type Handler struct {
 	accounts Accounts
 	stats    Stats
 	pricing  Pricing
+	sales    Sales
 }
 
 // New builds the admin area.
 func New(cfg Settings, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, pictures: d.Pictures, pages: d.Pages, views: d.Views,
-		orders: d.Orders, articles: d.Articles, reviews: d.Reviews, accounts: d.Accounts, stats: d.Stats, pricing: d.Pricing}
+		orders: d.Orders, articles: d.Articles, reviews: d.Reviews, accounts: d.Accounts, stats: d.Stats, pricing: d.Pricing,
+		sales: d.Sales}
 }

@@ -34,9 +34,9 @@ func (s *Service) CreateItem(ctx context.Context, n NewItem) (Item, error) {
 		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM items`).Scan(&id); err != nil {
 			return Item{}, fmt.Errorf("create item: %w", err)
 		}
-		res, err := s.db.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-			id, base+"-"+strconv.FormatInt(id, 10), n.Name, n.Description, n.Category, n.PriceCents, n.Stock, s.clock.Now().Unix())
+		res, err := s.db.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at, sku)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+			id, base+"-"+strconv.FormatInt(id, 10), n.Name, n.Description, n.Category, n.PriceCents, n.Stock, s.clock.Now().Unix(), s.freeSKU(ctx, id))
 		if err != nil {
 			return Item{}, fmt.Errorf("create item: %w", err)
 		}
@@ -185,12 +185,16 @@ func (s *Service) AddItems(ctx context.Context, items []Item) error {
 	const batch = 100
 	for start := 0; start < len(items); start += batch {
 		end := min(start+batch, len(items))
-		args := make([]any, 0, (end-start)*8)
+		args := make([]any, 0, (end-start)*9)
 		for _, it := range items[start:end] {
-			args = append(args, it.ID, it.Slug, it.Name, it.Description, it.Category, it.PriceCents, it.Stock, it.UpdatedAt)
+			sku := it.SKU
+			if sku == "" {
+				sku = DefaultSKU(it.ID)
+			}
+			args = append(args, it.ID, it.Slug, it.Name, it.Description, it.Category, it.PriceCents, it.Stock, it.UpdatedAt, sku)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at) VALUES `+
-			platform.ValueRows(1, end-start, 8)+` ON CONFLICT DO NOTHING`, args...); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at, sku) VALUES `+
+			platform.ValueRows(1, end-start, 9)+` ON CONFLICT DO NOTHING`, args...); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,9 @@
-// Package catalog owns the items: their rows in SQL (table items), the
-// admin's edits (create, edit, archive and restore), the row cache of
-// scheduled rows in Redis, the in-process item-name cache, and the item
-// events that tell other domains an item changed.
+// Package catalog owns the items: their rows in SQL (table items, each
+// with a unique SKU), the admin's edits (create, edit, archive and
+// restore; the CSV import by SKU, ImportItems, all rows or none, and the
+// export, EachItem), the row cache of scheduled rows in Redis, the
+// in-process item-name cache, and the item events that tell other
+// domains an item changed.
 //
 // Redis keys: `inv:<id>` (a row as JSON, keys.RowCache), `schedule:` and
 // `delay:` (the row cache's schedule, keys.RowSchedule and keys.RowDelay).
@@ -13,11 +15,16 @@
 //     name is forgotten, and the listeners registered with OnChange (the
 //     page cache purges the item's pages, search moves its version) hear
 //     of it. No other domain purges pages for an item change.
+//   - An import is one transaction that changes nothing if any row is
+//     wrong, writes only rows that differ (the same file twice changes
+//     nothing), and announces what it changed like any edit.
 //   - Items are never deleted, only archived; an archived item leaves
 //     listings, search and carts, and its page answers Gone.
 //   - The row cache never decides a sale: the checkout re-reads stock and
 //     prices in its transaction (TakeStock, ItemsTx).
 //
 // Tests: rowcache_test.go and catalog_test.go here (external, on the
-// whole shop from wiring/wiringtest); the admin's HTTP flows in handlers.
+// whole shop from wiring/wiringtest); the admin's HTTP flows in handlers
+// (the CSV export and import in admin_csv_test.go and
+// admin_import_test.go).
 package catalog

@@ -23,12 +23,16 @@ type Item struct {
 	// ArchivedAt is when an admin took the item off sale (Unix seconds),
 	// 0 while it is on sale. An archived item stays in past orders only.
 	ArchivedAt int64 `json:"archived_at,omitempty"`
+	// SKU is the item's stock-keeping unit, unique in the catalog: the
+	// key the CSV export and import match rows on (DefaultSKU unless an
+	// import chose another).
+	SKU string `json:"sku,omitempty"`
 }
 
 // Archived reports whether the item was taken off sale.
 func (it Item) Archived() bool { return it.ArchivedAt != 0 }
 
-const itemColumns = `id, slug, name, description, category, price_cents, stock, updated_at, archived_at`
+const itemColumns = `id, slug, name, description, category, price_cents, stock, updated_at, archived_at, COALESCE(sku, '')`
 
 // OnSale is the condition every shop-facing items query carries: archived
 // items leave listings, search and category counts.
@@ -37,7 +41,7 @@ const OnSale = `archived_at IS NULL`
 func scanItem(row interface{ Scan(...any) error }) (Item, error) {
 	var it Item
 	var archived sql.NullInt64
-	err := row.Scan(&it.ID, &it.Slug, &it.Name, &it.Description, &it.Category, &it.PriceCents, &it.Stock, &it.UpdatedAt, &archived)
+	err := row.Scan(&it.ID, &it.Slug, &it.Name, &it.Description, &it.Category, &it.PriceCents, &it.Stock, &it.UpdatedAt, &archived, &it.SKU)
 	it.ArchivedAt = archived.Int64
 	return it, err
 }

@@ -5,9 +5,10 @@
 // breakdown), the order lifecycle (pending, processed, paid, shipped,
 // delivered; cancelled until it ships, with the stock and the code's use
 // back), fulfilment through a reliable queue, payment methods, delivery
-// methods, delivery addresses, and the admin's list of orders.
+// methods, delivery addresses, the admin's list of orders and the admin's
+// notes on an order (never edited, never shown to the shopper).
 //
-// Tables: orders, order_lines, order_events (and it reads the users table
+// Tables: orders, order_lines, order_events, order_notes (and it reads the users table
 // to refuse a banned buyer inside the checkout's transaction). Redis keys:
 // `orders:queue` (a Stream read by the `fulfilment` group), the checkout
 // locks (keys.CheckoutLock), the `fulfilment-sweep` lease and the

@@ -216,6 +216,10 @@ type AdminOrderQuery struct {
 	// account's name, the delivery name or the email, in any case.
 	Q             string
 	Limit, Offset int
+	// BeforeID > 0 keeps only orders numbered below it (the CSV export
+	// reads the list in batches this way, so an order placed meanwhile
+	// shifts nothing).
+	BeforeID int64
 }
 
 // where is the query's condition and its arguments, placeholders from $1.
@@ -237,6 +241,9 @@ func (q AdminOrderQuery) where() (string, []any) {
 			or = append(or, "o.id = "+arg(id))
 		}
 		conds = append(conds, "("+strings.Join(or, " OR ")+")")
+	}
+	if q.BeforeID > 0 {
+		conds = append(conds, "o.id < "+arg(q.BeforeID))
 	}
 	if len(conds) == 0 {
 		return "", nil

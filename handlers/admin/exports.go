@@ -1,0 +1,72 @@
+package admin
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/handlers/web"
+	"storefront/store/catalog"
+	"storefront/store/orders"
+)
+
+// ordersCSVBatch is how many orders the export reads at a time.
+const ordersCSVBatch = 500
+
+// OrdersCSV is GET /admin/orders.csv?q=&status=: the admin's order list
+// with the same filters, every page of it, newest first, as CSV.
+func (h *Handler) OrdersCSV(c echo.Context) error {
+	status := c.QueryParam("status")
+	if status != "" && !orders.IsOrderStatus(status) {
+		return web.BadRequest("Unknown order status.")
+	}
+	q, err := searchParam(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	header := []string{"order", "placed", "status", "shopper", "email", "name", "items", "total"}
+	name := "orders-" + time.Now().UTC().Format("20060102") + ".csv"
+	return csvExport(c, name, header, func(row func([]string) error) error {
+		query := orders.AdminOrderQuery{Status: status, Q: q, Limit: ordersCSVBatch}
+		for {
+			found, _, err := h.orders.AdminOrders(ctx, query)
+			if err != nil {
+				return err
+			}
+			for _, o := range found {
+				shopper := o.Username
+				if o.UserID == orders.GuestUserID {
+					shopper = ""
+				}
+				if err := row([]string{web.Itoa(o.ID), o.CreatedAt.UTC().Format(time.RFC3339), o.Status, shopper, o.Email,
+					o.Address.Name, web.Itoa(o.ItemCount), moneyInput(o.TotalCents)}); err != nil {
+					return err
+				}
+			}
+			if len(found) < ordersCSVBatch {
+				return nil
+			}
+			query.BeforeID = found[len(found)-1].ID
+		}
+	})
+}
+
+// itemsCSVHeader are the catalog export's columns, which the import
+// reads back. Items have no variants yet, so each item is one row with
+// empty options and compare_at; with variants each variant will be a row
+// of its own, its options filled in.
+var itemsCSVHeader = []string{"sku", "name", "category", "price", "compare_at", "stock", "options", "description", "archived"}
+
+// ItemsCSV is GET /admin/items.csv: the whole catalog, archived items too,
+// by id, one row per item.
+func (h *Handler) ItemsCSV(c echo.Context) error {
+	name := "items-" + time.Now().UTC().Format("20060102") + ".csv"
+	return csvExport(c, name, itemsCSVHeader, func(row func([]string) error) error {
+		return h.catalog.EachItem(c.Request().Context(), func(it catalog.Item) error {
+			return row([]string{it.SKU, it.Name, it.Category, moneyInput(it.PriceCents), "", strconv.FormatInt(it.Stock, 10), "",
+				it.Description, strconv.FormatBool(it.Archived())})
+		})
+	})
+}

@@ -1,0 +1,176 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+)
+
+// AdminOrderData is the admin's page of one order: what was bought, where
+// it goes, its timeline and the admin's notes.
+type AdminOrderData struct {
+	ID         int64
+	Shopper    string // the account's name; "" for a guest
+	Email      string
+	Status     string
+	Placed     string
+	TotalCents int64
+	Address    []string // the delivery address, line by line
+	Shipping   string
+	Payment    string
+	Lines      []AdminOrderLine
+	Events     []AdminOrderEvent
+	Notes      []AdminOrderNote
+	Note       string // the note as typed, after a refusal
+	NoteError  string
+	MaxNote    int
+}
+
+// AdminOrderLine is one line of an order on the admin's page.
+type AdminOrderLine struct {
+	ItemID     int64
+	Name       string
+	Qty        int64
+	PriceCents int64
+}
+
+// AdminOrderEvent is one step of an order's timeline.
+type AdminOrderEvent struct{ Status, Actor, At string }
+
+// AdminOrderNote is one of the admin's notes on an order.
+type AdminOrderNote struct {
+	ID     int64
+	Author string
+	Body   string
+	At     string
+}
+
+// ImportData is the result of a catalog import: the counts, or why the
+// file was refused (Message, and each wrong row).
+type ImportData struct {
+	Done                        bool
+	Created, Updated, Unchanged int
+	Message                     string
+	Problems                    []ImportProblem
+	More                        int // wrong rows not listed
+	MaxBytes                    string
+}
+
+// ImportProblem is one wrong row of an import: its number in the file
+// (the header is row 1; 0 for the file as a whole) and why.
+type ImportProblem struct {
+	Row    int
+	Reason string
+}
+
+// SalesData is the admin's sales page.
+type SalesData struct {
+	Period    string // the period the chart and best sellers are for
+	Periods   []SalesPeriod
+	Chart     SalesChart
+	Top       []SalesSeller
+	Low       []SalesLow
+	LowAt     int64
+	Refunds   bool // whether refunds are recorded yet
+	UpdatedAt string
+}
+
+// SalesPeriod is one period's totals.
+type SalesPeriod struct {
+	Key          string // today, 7d, 30d
+	Label        string
+	Since        string
+	RevenueCents int64
+	Orders       int64
+	AverageCents int64
+	Sessions     int64
+	Conversion   string
+	RefundCents  int64
+}
+
+// SalesSeller is a best seller of the period.
+type SalesSeller struct {
+	ItemID       int64
+	Name         string
+	Units        int64
+	RevenueCents int64
+}
+
+// SalesLow is an item running out.
+type SalesLow struct {
+	ItemID int64
+	Name   string
+	Stock  int64
+}
+
+// SalesChart is the period's takings as bars, drawn as inline SVG on the
+// server (no script): one bar per hour or day.
+type SalesChart struct {
+	Title  string
+	Desc   string
+	Width  int
+	Height int
+	Bars   []SalesBar
+	Empty  bool
+}
+
+// SalesBar is one bar in SVG user units, with its label and value.
+type SalesBar struct {
+	X, Y, W, H float64
+	Label      string // the hour or day
+	Value      string // the takings and orders, in words
+	Cents      int64
+	Orders     int64
+}
+
+// salesChartHeight is the bar area's height; labels go below it.
+const salesChartHeight = 160
+
+// NewSalesChart lays out bars of takings (in cents) under their labels.
+func NewSalesChart(title string, labels []string, cents, orders []int64) SalesChart {
+	ch := SalesChart{Title: title, Width: 720, Height: salesChartHeight + 24, Empty: true}
+	var top int64
+	for _, c := range cents {
+		top = max(top, c)
+	}
+	slot := float64(ch.Width) / float64(max(1, len(labels)))
+	var total, count int64
+	for i, l := range labels {
+		b := SalesBar{X: float64(i)*slot + slot*0.1, W: slot * 0.8, Label: l, Cents: cents[i], Orders: orders[i],
+			Value: Money(cents[i]) + " from " + Counted(orders[i], "order", "orders")}
+		if top > 0 {
+			b.H = float64(cents[i]) / float64(top) * salesChartHeight
+		}
+		b.Y = salesChartHeight - b.H
+		if cents[i] > 0 {
+			ch.Empty = false
+		}
+		total += cents[i]
+		count += orders[i]
+		ch.Bars = append(ch.Bars, b)
+	}
+	ch.Desc = title + ": " + Money(total) + " from " + Counted(count, "order", "orders") + " in all."
+	return ch
+}
+
+// Percent formats a ratio as a percentage with one decimal.
+func Percent(r float64) string {
+	return strconv.FormatFloat(r*100, 'f', 1, 64) + "%"
+}
+
+// f1 formats an SVG coordinate.
+func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// labelEvery says which bars get a printed label: all of a few, every
+// few of many.
+func labelEvery(n int) int {
+	if n <= 8 {
+		return 1
+	}
+	return (n + 7) / 8
+}
+
+// ordersCSVURL is the CSV export of the admin's order list with the same
+// filters.
+func ordersCSVURL(q, status string) string {
+	return "/admin/orders.csv" + strings.TrimPrefix(ordersURL(q, status), "/admin/orders")
+}
