@@ -41,6 +41,7 @@ var layers = []struct {
 	{"search", []string{"platform", "keys", "catalog", "analytics"}},
 	{"sessions", []string{"platform", "keys", "workers", "ratelimit", "cart", "notify", "analytics"}},
 	{"orders", []string{"platform", "keys", "workers", "catalog", "cart"}},
+	{"mail", []string{"platform", "keys", "workers"}},
 	{"social", []string{"platform", "keys", "workers", "notify", "sessions", "board"}},
 	// What reads many domains at once.
 	{"pagecache", []string{"platform", "keys", "pagecache/pagebody", "catalog", "media", "reviews", "analytics", "social", "sessions"}},
