@@ -1,11 +1,12 @@
 // Package admin answers the shop's administrators (every route sits
 // behind web.Kit.RequireAdmin): the dashboard, the cache controls (purge,
 // the row cache, the views rescale), the catalog (items, pictures,
-// archiving), orders moving along their lifecycle, and moderation (hiding
+// archiving), orders moving along their lifecycle (shipping takes the
+// carrier's tracking number), the email outbox, and moderation (hiding
 // articles, comments and reviews and banning accounts, each undone from
 // the moderation page). Every change is logged as an
 // admin action (web.Kit.Audit). Tests: through the real router in
-// handlers/ (admin_items_test.go, admin_orders_test.go, images_test.go,
+// handlers/ (admin_items_test.go, admin_orders_test.go, mail_test.go, images_test.go,
 // moderation_test.go, dashboard_test.go, dashboard_stats_test.go) and the
 // browser suites in handlers/apptest.
 package admin
@@ -59,6 +60,7 @@ type Views interface {
 type Orders interface {
 	AdminOrders(ctx context.Context, q orders.AdminOrderQuery) ([]orders.AdminOrder, int, error)
 	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
+	ShipOrder(ctx context.Context, id int64, tracking, actor string) (orders.Order, error)
 }
 
 // Articles hides articles and comments, shows them again and lists the
@@ -103,6 +105,7 @@ type Deps struct {
 	Reviews  Reviews
 	Accounts Accounts
 	Stats    Stats
+	Outbox   Outbox
 }
 
 // Settings are the knobs in force that the dashboard shows and the
@@ -131,10 +134,12 @@ type Handler struct {
 	reviews  Reviews
 	accounts Accounts
 	stats    Stats
+	outbox   Outbox
 }
 
 // New builds the admin area.
 func New(cfg Settings, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, pictures: d.Pictures, pages: d.Pages, views: d.Views,
-		orders: d.Orders, articles: d.Articles, reviews: d.Reviews, accounts: d.Accounts, stats: d.Stats}
+		orders: d.Orders, articles: d.Articles, reviews: d.Reviews, accounts: d.Accounts, stats: d.Stats,
+		outbox: d.Outbox}
 }
