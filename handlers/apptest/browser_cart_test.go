@@ -53,7 +53,7 @@ func TestCartCheckoutEndToEnd(t *testing.T) {
 			t.Fatalf("set qty %s: %d %s", qty, code, body)
 		}
 	}
-	form := url.Values{"username": {"e2e_cart"}, "password": {"correct horse battery"}, "next": {"/checkout"}}
+	form := url.Values{"username": {"e2e_cart"}, "password": {"correct horse battery"}, "email": {"e2e_cart@example.com"}, "next": {"/checkout"}}
 	if r := s.Post("/register", form); r.Status != 303 || r.Header.Get("Location") != "/checkout" {
 		code, loc := r.Status, r.Header.Get("Location")
 		t.Fatalf("register: %d to %q", code, loc)
