@@ -276,7 +276,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 			Like:      p.rate("LIKE_RATE", "30/1m"),
 			Review:    p.rate("REVIEW_RATE", "10/1h"),
 			Password:  p.rate("PASSWORD_RATE", "5/15m"),
-			Forgot:    p.rate("FORGOT_RATE", "5/15m,20/1d"),
+			Forgot:    p.rate("FORGOT_RATE", "5/15m,20/24h"),
 			Email:     p.rate("EMAIL_RATE", "5/1h"),
 		},
 		RequestTimeout: p.duration("REQUEST_TIMEOUT", 10*time.Second),
