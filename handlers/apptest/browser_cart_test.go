@@ -189,6 +189,9 @@ func TestAccountCartOnTwoBrowsers(t *testing.T) {
 		tb.navigate("/" + form)
 		tb.fill("#username", "two_devices")
 		tb.fill("#password", "correct horse battery")
+		if form == "register" {
+			tb.fill("#email", "two_devices@example.com")
+		}
 		tb.click("form[action='/" + form + "'] button[type=submit]")
 		tb.waitFor(`[data-testid="user-name"]`)
 	}
