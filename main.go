@@ -29,6 +29,7 @@ import (
 	"storefront/handlers"
 	"storefront/handlers/web"
 	"storefront/store/cart"
+	"storefront/store/mail"
 	"storefront/store/media"
 	"storefront/store/orders"
 	"storefront/store/pagecache"
@@ -226,6 +227,8 @@ type config struct {
 	SessionRate       ratelimit.Rate
 	DrainDelay        time.Duration
 	StartTimeout      time.Duration
+	Mail              mail.Options
+	ShopURL           string
 }
 
 // loadConfig reads and validates every knob. The first bad value stops
@@ -275,6 +278,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 			Like:      p.rate("LIKE_RATE", "30/1m"),
 			Review:    p.rate("REVIEW_RATE", "10/1h"),
 			Password:  p.rate("PASSWORD_RATE", "5/15m"),
+			Forgot:    p.rate("FORGOT_RATE", "5/15m,20/24h"),
+			Email:     p.rate("EMAIL_RATE", "5/1h"),
 		},
 		RequestTimeout: p.duration("REQUEST_TIMEOUT", 10*time.Second),
 		MaxImageBytes:  p.int("MAX_IMAGE_BYTES", media.DefaultMaxImageBytes, 1024),
@@ -301,6 +306,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if cfg.ItemsPerPage > 500 {
 		p.fail("ITEMS_PER_PAGE", "must be at most 500")
 	}
+	cfg.Mail, cfg.ShopURL = p.mail(cfg.Addr)
 	return cfg, p.err
 }
 
@@ -353,6 +359,8 @@ func (c config) storeOptions(redisMode string) wiring.Options {
 		SeedImages:          true,
 		DemoPictureCacheDir: demoPictureCacheDir(),
 		SessionRate:         c.SessionRate,
+		Mail:                c.Mail,
+		ShopURL:             c.ShopURL,
 	}
 }
 

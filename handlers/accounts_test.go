@@ -67,7 +67,7 @@ func TestRegister(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := a.client()
-			res := c.Post("/register", url.Values{"username": {tc.user}, "password": {tc.pass}})
+			res := c.Post("/register", url.Values{"username": {tc.user}, "password": {tc.pass}, "email": {"x@example.com"}})
 			if res.Status != tc.status {
 				t.Fatalf("status %d, want %d", res.Status, tc.status)
 			}
@@ -218,7 +218,7 @@ func TestLoginLockoutIsNotADenialOfService(t *testing.T) {
 func TestRegisterRateLimitAndClientAddress(t *testing.T) {
 	one := func(c *handlers.Config) { c.Rates.Register = ratelimit.Rate{{N: 1, Per: time.Second}} }
 	reg := func(a *app, name string, headers ...string) int {
-		return a.client().Post("/register", url.Values{"username": {name}, "password": {"correct horse battery"}}, headers...).Status
+		return a.client().Post("/register", url.Values{"username": {name}, "password": {"correct horse battery"}, "email": {"x@example.com"}}, headers...).Status
 	}
 	n := 0
 	name := func() string { n++; return fmt.Sprint("user_", n) }

@@ -97,7 +97,7 @@ func TestOrderLifecycleThroughAdmin(t *testing.T) {
 	}
 
 	for _, to := range []string{"paid", "shipped"} {
-		res := admin.Post("/admin/orders/"+itoa(id)+"/status", url.Values{"status": {to}})
+		res := admin.Post("/admin/orders/"+itoa(id)+"/status", url.Values{"status": {to}, "tracking": {"TRACK-1"}})
 		if res.Status != http.StatusSeeOther || a.orderStatus(id) != to {
 			t.Fatalf("move to %s: %d, now %s", to, res.Status, a.orderStatus(id))
 		}

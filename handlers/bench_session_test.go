@@ -62,7 +62,7 @@ func BenchmarkItemViewSession(b *testing.B) {
 				router.ServeHTTP(rec, httptest.NewRequest("GET", "/items/1", nil))
 				cookies = rec.Result().Cookies()
 			case "signed-in":
-				form := url.Values{"username": {"bencher"}, "password": {"correct horse battery"}}
+				form := url.Values{"username": {"bencher"}, "password": {"correct horse battery"}, "email": {"bencher@example.com"}}
 				req := httptest.NewRequest("POST", "/register", strings.NewReader(form.Encode()))
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 				req.Header.Set("Sec-Fetch-Site", "same-origin")

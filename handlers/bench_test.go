@@ -34,7 +34,7 @@ func benchServer(b *testing.B, st *wiring.Services) (*httptest.Server, string) {
 	srv := httptest.NewServer(h.Router())
 	b.Cleanup(srv.Close)
 	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := c.PostForm(srv.URL+"/register", url.Values{"username": {"bench_shopper"}, "password": {"correct horse battery"}})
+	res, err := c.PostForm(srv.URL+"/register", url.Values{"username": {"bench_shopper"}, "password": {"correct horse battery"}, "email": {"bench@example.com"}})
 	if err != nil || res.StatusCode != http.StatusSeeOther {
 		b.Fatalf("register: %v", err)
 	}

@@ -53,7 +53,7 @@ func (a *benchApp) Post(path string, form url.Values, cookies []*http.Cookie, ac
 
 // shopper registers an account and returns its session cookies.
 func (a *benchApp) shopper(name string) []*http.Cookie {
-	rec := a.Post("/register", url.Values{"username": {name}, "password": {"correct horse battery"}}, nil, "")
+	rec := a.Post("/register", url.Values{"username": {name}, "password": {"correct horse battery"}, "email": {name + "@example.com"}}, nil, "")
 	if rec.Code != http.StatusSeeOther {
 		a.b.Fatalf("register: %d", rec.Code)
 	}

@@ -47,7 +47,7 @@ func newFuzzApp(f *testing.F) *fuzzApp {
 		f.Fatal(err)
 	}
 	a := &fuzzApp{st: st, router: h.Router()}
-	rec := a.Post("/register", "username=fuzzer&password=correct+horse+battery", "")
+	rec := a.Post("/register", "username=fuzzer&password=correct+horse+battery&email=fuzzer%40example.com", "")
 	if rec.Code != http.StatusSeeOther {
 		f.Fatalf("register: %d", rec.Code)
 	}

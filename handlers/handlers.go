@@ -60,6 +60,9 @@ type Rates struct {
 	// Review limits posting and editing reviews, Password the password
 	// changes, per account.
 	Review, Password ratelimit.Rate
+	// Forgot limits forgotten-password requests per client address and
+	// per typed address, Email the addresses an account sets.
+	Forgot, Email ratelimit.Rate
 }
 
 // Handler is the whole HTTP layer: the plumbing and the areas.
@@ -94,13 +97,15 @@ func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
 				Pricing: st.Pricing, Addresses: st.Addresses}),
 		board: board.New(board.Config{PerPage: cfg.ArticlesPage, Post: r.Post, Vote: r.Vote, Comment: r.Comment, Follow: r.Follow}, kit,
 			board.Deps{Articles: st.Board, Social: st.Social, Users: st.Sessions, Notifier: st.Notify}),
-		account: account.New(account.Rates{Login: r.Login, LoginAddr: r.LoginAddr, Register: r.Register, Password: r.Password}, kit,
+		account: account.New(account.Rates{Login: r.Login, LoginAddr: r.LoginAddr, Register: r.Register, Password: r.Password,
+			Forgot: r.Forgot, Email: r.Email}, kit,
 			account.Deps{Accounts: st.Sessions, Notes: st.Notify, Book: st.Addresses, History: st.Orders}),
 		admin: admin.New(admin.Settings{Instance: st.Instance(), SessionLimit: opt.SessionLimit, PageCacheTTL: opt.PageCacheTTL,
 			PageCacheTop: opt.PageCacheTop, RescaleInterval: opt.RescaleInterval, ViewedKeep: opt.ViewedKeep,
 			StatsInterval: opt.StatsInterval, MaxImageBytes: cfg.MaxImageBytes}, kit,
 			admin.Deps{Catalog: st.Catalog, Pictures: st.Media, Pages: st.Pages, Views: st.Analytics, Orders: st.Orders,
-				Articles: st.Board, Reviews: st.Reviews, Accounts: st.Sessions, Stats: st.Stats, Pricing: st.Pricing, Sales: st.Sales}),
+				Articles: st.Board, Reviews: st.Reviews, Accounts: st.Sessions, Stats: st.Stats, Pricing: st.Pricing, Sales: st.Sales,
+				Outbox: st.Mail}),
 	}, nil
 }
 

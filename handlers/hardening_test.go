@@ -208,8 +208,8 @@ func TestInvalidUTF8Everywhere(t *testing.T) {
 		path string
 		form url.Values // nil: a GET
 	}{
-		{"register password", a.client(), "/register", url.Values{"username": {"kim_1"}, "password": {"correct horse " + bad}}},
-		{"register name", a.client(), "/register", url.Values{"username": {"kim\xff"}, "password": {"correct horse battery"}}},
+		{"register password", a.client(), "/register", url.Values{"username": {"kim_1"}, "password": {"correct horse " + bad}, "email": {"kim@example.com"}}},
+		{"register name", a.client(), "/register", url.Values{"username": {"kim\xff"}, "password": {"correct horse battery"}, "email": {"kim@example.com"}}},
 		{"login password", a.client(), "/login", url.Values{"username": {"judy"}, "password": {"correct horse battery" + bad}}},
 		{"admin item name", admin, "/admin/items/1", url.Values{"name": {"Lamp " + bad}, "price": {"12.34"}, "stock": {"5"}, "description": {"d"}}},
 		{"admin item price", admin, "/admin/items/1", url.Values{"name": {"Lamp"}, "price": {"1\xff"}, "stock": {"5"}, "description": {"d"}}},

@@ -426,7 +426,7 @@ func TestCheckoutAddsTaxWhenPricesExcludeIt(t *testing.T) {
 func TestOrderFromBeforePricingDisplays(t *testing.T) {
 	a := newApp(t, nil, nil)
 	c := a.client()
-	c.Post("/register", url.Values{"username": {"oldtimer"}, "password": {"correct horse battery"}})
+	c.Register("oldtimer")
 	var uid int64
 	if err := a.store.DB().QueryRowContext(t.Context(), `SELECT id FROM users WHERE username = 'oldtimer'`).Scan(&uid); err != nil {
 		t.Fatal(err)

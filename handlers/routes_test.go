@@ -150,7 +150,7 @@ func TestFormRoutesTakeFormsOnly(t *testing.T) {
 
 	// Forms still work: urlencoded, multipart, an empty post.
 	guest := a.client()
-	if res := guest.Post("/register", url.Values{"username": {"jason"}, "password": {"correct horse battery"}}); res.Status != http.StatusSeeOther {
+	if res := guest.Post("/register", url.Values{"username": {"jason"}, "password": {"correct horse battery"}, "email": {"jason@example.com"}}); res.Status != http.StatusSeeOther {
 		t.Errorf("register with a form: %d", res.Status)
 	}
 	var mp bytes.Buffer

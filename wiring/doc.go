@@ -14,7 +14,10 @@
 //     the shopper (notify);
 //   - the board's posts, votes, comments and hides reach feeds, counters
 //     and notifications (social);
-//   - the reviews' memo follows the page cache's purge epochs.
+//   - the reviews' memo follows the page cache's purge epochs;
+//   - a placed order, an order's move, a registration, an address change
+//     and a password reset request write their email to the outbox (mail)
+//     inside their own transaction (mail.go renders them from views/email).
 //
 // Services holds each domain service in a field of its own (no embedding:
 // nobody gets a facade with every domain's methods); main hands them to
@@ -23,7 +26,8 @@
 // workers, collectors, clock, shutdown).
 //
 // Tests: the whole suite runs on it; wiring_test.go checks that the hooks
-// are registered, importgraph_test.go that the packages of store/ import
+// are registered, mail_test.go that the emails live and die with their
+// transaction and reach a real SMTP server, importgraph_test.go that the packages of store/ import
 // only what their layer allows (the layering as a table: platform and
 // keys at the bottom, then workers and the rate limiter, then the domains
 // from those that need no other domain up to the page cache, the

@@ -27,9 +27,9 @@ var httpLayers = []struct {
 	{"board", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/board",
 		"store/social", "store/sessions"}},
 	{"account", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/sessions",
-		"store/notify", "store/cart", "store/addressbook", "store/orders"}},
+		"store/notify", "store/cart", "store/addressbook", "store/orders", "store/mail"}},
 	{"admin", []string{"handlers/web", "views", "store/platform", "store/keys", "store/catalog", "store/media",
-		"store/orders", "store/pricing", "store/board", "store/reviews", "store/sessions", "store/stats", "store/sales"}},
+		"store/orders", "store/pricing", "store/board", "store/reviews", "store/sessions", "store/stats", "store/sales", "store/mail"}},
 	{"", []string{"handlers/web", "handlers/ops", "handlers/shop", "handlers/board", "handlers/account", "handlers/admin",
 		"wiring", "store/media", "store/ratelimit"}},
 	// Test support: starts the program and speaks HTTP to it.

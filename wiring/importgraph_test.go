@@ -43,6 +43,7 @@ var layers = []struct {
 	{"sessions", []string{"platform", "keys", "workers", "ratelimit", "cart", "notify", "analytics"}},
 	{"orders", []string{"platform", "keys", "workers", "catalog", "cart", "pricing"}},
 	{"addressbook", []string{"platform", "orders"}},
+	{"mail", []string{"platform", "keys", "workers"}},
 	{"social", []string{"platform", "keys", "workers", "notify", "sessions", "board"}},
 	{"sales", []string{"platform", "catalog"}},
 	// What reads many domains at once.

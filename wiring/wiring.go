@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,6 +16,7 @@ import (
 	"storefront/store/board"
 	"storefront/store/cart"
 	"storefront/store/catalog"
+	"storefront/store/mail"
 	"storefront/store/media"
 	"storefront/store/notify"
 	"storefront/store/orders"
@@ -91,6 +93,11 @@ type Options struct {
 	// SessionRate caps the new guest sessions one client address may make
 	// (SESSION_RATE); empty: no cap.
 	SessionRate ratelimit.Rate
+	// Mail is the outbox's delivery (SMTP_URL, MAIL_FROM and tuning);
+	// ShopURL is where emailed links point (SHOP_URL, default
+	// DefaultShopURL).
+	Mail    mail.Options
+	ShopURL string
 }
 
 // withDefaults fills every tuning knob left at zero with its domain's
@@ -128,6 +135,9 @@ func (o Options) withDefaults() Options {
 	zero(&o.PageL1Bytes, pagecache.DefaultL1Bytes) // negative: off
 	zero(&o.SearchCacheBytes, search.DefaultCacheBytes)
 	def(&o.AccountCartTTL, cart.DefaultAccountTTL)
+	if o.ShopURL == "" {
+		o.ShopURL = DefaultShopURL
+	}
 	if o.Shipping == nil {
 		rates := orders.DefaultShipping
 		o.Shipping = &rates
@@ -156,6 +166,7 @@ type Services struct {
 	Stats     *stats.Service
 	Sales     *sales.Service
 	Limiter   *ratelimit.Limiter
+	Mail      *mail.Service
 	// Host is this instance's leases and worker reports.
 	Host *workers.Host
 	// Seeder fills an empty shop with the demo data.
@@ -191,6 +202,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Orders = orders.New(b, orders.Options{Shipping: *opt.Shipping, OrderVisibility: opt.OrderVisibility,
 		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll}, s.Host, s.Catalog, s.Cart, s.Pricing)
 	s.Addresses = addressbook.New(b)
+	s.Mail = mail.New(b, opt.Mail, s.Host)
 	s.Pages = pagecache.New(b, pagecache.Options{TTL: opt.PageCacheTTL, Top: opt.PageCacheTop, L1Bytes: opt.PageL1Bytes,
 		WriteBehind: opt.WriteBehind, ViewedPerSession: opt.ViewedPerSession},
 		pagecache.Deps{Catalog: s.Catalog, Media: s.Media, Reviews: s.Reviews, Sessions: s.Sessions})
@@ -208,6 +220,10 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Orders.OnStatus(s.Notify.NotifyOrder)        // an order moved: the shopper is notified
 	s.Board.SetEvents(s.Social.BoardEvents())      // posts, votes, comments, hides: feeds, counters, notes
 	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch)    // the own-review memo follows the page purges
+	m := mailer{outbox: s.Mail, shop: strings.TrimSuffix(opt.ShopURL, "/")}
+	s.Orders.OnPlacedTx(m.orderPlaced) // an order: its confirmation email, in the checkout's transaction
+	s.Orders.OnStatusTx(m.orderMoved)  // shipped, delivered, cancelled: an email in the move's transaction
+	s.Sessions.OnTokenTx(m.tokenMail)  // a verification or reset link: its email, in the same transaction
 
 	// Every background loop main starts and stops, and every series the
 	// data layer exports.
@@ -218,13 +234,14 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		s.Catalog.Workers(),   // refreshes cached item rows
 		s.Sessions.Workers(),  // evicts the oldest sessions
 		s.Stats.Workers(),     // samples the dashboard's counters
+		s.Mail.Workers(),      // delivers the outbox (with SMTP_URL only)
 	} {
 		s.workers = append(s.workers, ws...)
 	}
 	s.Stats.SetWorkers(s.workers)
 	for _, cs := range [][]prometheus.Collector{
 		s.Pages.Collectors(), s.Sessions.Collectors(), s.Board.Collectors(), s.Orders.Collectors(),
-		{s.Host.Collector()}, s.Stats.Collectors(),
+		{s.Host.Collector()}, s.Stats.Collectors(), s.Mail.Collectors(),
 	} {
 		s.collectors = append(s.collectors, cs...)
 	}

@@ -1,11 +1,15 @@
 // Package account answers a visitor's own account: registering, signing in
 // and out (the token rotates at sign-in, and a guest's cart and recently
 // viewed items come along), changing the password (which signs every other
-// device out), the notifications page, and the account page (recent
-// orders, the address book, the devices signed in, each of which can be
-// signed out). Tests: through the real router
-// in handlers/ (accounts_test.go, password_test.go, session_test.go,
-// engage_test.go for notifications, account_page_test.go).
+// device out), the account's email address and its emailed verification
+// link (an account made before addresses existed is asked once, after
+// signing in), the forgotten password and its emailed reset link, the
+// notifications page, and the account page (recent orders, the address
+// book, the devices signed in, each of which can be signed out). Tests:
+// through the real router in handlers/ (accounts_test.go,
+// password_test.go, session_test.go, engage_test.go for notifications,
+// mail_test.go for the email address, verification and reset,
+// account_page_test.go).
 package account
 
 import (
@@ -29,6 +33,16 @@ type Accounts interface {
 	EndUserSession(ctx context.Context, userID int64, sid string) error
 	NoteDevice(ctx context.Context, userID int64, token, device string) error
 	UserSessionList(ctx context.Context, userID int64, current string) ([]sessions.UserSession, error)
+	// The email address and the emailed links.
+	Register(ctx context.Context, username, password, email string) (sessions.User, error)
+	Email(ctx context.Context, userID int64) (sessions.AccountEmail, error)
+	AskEmailOnce(ctx context.Context, userID int64) (bool, error)
+	SetEmail(ctx context.Context, userID int64, email string) error
+	CheckVerify(ctx context.Context, token string, signedIn int64) (string, error)
+	VerifyEmail(ctx context.Context, token string, signedIn int64) (string, error)
+	RequestReset(ctx context.Context, email string) error
+	CheckReset(ctx context.Context, token string) (sessions.User, error)
+	ResetPassword(ctx context.Context, token, password string) (sessions.User, error)
 }
 
 // Notes is what the notifications page reads and marks.
@@ -45,6 +59,10 @@ type Rates struct {
 	// Register counts new accounts per client address, Password the
 	// password changes per account.
 	Register, Password ratelimit.Rate
+	// Forgot counts forgotten-password requests per client address and
+	// per typed address; Email the addresses an account sets (each sends
+	// a verification link).
+	Forgot, Email ratelimit.Rate
 }
 
 // Deps are the domains the area reads and changes.

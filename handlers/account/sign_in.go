@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -15,6 +16,7 @@ import (
 	"storefront/handlers/web"
 	"storefront/store/cart"
 	"storefront/store/keys"
+	"storefront/store/mail"
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/sessions"
@@ -25,6 +27,7 @@ import (
 type accountForm struct {
 	Username string `form:"username"`
 	Password string `form:"password"`
+	Email    string `form:"email"` // registration only
 	Next     string `form:"next"`
 }
 
@@ -75,10 +78,16 @@ func (h *Handler) Register(c echo.Context) error {
 	if err := h.web.Limit(c, keys.RateRegister, c.RealIP(), h.rates.Register, "Too many new accounts from your address."); err != nil {
 		return err
 	}
-	if errs := f.validate(); len(errs) > 0 {
+	errs := f.validate()
+	if email, err := mail.ParseAddress(f.Email); err != nil {
+		errs["email"] = badEmail
+	} else {
+		f.Email = email
+	}
+	if len(errs) > 0 {
 		return h.registerError(c, f, errs, "")
 	}
-	u, err := h.accounts.CreateUser(c.Request().Context(), f.Username, f.Password)
+	u, err := h.accounts.Register(c.Request().Context(), f.Username, f.Password, f.Email)
 	if errors.Is(err, platform.ErrConflict) {
 		return h.registerError(c, f, map[string]string{"username": "That username is taken."}, "")
 	}
@@ -89,13 +98,13 @@ func (h *Handler) Register(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.web.SetFlash(c, "Welcome, "+u.Username+"! Your account is ready."+note)
+	h.web.SetFlash(c, "Welcome, "+u.Username+"! Your account is ready: we sent a link to "+f.Email+" to confirm it."+note)
 	return web.Redirect(c, f.Next)
 }
 
 func (h *Handler) registerError(c echo.Context, f accountForm, errs map[string]string, msg string) error {
 	return web.Render(c, http.StatusUnprocessableEntity, views.RegisterPage(h.web.Chrome(c, "Create an account"),
-		views.AccountForm{Username: f.Username, Next: f.Next, Errors: errs, Error: msg}))
+		views.AccountForm{Username: f.Username, Email: f.Email, Next: f.Next, Errors: errs, Error: msg}))
 }
 
 // LoginForm shows the sign-in form.
@@ -154,6 +163,16 @@ func (h *Handler) Login(c echo.Context) error {
 		return err
 	}
 	h.web.SetFlash(c, "Signed in as "+u.Username+"."+note)
+	if !u.IsAdmin {
+		// An account made before addresses existed is asked for one, once.
+		ask, err := h.accounts.AskEmailOnce(c.Request().Context(), u.ID)
+		if err != nil {
+			return err
+		}
+		if ask {
+			return web.Redirect(c, "/account/email?first=1&next="+url.QueryEscape(f.Next))
+		}
+	}
 	return web.Redirect(c, f.Next)
 }
 

@@ -2,14 +2,15 @@
 // behind web.Kit.RequireAdmin): the dashboard, the cache controls (purge,
 // the row cache, the views rescale), the catalog (items, pictures,
 // archiving, the CSV export and import), orders (moving along their
-// lifecycle, the admin's notes, the CSV export), the sales page, and
+// lifecycle, shipping with the carrier's tracking number, the admin's
+// notes, the CSV export), the sales page, the email outbox, and
 // moderation (hiding articles, comments and reviews and banning accounts,
 // each undone from the moderation page). Every change is logged as an
 // admin action (web.Kit.Audit). Tests: through the real router in
 // handlers/ (admin_items_test.go, admin_orders_test.go, images_test.go,
 // moderation_test.go, dashboard_test.go, dashboard_stats_test.go,
 // admin_notes_test.go, admin_csv_test.go, admin_import_test.go,
-// admin_sales_test.go) and the
+// admin_sales_test.go, mail_test.go) and the
 // browser suites in handlers/apptest.
 package admin
 
@@ -69,6 +70,7 @@ type Orders interface {
 	OrderAny(ctx context.Context, id int64) (orders.Order, error)
 	AddNote(ctx context.Context, orderID int64, author, body string) (orders.Note, error)
 	Notes(ctx context.Context, orderID int64) ([]orders.Note, error)
+	ShipOrder(ctx context.Context, id int64, tracking, actor string) (orders.Order, error)
 }
 
 // Sales reads the sales page's numbers.
@@ -124,6 +126,7 @@ type Deps struct {
 	Stats    Stats
 	Pricing  Pricing
 	Sales    Sales
+	Outbox   Outbox
 }
 
 // Settings are the knobs in force that the dashboard shows and the
@@ -154,11 +157,12 @@ type Handler struct {
 	stats    Stats
 	pricing  Pricing
 	sales    Sales
+	outbox   Outbox
 }
 
 // New builds the admin area.
 func New(cfg Settings, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, pictures: d.Pictures, pages: d.Pages, views: d.Views,
 		orders: d.Orders, articles: d.Articles, reviews: d.Reviews, accounts: d.Accounts, stats: d.Stats, pricing: d.Pricing,
-		sales: d.Sales}
+		sales: d.Sales, outbox: d.Outbox}
 }

@@ -72,7 +72,7 @@ func nextMoves(status string) []string {
 }
 
 // MoveOrder is POST /admin/orders/:id/status (status=paid, shipped,
-// delivered or cancelled). Only forward moves along the lifecycle, or a
+// delivered or cancelled; tracking, required for shipped). Only forward moves along the lifecycle, or a
 // cancel before shipping, apply; anything else is a 422 and changes
 // nothing. Of two admins moving one order at once, one wins and the other
 // gets the 422.
@@ -85,7 +85,17 @@ func (h *Handler) MoveOrder(c echo.Context) error {
 	if !slices.Contains(adminMoves, to) {
 		return h.orderMoveInvalid(c, "Choose paid, shipped, delivered or cancelled.")
 	}
-	o, err := h.orders.MoveOrder(c.Request().Context(), id, 0, to, orders.AdminActor(web.SessionOf(c).UserName))
+	actor := orders.AdminActor(web.SessionOf(c).UserName)
+	var o orders.Order
+	var err error
+	if to == orders.OrderShipped {
+		o, err = h.orders.ShipOrder(c.Request().Context(), id, c.FormValue("tracking"), actor)
+	} else {
+		o, err = h.orders.MoveOrder(c.Request().Context(), id, 0, to, actor)
+	}
+	if errors.Is(err, orders.ErrBadTracking) {
+		return h.orderMoveInvalid(c, "Give the carrier's tracking number to ship order "+web.Itoa(id)+": 1 to 64 letters, digits, spaces or - . / _.")
+	}
 	var me *orders.MoveError
 	if errors.As(err, &me) {
 		return h.orderMoveInvalid(c, fmt.Sprintf("Order %d is %s: it cannot move to %s.", id, views.StatusText(me.From), views.StatusText(to)))

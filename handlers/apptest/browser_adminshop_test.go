@@ -70,7 +70,7 @@ func TestBrowserAdminMovesOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	shopper := app.client(t)
-	if res := shopper.Post("/register", url.Values{"username": {"buyer"}, "password": {"correct horse battery"}}); res.Status != http.StatusSeeOther {
+	if res := shopper.Post("/register", url.Values{"username": {"buyer"}, "password": {"correct horse battery"}, "email": {"buyer@example.com"}}); res.Status != http.StatusSeeOther {
 		t.Fatalf("register: %d", res.Status)
 	}
 	if res := shopper.Post("/cart", url.Values{"item": {"4"}, "qty": {"2"}}); res.Status != http.StatusSeeOther {

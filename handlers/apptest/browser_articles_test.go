@@ -38,6 +38,7 @@ func testArticleVotingInBrowser(t *testing.T, tb *e2eTab, js bool) {
 	tb.navigate("/register")
 	tb.typeInto("#username", name)
 	tb.typeInto("#password", "correct horse battery")
+	tb.typeInto("#email", apptest.Email(name))
 	tb.click(`form[action="/register"] button[type="submit"]`)
 	tb.waitFor(`[data-testid="user-name"]`)
 	tb.navigate("/articles/new")

@@ -53,7 +53,7 @@ func TestCartCheckoutEndToEnd(t *testing.T) {
 			t.Fatalf("set qty %s: %d %s", qty, code, body)
 		}
 	}
-	form := url.Values{"username": {"e2e_cart"}, "password": {"correct horse battery"}, "next": {"/checkout"}}
+	form := url.Values{"username": {"e2e_cart"}, "password": {"correct horse battery"}, "email": {"e2e_cart@example.com"}, "next": {"/checkout"}}
 	if r := s.Post("/register", form); r.Status != 303 || r.Header.Get("Location") != "/checkout" {
 		code, loc := r.Status, r.Header.Get("Location")
 		t.Fatalf("register: %d to %q", code, loc)
@@ -189,6 +189,9 @@ func TestAccountCartOnTwoBrowsers(t *testing.T) {
 		tb.navigate("/" + form)
 		tb.fill("#username", "two_devices")
 		tb.fill("#password", "correct horse battery")
+		if form == "register" {
+			tb.fill("#email", "two_devices@example.com")
+		}
 		tb.click("form[action='/" + form + "'] button[type=submit]")
 		tb.waitFor(`[data-testid="user-name"]`)
 	}

@@ -39,6 +39,7 @@ func TestBrowserEngagement(t *testing.T) {
 	tb.navigate("/register")
 	tb.typeInto("#username", reader)
 	tb.typeInto("#password", "correct horse battery")
+	tb.typeInto("#email", apptest.Email(reader))
 	tb.click(`form[action="/register"] button[type=submit]`)
 	tb.waitFor(`[data-testid=user-name]`)
 

@@ -25,6 +25,7 @@ func TestE2ECachedPageIsPersonalAndLive(t *testing.T) {
 	tb.navigate("/register")
 	tb.typeInto("#username", "e2e_shopper")
 	tb.typeInto("#password", "correct horse battery")
+	tb.typeInto("#email", "e2e_shopper@example.com")
 	tb.click(`form[action="/register"] button[type="submit"]`)
 	tb.waitFor(`[data-testid=user-name]`)
 	tb.navigate(item) // unranked until this first view

@@ -18,12 +18,13 @@ func TestE2ESessions(t *testing.T) {
 	tb.fill("#password", "short")
 	tb.click(`form[action="/register"] button[type="submit"]`)
 	tb.waitFor(`[data-testid="field-error"]`)
-	if n := tb.count(`[data-testid="field-error"]`); n != 2 {
-		t.Errorf("%d field errors, want 2", n)
+	if n := tb.count(`[data-testid="field-error"]`); n != 3 {
+		t.Errorf("%d field errors, want 3 (name, password, email)", n)
 	}
 	tb.screenshot("register-errors")
 	tb.fill("#username", "browser_user")
 	tb.fill("#password", "correct horse battery")
+	tb.fill("#email", "browser_user@example.com")
 	tb.click(`form[action="/register"] button[type="submit"]`)
 	tb.waitFor(`[data-testid="user-name"]`)
 	if got := tb.text(`[data-testid="user-name"]`); got != "browser_user" {

@@ -141,11 +141,15 @@ func (c *Client) MustPost(path string, form url.Values, want int) Response {
 	return r
 }
 
-// Register creates the account name with Password and signs the client in.
+// Register creates the account name with Password and the address
+// Email(name), and signs the client in.
 func (c *Client) Register(name string) {
 	c.t.Helper()
-	c.MustPost("/register", url.Values{"username": {name}, "password": {Password}}, http.StatusSeeOther)
+	c.MustPost("/register", url.Values{"username": {name}, "password": {Password}, "email": {Email(name)}}, http.StatusSeeOther)
 }
+
+// Email is the address Register gives the account name.
+func Email(name string) string { return strings.ToLower(name) + "@example.com" }
 
 // Login signs the client in as name with password.
 func (c *Client) Login(name, password string) {

@@ -129,7 +129,7 @@ func newLoadUsers(t testing.TB, base string, n int, timeout time.Duration, accou
 			defer wg.Done()
 			turns <- struct{}{}
 			defer func() { <-turns }()
-			a := u.post(context.Background(), base, path, url.Values{"username": {name}, "password": {loadPassword}})
+			a := u.post(context.Background(), base, path, url.Values{"username": {name}, "password": {loadPassword}, "email": {strings.ToLower(name) + "@example.com"}})
 			err := a.err
 			if err == nil && a.status != http.StatusSeeOther {
 				err = fmt.Errorf("%s %s: status %d", path, name, a.status)

@@ -165,7 +165,7 @@ func TestCachedHitZeroRoundTrips(t *testing.T) {
 		}
 		return r
 	}
-	s.MustPost("/register", url.Values{"username": {"zero_trip"}, "password": {"a-long-password-1"}}, http.StatusSeeOther)
+	s.MustPost("/register", url.Values{"username": {"zero_trip"}, "password": {"a-long-password-1"}, "email": {"zero@example.com"}}, http.StatusSeeOther)
 	s.MustPost("/cart", url.Values{"item": {"3"}, "qty": {"2"}}, http.StatusSeeOther)
 	eventually(t, "the page is a hit", func() bool {
 		return view().Header.Get("X-Cache") == "HIT"

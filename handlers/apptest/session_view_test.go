@@ -68,7 +68,7 @@ func TestPageReadSessionWithoutRoundTrip(t *testing.T) {
 	rdb, _, st, srv := cachedApp(t)
 	ctx := t.Context()
 	s := apptest.NewClient(t, srv.URL)
-	s.MustPost("/register", url.Values{"username": {"reader"}, "password": {"a-long-password-1"}}, http.StatusSeeOther)
+	s.MustPost("/register", url.Values{"username": {"reader"}, "password": {"a-long-password-1"}, "email": {"reader@example.com"}}, http.StatusSeeOther)
 	s.MustPost("/cart", url.Values{"item": {"3"}, "qty": {"2"}}, http.StatusSeeOther)
 	sk := keys.OfSession(s.Cookie("sid"))
 	page := func() apptest.Response {

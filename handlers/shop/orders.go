@@ -121,6 +121,7 @@ func orderView(o orders.Order, adminView bool) views.OrderData {
 	d := views.OrderData{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, SubtotalCents: o.SubtotalCents, ShippingCents: o.ShippingCents,
 		ItemCount: o.ItemCount, Placed: web.When(o.CreatedAt), Processed: web.When(o.ProcessedAt), Email: o.Email, Guest: o.UserID == orders.GuestUserID,
 		Shipping: shippingLabel(o.Shipping), AdminView: adminView, Discount: orderDiscount(o), Tax: orderTax(o)}
+	d.Tracking = o.Tracking
 	if o.Address.Line1 != "" {
 		a := o.Address
 		d.Address = []string{a.Name, a.Line1}

@@ -269,6 +269,9 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, lines []c
 			return Order{}, false, err
 		}
 	}
+	if err := s.placedInTx(ctx, tx, o); err != nil {
+		return Order{}, false, fmt.Errorf("checkout: %w", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return Order{}, false, fmt.Errorf("checkout: commit: %w", err)
 	}

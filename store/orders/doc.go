@@ -19,6 +19,10 @@
 // once committed; the OnPlaced listeners add their writes to the pipeline
 // that empties the cart (the analytics' "also bought"), and the OnStatus
 // listeners hear of every status change (the shopper's notification).
+// The OnPlacedTx and OnStatusTx listeners write inside the checkout's and
+// the move's transaction (the emails' outbox rows), so the change and its
+// writes commit or roll back together. Shipping keeps the carrier's
+// tracking number (orders.tracking, ShipOrder).
 //
 // Invariants: concurrent checkouts never sell more than the stock (one
 // conditional update per line, in item id order so PostgreSQL cannot

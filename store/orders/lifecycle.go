@@ -75,10 +75,14 @@ func AdminActor(name string) string { return "admin:" + name }
 // commit the OnStatus listeners hear of it (the shopper is notified) and,
 // for a cancel, the items' change is announced (their stock changed).
 func (s *Service) MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (Order, error) {
+	return s.moveOrder(ctx, id, ownerID, to, actor, "")
+}
+
+func (s *Service) moveOrder(ctx context.Context, id, ownerID int64, to, actor, tracking string) (Order, error) {
 	if !IsOrderStatus(to) {
 		return Order{}, platform.ErrInvalid
 	}
-	userID, lines, err := s.moveOrderTx(ctx, id, ownerID, to, actor)
+	userID, lines, err := s.moveOrderTx(ctx, id, ownerID, to, actor, tracking)
 	if err != nil {
 		return Order{}, err
 	}
@@ -95,7 +99,7 @@ func (s *Service) MoveOrder(ctx context.Context, id, ownerID int64, to, actor st
 
 // moveOrderTx is MoveOrder's transaction. It returns the order's owner
 // and, for a cancel, the items whose stock went back.
-func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor string) (int64, []int64, error) {
+func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor, tracking string) (int64, []int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
@@ -137,6 +141,9 @@ func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor 
 		}
 	}
 	if err := insertOrderEvent(ctx, tx, id, to, actor, s.clock.Now().Unix()); err != nil {
+		return 0, nil, err
+	}
+	if err := s.afterMoveTx(ctx, tx, StatusChange{OrderID: id, UserID: userID, From: from, To: to, Tracking: tracking}); err != nil {
 		return 0, nil, err
 	}
 	if err := tx.Commit(); err != nil {

@@ -47,6 +47,7 @@ type Order struct {
 	Address       Address
 	Shipping      string // delivery method, "" for orders placed before methods existed
 	Payment       string // payment method code, "" likewise
+	Tracking      string // the carrier's tracking number, once shipped
 	Lines         []OrderLine
 	// Events is the timeline after the order was placed, oldest first.
 	Events []OrderEvent
@@ -161,6 +162,9 @@ func (s *Service) readOrder(ctx context.Context, userID, id int64) (Order, error
 		return Order{}, fmt.Errorf("order %d: %w", id, err)
 	}
 	if o.Events, err = s.OrderEvents(ctx, id); err != nil {
+		return Order{}, err
+	}
+	if o.Tracking, err = s.tracking(ctx, id); err != nil {
 		return Order{}, err
 	}
 	return o, nil

@@ -34,6 +34,10 @@ type Service struct {
 	// OnStatus).
 	placed []func(ctx context.Context, pipe redis.Pipeliner, itemIDs []int64)
 	status []func(ctx context.Context, userID, orderID int64, status string)
+	// placedTx and statusTx write inside the change's transaction
+	// (OnPlacedTx, OnStatusTx).
+	placedTx []func(ctx context.Context, tx *sql.Tx, o Order) error
+	statusTx []func(ctx context.Context, tx *sql.Tx, ch StatusChange) error
 	// Metrics.
 	checkouts *prometheus.CounterVec
 	fulfilled prometheus.Counter

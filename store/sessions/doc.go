@@ -1,6 +1,9 @@
 // Package sessions owns who a visitor is: cookie tokens' sessions in
 // Redis, the accounts in SQL (users), signing in and out, passwords,
-// bans, lifting them and the list of the banned, the cap of new guest
+// bans, lifting them and the list of the banned, the accounts' email
+// addresses and the emailed single-use links (verification and password
+// reset, whose emails the OnTokenTx listeners write in the same
+// transaction), the cap of new guest
 // sessions per client address, each account's list of sessions, and the
 // cleanup that keeps at most SESSION_LIMIT sessions.
 //
@@ -9,8 +12,9 @@
 // user), a session's `viewed:{<sid>}` list (with its guest cart, in one
 // slot), `{user:<id>}:sessions` and `{user:<id>}:devices` (where each of
 // those sessions signed in from, for the account page), the
-// `new-session` rate limit, and the
-// `cleanup` lease and worker report. Tables: users, and cookie_keys (the
+// `new-session` rate limit, and the `cleanup` lease and worker report.
+// Tables: users, account_tokens (the links: only the SHA-256 of each
+// secret, single use), and cookie_keys (the
 // keys that sign the cookies and tokens when COOKIE_KEYS is not set, one
 // row shared by every instance: SharedCookieKeys).
 //

@@ -39,6 +39,8 @@ type Service struct {
 	dummyHash func() []byte
 	// evictedTotal counts the sessions this instance's cleanup evicted.
 	evictedTotal prometheus.Counter
+	// tokenTx are the listeners that email a new link (OnTokenTx).
+	tokenTx []func(ctx context.Context, tx *sql.Tx, m TokenMail) error
 }
 
 // Options are the sessions' knobs.
