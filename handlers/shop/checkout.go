@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -18,7 +19,7 @@ import (
 // is filled in.
 func (h *Handler) ShowCheckout(c echo.Context) error {
 	s := web.SessionOf(c)
-	f := checkoutForm{Shipping: orders.ShippingStandard, Payment: orders.PaymentMethods()[0].Code()}
+	f := checkoutForm{Shipping: orders.ShippingStandard, Payment: h.orders.PaymentMethods()[0].Code()}
 	fromLast := false
 	if s.SignedIn() {
 		a, ok, err := h.orders.LastAddress(c.Request().Context(), s.UserID)
@@ -45,11 +46,11 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 		return err
 	}
 	s := web.SessionOf(c)
-	errs := f.validate(!s.SignedIn())
+	errs := f.validate(!s.SignedIn(), h.orders.PaymentByCode)
 	if len(errs) > 0 {
 		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, errs, "Please correct the marked fields.", nil)
 	}
-	pay, _ := orders.PaymentByCode(f.Payment)
+	pay, _ := h.orders.PaymentByCode(f.Payment)
 	expect, _ := orders.ParseMoney(f.Total)
 	req := orders.CheckoutRequest{Cart: cartOwner(s), Address: f.address(), Shipping: f.Shipping, Payment: pay.Code(), ExpectTotal: expect}
 	if !s.SignedIn() {
@@ -72,17 +73,32 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 		return err
 	}
 	s.CartCount = 0
-	next, err := pay.Begin(c.Request().Context(), o)
+	page := "/orders/" + web.Itoa(o.ID)
+	if !s.SignedIn() {
+		page = h.web.GuestOrderURL(o.ID)
+	}
+	next, err := pay.Begin(c.Request().Context(), o, orders.ReturnURLs{Done: h.web.AbsoluteURL(c, page), Cancel: h.web.AbsoluteURL(c, page)})
 	if err != nil {
-		return err
+		return h.paymentNotStarted(c, o, page, err)
 	}
-	if next == "" && s.SignedIn() {
-		next = "/orders/" + web.Itoa(o.ID)
-	} else if next == "" {
-		next = h.web.GuestOrderURL(o.ID)
+	if next == "" {
+		h.web.SetFlash(c, fmt.Sprintf("Thank you! Order #%d is placed.", o.ID))
+		next = page
 	}
-	h.web.SetFlash(c, fmt.Sprintf("Thank you! Order #%d is placed.", o.ID))
 	return web.Redirect(c, next)
+}
+
+// paymentNotStarted handles a card order whose payment the provider would
+// not start: the order is cancelled at once (its stock goes back) rather
+// than held for the payment hold, and the shopper sees it with why.
+func (h *Handler) paymentNotStarted(c echo.Context, o orders.Order, page string, cause error) error {
+	ctx := context.WithoutCancel(c.Request().Context())
+	h.web.Log().Error("payment could not start: order cancelled", "order", o.ID, "err", cause)
+	if _, err := h.orders.MoveOrder(ctx, o.ID, 0, orders.OrderCancelled, orders.ActorPayment); err != nil {
+		h.web.Log().Error("cancelling the order whose payment could not start", "order", o.ID, "err", err)
+	}
+	h.web.SetFlash(c, fmt.Sprintf("Card payments are not available right now, so order #%d was cancelled and nothing was charged. Please try again later or choose another way to pay.", o.ID))
+	return web.Redirect(c, page)
 }
 
 // placeOrder runs the checkout for a cart that has a session (a guest with
@@ -135,7 +151,7 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 		msg = goneLines(cv.Lines) // named before the shopper types an address
 	}
 	d := views.CheckoutData{Guest: !s.SignedIn(), Lines: cv.Lines, Count: cv.Count, SubtotalCents: cv.SubtotalCents, Error: msg,
-		Form: f.view(errs), Payments: paymentOptions(), Countries: countryOptions()}
+		Form: f.view(errs), Payments: h.paymentOptions(), Countries: countryOptions()}
 	rates := h.orders.Shipping()
 	method := f.Shipping
 	if !orders.ValidShipping(method) {
@@ -153,9 +169,9 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 	return web.Render(c, status, views.CheckoutPage(h.web.Chrome(c, "Checkout"), d))
 }
 
-func paymentOptions() []views.PaymentOption {
+func (h *Handler) paymentOptions() []views.PaymentOption {
 	var out []views.PaymentOption
-	for _, p := range orders.PaymentMethods() {
+	for _, p := range h.orders.PaymentMethods() {
 		out = append(out, views.PaymentOption{Code: p.Code(), Label: p.Label(), Instructions: p.Instructions()})
 	}
 	return out

@@ -94,6 +94,8 @@ type Orders interface {
 	OrderAny(ctx context.Context, id int64) (orders.Order, error)
 	GuestOrder(ctx context.Context, id int64) (orders.Order, error)
 	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
+	PaymentMethods() []orders.PaymentMethod
+	PaymentByCode(code string) (orders.PaymentMethod, bool)
 }
 
 // Pictures are the stored pictures of items.

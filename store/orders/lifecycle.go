@@ -27,7 +27,9 @@ const (
 var OrderPath = []string{OrderPending, OrderProcessed, OrderPaid, OrderShipped, OrderDelivered}
 
 // IsOrderStatus reports whether s is a status an order can have.
-func IsOrderStatus(s string) bool { return s == OrderCancelled || slices.Contains(OrderPath, s) }
+func IsOrderStatus(s string) bool {
+	return s == OrderCancelled || s == OrderAwaitingPayment || slices.Contains(OrderPath, s)
+}
 
 // CanMoveOrder reports whether an order in status from may move to to:
 // forward along OrderPath (a step may be skipped: cash on delivery is paid
