@@ -90,7 +90,7 @@ func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
 		ops: ops.New(ops.Config{MetricsToken: cfg.MetricsToken, Health: cfg.Health}, kit, st),
 		shop: shop.New(shop.Config{ItemsPerPage: cfg.ItemsPerPage, MaxLineQty: cfg.MaxLineQty, Like: r.Like, Review: r.Review}, kit,
 			shop.Deps{Catalog: st.Catalog, Search: st.Search, Popular: st.Analytics, Pages: st.Pages, Sessions: st.Sessions,
-				Likes: st.Social, Reviews: st.Reviews, Articles: st.Board, Carts: st.Cart, Orders: st.Orders, Pictures: st.Media}),
+				Likes: st.Social, Reviews: st.Reviews, Articles: st.Board, Carts: st.Cart, Orders: st.Orders, Pictures: st.Media, Card: cardWebhook(st)}),
 		board: board.New(board.Config{PerPage: cfg.ArticlesPage, Post: r.Post, Vote: r.Vote, Comment: r.Comment, Follow: r.Follow}, kit,
 			board.Deps{Articles: st.Board, Social: st.Social, Users: st.Sessions, Notifier: st.Notify}),
 		account: account.New(account.Rates{Login: r.Login, LoginAddr: r.LoginAddr, Register: r.Register, Password: r.Password}, kit,
@@ -101,6 +101,15 @@ func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
 			admin.Deps{Catalog: st.Catalog, Pictures: st.Media, Pages: st.Pages, Views: st.Analytics, Orders: st.Orders,
 				Articles: st.Board, Reviews: st.Reviews, Accounts: st.Sessions, Stats: st.Stats}),
 	}, nil
+}
+
+// cardWebhook is the card method's webhook, or nil (not a nil pointer in
+// an interface) when card payments are off.
+func cardWebhook(st *wiring.Services) shop.CardWebhook {
+	if st.Card == nil {
+		return nil
+	}
+	return st.Card
 }
 
 // Router returns the Echo instance with every route and middleware.

@@ -42,6 +42,7 @@ var layers = []struct {
 	{"sessions", []string{"platform", "keys", "workers", "ratelimit", "cart", "notify", "analytics"}},
 	{"orders", []string{"platform", "keys", "workers", "catalog", "cart"}},
 	{"social", []string{"platform", "keys", "workers", "notify", "sessions", "board"}},
+	{"stripepay", []string{"orders"}},
 	// What reads many domains at once.
 	{"pagecache", []string{"platform", "keys", "pagecache/pagebody", "catalog", "media", "reviews", "analytics", "social", "sessions"}},
 	{"stats", []string{"platform", "keys", "workers", "catalog", "analytics", "sessions", "pagecache"}},

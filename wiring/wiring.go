@@ -26,6 +26,7 @@ import (
 	"storefront/store/sessions"
 	"storefront/store/social"
 	"storefront/store/stats"
+	"storefront/store/stripepay"
 	"storefront/store/workers"
 )
 
@@ -84,6 +85,12 @@ type Options struct {
 	// SessionRate caps the new guest sessions one client address may make
 	// (SESSION_RATE); empty: no cap.
 	SessionRate ratelimit.Rate
+	// PaymentHold is how long an order awaits its payment before it is
+	// cancelled (PAYMENT_HOLD).
+	PaymentHold time.Duration
+	// Stripe configures card payments; the card is offered only when its
+	// SecretKey is set.
+	Stripe stripepay.Config
 }
 
 // withDefaults fills every tuning knob left at zero with its domain's
@@ -121,6 +128,7 @@ func (o Options) withDefaults() Options {
 	zero(&o.PageL1Bytes, pagecache.DefaultL1Bytes) // negative: off
 	zero(&o.SearchCacheBytes, search.DefaultCacheBytes)
 	def(&o.AccountCartTTL, cart.DefaultAccountTTL)
+	def(&o.PaymentHold, orders.DefaultPaymentHold)
 	if o.Shipping == nil {
 		rates := orders.DefaultShipping
 		o.Shipping = &rates
@@ -143,9 +151,11 @@ type Services struct {
 	Board     *board.Service
 	Social    *social.Service
 	Orders    *orders.Service
-	Pages     *pagecache.Service
-	Stats     *stats.Service
-	Limiter   *ratelimit.Limiter
+	// Card is the card payment method, nil unless Stripe is configured.
+	Card    *stripepay.Method
+	Pages   *pagecache.Service
+	Stats   *stats.Service
+	Limiter *ratelimit.Limiter
 	// Host is this instance's leases and worker reports.
 	Host *workers.Host
 	// Seeder fills an empty shop with the demo data.
@@ -178,7 +188,13 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Social = social.New(b, social.Options{FeedSize: opt.FeedSize, FeedTTL: opt.FeedTTL, FanOutInline: opt.FanOutInline,
 		FanOutChunk: opt.FanOutChunk}, s.Host, s.Notify, s.Sessions)
 	s.Orders = orders.New(b, orders.Options{Shipping: *opt.Shipping, OrderVisibility: opt.OrderVisibility,
-		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll}, s.Host, s.Catalog, s.Cart)
+		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll, PaymentHold: opt.PaymentHold}, s.Host, s.Catalog, s.Cart)
+	if opt.Stripe.SecretKey != "" {
+		stripeCfg := opt.Stripe
+		stripeCfg.Hold = opt.PaymentHold
+		s.Card = stripepay.New(stripeCfg, s.Orders, log)
+		s.Orders.AddPaymentMethod(s.Card) // card is offered after invoice and cash on delivery
+	}
 	s.Pages = pagecache.New(b, pagecache.Options{TTL: opt.PageCacheTTL, Top: opt.PageCacheTop, L1Bytes: opt.PageL1Bytes,
 		WriteBehind: opt.WriteBehind, ViewedPerSession: opt.ViewedPerSession},
 		pagecache.Deps{Catalog: s.Catalog, Media: s.Media, Reviews: s.Reviews, Sessions: s.Sessions})

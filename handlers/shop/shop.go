@@ -98,6 +98,11 @@ type Orders interface {
 	PaymentByCode(code string) (orders.PaymentMethod, bool)
 }
 
+// CardWebhook checks and handles the card payment provider's events.
+type CardWebhook interface {
+	HandleWebhook(ctx context.Context, payload []byte, signature string) (string, error)
+}
+
 // Pictures are the stored pictures of items.
 type Pictures interface {
 	Media(ctx context.Context, hash string, width int, ext string) (media.Rendition, error)
@@ -118,6 +123,9 @@ type Deps struct {
 	Carts    Carts
 	Orders   Orders
 	Pictures Pictures
+	// Card takes the card payment provider's webhook; nil when card
+	// payments are off.
+	Card CardWebhook
 }
 
 // Config is the shop's page sizes and limits.
@@ -146,11 +154,12 @@ type Handler struct {
 	carts    Carts
 	orders   Orders
 	pictures Pictures
+	card     CardWebhook
 }
 
 // New builds the shop area.
 func New(cfg Config, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, search: d.Search, popular: d.Popular, pages: d.Pages,
 		sessions: d.Sessions, likes: d.Likes, reviews: d.Reviews, articles: d.Articles, carts: d.Carts, orders: d.Orders,
-		pictures: d.Pictures}
+		pictures: d.Pictures, card: d.Card}
 }
