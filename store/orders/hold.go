@@ -17,9 +17,9 @@ const DefaultPaymentHold = 30 * time.Minute
 const holdBatch = 200
 
 // ExpirePaymentHolds cancels the orders that have awaited their payment
-// longer than PaymentHold, through MoveOrder (so their stock goes back in
-// the same transaction, and of a cancel and a payment racing for the same
-// order exactly one applies). It returns how many it cancelled and
+// longer than PaymentHold, through the orders' cancel (so their stock goes
+// back in the same transaction), and only from awaiting_payment: of a
+// cancel and a payment racing for the same order exactly one applies. It returns how many it cancelled and
 // whether more may be waiting.
 func (s *Service) ExpirePaymentHolds(ctx context.Context) (int, bool, error) {
 	cutoff := s.clock.Now().Add(-s.opt.PaymentHold).Unix()
@@ -43,7 +43,7 @@ func (s *Service) ExpirePaymentHolds(ctx context.Context) (int, bool, error) {
 	}
 	n := 0
 	for _, id := range ids {
-		_, err := s.MoveOrder(ctx, id, 0, OrderCancelled, ActorPayment)
+		_, err := s.moveOrder(ctx, id, 0, OrderAwaitingPayment, OrderCancelled, ActorPayment)
 		var me *MoveError
 		switch {
 		case errors.As(err, &me): // paid (or cancelled) since the read: the other move won

@@ -33,10 +33,15 @@ func IsOrderStatus(s string) bool {
 
 // CanMoveOrder reports whether an order in status from may move to to:
 // forward along OrderPath (a step may be skipped: cash on delivery is paid
-// after it ships), or to cancelled before it ships.
+// after it ships), or to cancelled before it ships. An order awaiting
+// payment sits before the path: only its provider's confirmation makes it
+// paid (ConfirmPayment), so here it may only be cancelled.
 func CanMoveOrder(from, to string) bool {
 	if to == OrderCancelled {
-		return from == OrderPending || from == OrderProcessed || from == OrderPaid
+		return from == OrderAwaitingPayment || from == OrderPending || from == OrderProcessed || from == OrderPaid
+	}
+	if from == OrderAwaitingPayment {
+		return false
 	}
 	fi, ti := slices.Index(OrderPath, from), slices.Index(OrderPath, to)
 	return fi >= 0 && ti > fi
@@ -75,10 +80,17 @@ func AdminActor(name string) string { return "admin:" + name }
 // commit the OnStatus listeners hear of it (the shopper is notified) and,
 // for a cancel, the items' change is announced (their stock changed).
 func (s *Service) MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (Order, error) {
+	return s.moveOrder(ctx, id, ownerID, "", to, actor)
+}
+
+// moveOrder is MoveOrder; a non-empty from is the one status the order
+// may move from (the payment hold cancels only an order still awaiting
+// payment, never one paid since it looked).
+func (s *Service) moveOrder(ctx context.Context, id, ownerID int64, from, to, actor string) (Order, error) {
 	if !IsOrderStatus(to) {
 		return Order{}, platform.ErrInvalid
 	}
-	userID, lines, err := s.moveOrderTx(ctx, id, ownerID, to, actor)
+	userID, lines, err := s.moveOrderTx(ctx, id, ownerID, from, to, actor)
 	if err != nil {
 		return Order{}, err
 	}
@@ -95,7 +107,7 @@ func (s *Service) MoveOrder(ctx context.Context, id, ownerID int64, to, actor st
 
 // moveOrderTx is MoveOrder's transaction. It returns the order's owner
 // and, for a cancel, the items whose stock went back.
-func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor string) (int64, []int64, error) {
+func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, want, to, actor string) (int64, []int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
@@ -110,7 +122,7 @@ func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor 
 	if err != nil {
 		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
 	}
-	if !CanMoveOrder(from, to) {
+	if !CanMoveOrder(from, to) || (want != "" && from != want) {
 		return 0, nil, &MoveError{From: from, To: to}
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE orders SET status = $1 WHERE id = $2 AND status = $3`, to, id, from)
