@@ -102,3 +102,14 @@ func afterHold(st *wiring.Services) {
 	shift := st.Options().PaymentHold + time.Minute
 	st.SetClock(func() time.Time { return time.Now().Add(shift) })
 }
+
+// refundCalls are the recorded requests that asked Stripe for a refund.
+func refundCalls(rs []storetest.Recorded) []storetest.Recorded {
+	var out []storetest.Recorded
+	for _, r := range rs {
+		if r.Method == "POST" && r.Path == "/v1/refunds" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
