@@ -59,11 +59,12 @@ func (s *Service) ExpirePaymentHolds(ctx context.Context) (int, bool, error) {
 
 // paymentHoldWorker cancels expired payment holds on the instance holding
 // the payment-hold lease, every tenth of the hold (at most a minute), so
-// an order is cancelled soon after its hold ends.
+// an order is cancelled soon after its hold ends. The lease outlives a
+// slow pass (at least 30 s), so the holder keeps it while it works.
 func (s *Service) paymentHoldWorker() workers.Worker {
 	every := min(s.opt.PaymentHold/10, time.Minute)
 	return s.host.Leased(workers.Leased{
-		Name: keys.LeasePaymentHold, Lease: 4 * every, Every: every,
+		Name: keys.LeasePaymentHold, Lease: max(4*every, 30*time.Second), Every: every,
 		Pass: func(ctx context.Context) (workers.Run, bool) {
 			n, more, err := s.ExpirePaymentHolds(ctx)
 			return workers.Run{Result: fmt.Sprintf("cancelled %d unpaid orders", n), Counts: map[string]int64{"cancelled": int64(n)}, Err: err}, more
