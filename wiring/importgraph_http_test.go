@@ -19,15 +19,15 @@ var httpLayers = []struct {
 	pkg     string
 	imports []string
 }{
-	{"web", []string{"views", "store/platform", "store/sessions", "store/ratelimit", "store/media", "store/board"}},
+	{"web", []string{"views", "store/platform", "store/sessions", "store/ratelimit", "store/media", "store/board", "store/orders"}},
 	{"ops", []string{"handlers/web", "static"}},
 	{"shop", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/catalog",
 		"store/search", "store/analytics", "store/pagecache", "store/pagecache/pagebody", "store/sessions", "store/social",
-		"store/reviews", "store/board", "store/cart", "store/orders", "store/media", "store/stripepay"}},
+		"store/reviews", "store/board", "store/cart", "store/orders", "store/media", "store/addressbook", "store/stripepay"}},
 	{"board", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/board",
 		"store/social", "store/sessions"}},
 	{"account", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/sessions",
-		"store/notify", "store/cart"}},
+		"store/notify", "store/cart", "store/addressbook", "store/orders"}},
 	{"admin", []string{"handlers/web", "views", "store/platform", "store/keys", "store/catalog", "store/media",
 		"store/orders", "store/board", "store/reviews", "store/sessions", "store/stats"}},
 	{"", []string{"handlers/web", "handlers/ops", "handlers/shop", "handlers/board", "handlers/account", "handlers/admin",

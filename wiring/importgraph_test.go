@@ -41,6 +41,7 @@ var layers = []struct {
 	{"search", []string{"platform", "keys", "catalog", "analytics"}},
 	{"sessions", []string{"platform", "keys", "workers", "ratelimit", "cart", "notify", "analytics"}},
 	{"orders", []string{"platform", "keys", "workers", "catalog", "cart"}},
+	{"addressbook", []string{"platform", "orders"}},
 	{"social", []string{"platform", "keys", "workers", "notify", "sessions", "board"}},
 	{"stripepay", []string{"orders"}},
 	// What reads many domains at once.

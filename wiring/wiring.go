@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/crypto/bcrypt"
 
+	"storefront/store/addressbook"
 	"storefront/store/analytics"
 	"storefront/store/board"
 	"storefront/store/cart"
@@ -152,10 +153,11 @@ type Services struct {
 	Social    *social.Service
 	Orders    *orders.Service
 	// Card is the card payment method, nil unless Stripe is configured.
-	Card    *stripepay.Method
-	Pages   *pagecache.Service
-	Stats   *stats.Service
-	Limiter *ratelimit.Limiter
+	Card      *stripepay.Method
+	Addresses *addressbook.Service
+	Pages     *pagecache.Service
+	Stats     *stats.Service
+	Limiter   *ratelimit.Limiter
 	// Host is this instance's leases and worker reports.
 	Host *workers.Host
 	// Seeder fills an empty shop with the demo data.
@@ -195,6 +197,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		s.Card = stripepay.New(stripeCfg, s.Orders, log)
 		s.Orders.AddPaymentMethod(s.Card) // card is offered after invoice and cash on delivery
 	}
+	s.Addresses = addressbook.New(b)
 	s.Pages = pagecache.New(b, pagecache.Options{TTL: opt.PageCacheTTL, Top: opt.PageCacheTop, L1Bytes: opt.PageL1Bytes,
 		WriteBehind: opt.WriteBehind, ViewedPerSession: opt.ViewedPerSession},
 		pagecache.Deps{Catalog: s.Catalog, Media: s.Media, Reviews: s.Reviews, Sessions: s.Sessions})

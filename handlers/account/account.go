@@ -1,9 +1,11 @@
 // Package account answers a visitor's own account: registering, signing in
 // and out (the token rotates at sign-in, and a guest's cart and recently
 // viewed items come along), changing the password (which signs every other
-// device out), and the notifications page. Tests: through the real router
+// device out), the notifications page, and the account page (recent
+// orders, the address book, the devices signed in, each of which can be
+// signed out). Tests: through the real router
 // in handlers/ (accounts_test.go, password_test.go, session_test.go,
-// engage_test.go for notifications).
+// engage_test.go for notifications, account_page_test.go).
 package account
 
 import (
@@ -24,6 +26,9 @@ type Accounts interface {
 	EndSession(ctx context.Context, token string) error
 	ChangePassword(ctx context.Context, userID int64, current, next string) error
 	EndUserSessions(ctx context.Context, userID int64, keep string) (int, error)
+	EndUserSession(ctx context.Context, userID int64, sid string) error
+	NoteDevice(ctx context.Context, userID int64, token, device string) error
+	UserSessionList(ctx context.Context, userID int64, current string) ([]sessions.UserSession, error)
 }
 
 // Notes is what the notifications page reads and marks.
@@ -42,15 +47,25 @@ type Rates struct {
 	Register, Password ratelimit.Rate
 }
 
+// Deps are the domains the area reads and changes.
+type Deps struct {
+	Accounts Accounts
+	Notes    Notes
+	Book     Book
+	History  History
+}
+
 // Handler answers the account routes.
 type Handler struct {
 	rates    Rates
 	web      *web.Kit
 	accounts Accounts
 	notes    Notes
+	book     Book
+	history  History
 }
 
 // New builds the account area.
-func New(rates Rates, kit *web.Kit, accounts Accounts, notes Notes) *Handler {
-	return &Handler{rates: rates, web: kit, accounts: accounts, notes: notes}
+func New(rates Rates, kit *web.Kit, d Deps) *Handler {
+	return &Handler{rates: rates, web: kit, accounts: d.Accounts, notes: d.Notes, book: d.Book, history: d.History}
 }

@@ -183,6 +183,11 @@ func (h *Handler) signIn(c echo.Context, u sessions.User) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// The device only names the session on the account page: signing in
+	// does not fail for it.
+	if err := h.accounts.NoteDevice(ctx, u.ID, token, sessions.Device(c.Request().UserAgent())); err != nil {
+		h.web.Log().Warn("sign in: device not noted", "user_id", u.ID, "err", err)
+	}
 	if now, err := h.accounts.UserByID(ctx, u.ID); err != nil || now.Banned {
 		_ = h.accounts.EndSession(context.WithoutCancel(ctx), token)
 		if err != nil {

@@ -10,28 +10,69 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/handlers/web"
+	"storefront/store/addressbook"
 	"storefront/store/orders"
 	"storefront/views"
 )
 
 // ShowCheckout is the checkout page (GET /checkout): the review of the
-// cart at current prices and the form. A signed-in shopper's last address
-// is filled in.
+// cart at current prices and the form. A signed-in shopper's default saved
+// address is filled in (or the one chosen with ?address=<id>, a link per
+// saved address that works without JavaScript), else the last order's.
 func (h *Handler) ShowCheckout(c echo.Context) error {
 	s := web.SessionOf(c)
 	f := checkoutForm{Shipping: orders.ShippingStandard, Payment: h.orders.PaymentMethods()[0].Code()}
-	fromLast := false
+	var fill func(d *views.CheckoutData)
 	if s.SignedIn() {
-		a, ok, err := h.orders.LastAddress(c.Request().Context(), s.UserID)
-		if err != nil {
+		var err error
+		if fill, err = h.fillAddress(c, s.UserID, &f); err != nil {
 			return err
 		}
-		if ok {
-			f.setAddress(a)
-			fromLast = true
+	}
+	return h.renderCheckout(c, http.StatusOK, f, nil, "", fill)
+}
+
+// fillAddress fills f's address for a member: the saved address asked
+// for, else the default one, else the last order's; and offers the saved
+// addresses.
+func (h *Handler) fillAddress(c echo.Context, userID int64, f *checkoutForm) (func(d *views.CheckoutData), error) {
+	ctx := c.Request().Context()
+	var saved []addressbook.Entry
+	if h.saved != nil {
+		var err error
+		if saved, err = h.saved.List(ctx, userID); err != nil {
+			return nil, err
 		}
 	}
-	return h.renderCheckout(c, http.StatusOK, f, nil, "", func(d *views.CheckoutData) { d.AddressFromLastOrder = fromLast })
+	offer := func(d *views.CheckoutData, chosen int64, fromLast bool) {
+		d.AddressFromLastOrder = fromLast
+		for _, e := range saved {
+			d.SavedAddresses = append(d.SavedAddresses, views.SavedAddressOption{ID: e.ID,
+				Summary: strings.Join(web.AddressLines(e.Address), ", "), Chosen: e.ID == chosen})
+		}
+	}
+	if q := c.QueryParam("address"); q != "" {
+		id, _ := web.PathID(q)
+		for _, e := range saved {
+			if e.ID == id {
+				f.setAddress(e.Address)
+				return func(d *views.CheckoutData) { offer(d, e.ID, false) }, nil
+			}
+		}
+		return nil, web.NotFound("There is no such address in your address book.")
+	}
+	if len(saved) > 0 { // the default comes first
+		f.setAddress(saved[0].Address)
+		return func(d *views.CheckoutData) { offer(d, saved[0].ID, false) }, nil
+	}
+	a, ok, err := h.orders.LastAddress(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		f.setAddress(a)
+	}
+	return func(d *views.CheckoutData) { offer(d, 0, ok) }, nil
 }
 
 // PlaceOrder places the order (POST /checkout). A missing or bad field
@@ -151,7 +192,7 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 		msg = goneLines(cv.Lines) // named before the shopper types an address
 	}
 	d := views.CheckoutData{Guest: !s.SignedIn(), Lines: cv.Lines, Count: cv.Count, SubtotalCents: cv.SubtotalCents, Error: msg,
-		Form: f.view(errs), Payments: h.paymentOptions(), Countries: countryOptions()}
+		Form: f.view(errs), Payments: h.paymentOptions(), Countries: web.CountryOptions()}
 	rates := h.orders.Shipping()
 	method := f.Shipping
 	if !orders.ValidShipping(method) {
@@ -173,14 +214,6 @@ func (h *Handler) paymentOptions() []views.PaymentOption {
 	var out []views.PaymentOption
 	for _, p := range h.orders.PaymentMethods() {
 		out = append(out, views.PaymentOption{Code: p.Code(), Label: p.Label(), Instructions: p.Instructions()})
-	}
-	return out
-}
-
-func countryOptions() []views.CountryOption {
-	out := make([]views.CountryOption, len(orders.Countries))
-	for i, c := range orders.Countries {
-		out[i] = views.CountryOption{Code: c.Code, Name: c.Name}
 	}
 	return out
 }

@@ -44,12 +44,8 @@ func readCheckoutForm(c echo.Context) (checkoutForm, error) {
 		Postcode: v["postcode"], Country: v["country"], Shipping: v["shipping"], Payment: v["payment"], Total: v["total"]}, nil
 }
 
-var (
-	// emailRE is a plausible address: something@domain.tld, no spaces.
-	emailRE = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
-	// postcodeRE covers the world's postcodes: letters, digits, spaces, hyphens.
-	postcodeRE = regexp.MustCompile(`^[A-Z0-9][A-Z0-9 -]{1,10}[A-Z0-9]$`)
-)
+// emailRE is a plausible address: something@domain.tld, no spaces.
+var emailRE = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
 
 // validate returns a message per refused field. guest asks for an email.
 func (f checkoutForm) validate(guest bool, payment func(code string) (orders.PaymentMethod, bool)) map[string]string {
@@ -62,31 +58,8 @@ func (f checkoutForm) validate(guest bool, payment func(code string) (orders.Pay
 			errs["email"] = "Enter an email address such as name@example.com."
 		}
 	}
-	text := func(field, value, label string, required bool, maxLen int) {
-		switch {
-		case !web.Printable(value):
-			errs[field] = label + " contains characters we cannot print on a parcel."
-		case value == "" && required:
-			errs[field] = "Enter " + strings.ToLower(label) + "."
-		case utf8.RuneCountInString(value) > maxLen:
-			errs[field] = label + " is too long: use at most " + web.Itoa(int64(maxLen)) + " characters."
-		}
-	}
-	text("name", f.Name, "Your full name", true, 100)
-	text("line1", f.Line1, "The street address", true, 200)
-	text("line2", f.Line2, "The second address line", false, 200)
-	text("city", f.City, "The city", true, 100)
-	switch {
-	case f.Postcode == "":
-		errs["postcode"] = "Enter the postcode."
-	case !postcodeRE.MatchString(strings.ToUpper(f.Postcode)):
-		errs["postcode"] = "Enter a postcode of 3 to 12 letters, digits, spaces or hyphens."
-	}
-	switch {
-	case f.Country == "":
-		errs["country"] = "Choose the country."
-	case orders.CountryName(f.Country) == "":
-		errs["country"] = "Choose a country from the list: we do not deliver there."
+	for field, msg := range web.AddressProblems(f.address()) {
+		errs[field] = msg
 	}
 	if !orders.ValidShipping(f.Shipping) {
 		errs["shipping"] = "Choose standard or express delivery."
@@ -102,7 +75,8 @@ func (f checkoutForm) validate(guest bool, payment func(code string) (orders.Pay
 
 // address is the delivery address typed.
 func (f checkoutForm) address() orders.Address {
-	return orders.Address{Name: f.Name, Line1: f.Line1, Line2: f.Line2, City: f.City, Postcode: strings.ToUpper(f.Postcode), Country: f.Country}
+	return web.ReadAddress(map[string]string{"name": f.Name, "line1": f.Line1, "line2": f.Line2, "city": f.City,
+		"postcode": f.Postcode, "country": f.Country})
 }
 
 // setAddress fills the address fields, as offered from the last order.

@@ -13,6 +13,7 @@ import (
 	"context"
 
 	"storefront/handlers/web"
+	"storefront/store/addressbook"
 	"storefront/store/analytics"
 	"storefront/store/board"
 	"storefront/store/cart"
@@ -103,6 +104,11 @@ type CardWebhook interface {
 	HandleWebhook(ctx context.Context, payload []byte, signature string) (string, error)
 }
 
+// SavedAddresses are a member's address book, which checkout offers.
+type SavedAddresses interface {
+	List(ctx context.Context, userID int64) ([]addressbook.Entry, error)
+}
+
 // Pictures are the stored pictures of items.
 type Pictures interface {
 	Media(ctx context.Context, hash string, width int, ext string) (media.Rendition, error)
@@ -123,6 +129,9 @@ type Deps struct {
 	Carts    Carts
 	Orders   Orders
 	Pictures Pictures
+	// Addresses is optional: without it checkout offers the last order's
+	// address alone.
+	Addresses SavedAddresses
 	// Card takes the card payment provider's webhook; nil when card
 	// payments are off.
 	Card CardWebhook
@@ -154,6 +163,7 @@ type Handler struct {
 	carts    Carts
 	orders   Orders
 	pictures Pictures
+	saved    SavedAddresses
 	card     CardWebhook
 }
 
@@ -161,5 +171,5 @@ type Handler struct {
 func New(cfg Config, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, search: d.Search, popular: d.Popular, pages: d.Pages,
 		sessions: d.Sessions, likes: d.Likes, reviews: d.Reviews, articles: d.Articles, carts: d.Carts, orders: d.Orders,
-		pictures: d.Pictures, card: d.Card}
+		pictures: d.Pictures, saved: d.Addresses, card: d.Card}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -22,10 +23,15 @@ func redisState(t *testing.T, rdb redis.UniversalClient) map[string]string {
 	t.Helper()
 	ctx := t.Context()
 	out := map[string]string{}
-	var ks []string
+	var (
+		mu sync.Mutex // a Cluster's masters answer at the same time
+		ks []string
+	)
 	err := forEachMaster(ctx, rdb, func(ctx context.Context, c *redis.Client) error {
 		found, err := c.Keys(ctx, "*").Result()
+		mu.Lock()
 		ks = append(ks, found...)
+		mu.Unlock()
 		return err
 	})
 	if err != nil {

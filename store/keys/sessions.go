@@ -77,6 +77,11 @@ func AccountCart(userID int64) string { return userTag(userID) + ":cart" }
 // it is pruned at each sign-in.
 func UserSessions(userID int64) string { return userTag(userID) + ":sessions" }
 
+// UserDevices is the HASH session id -> the device it signed in from (as
+// the account page names it, from the User-Agent), for the sessions in
+// UserSessions.
+func UserDevices(userID int64) string { return userTag(userID) + ":devices" }
+
 // CheckoutLock guards one cart's checkout against a double submit: a
 // guest session's (userID 0), or an account's (whose cart two devices
 // share).

@@ -127,3 +127,17 @@ func ValueRows(from, rows, cols int) string {
 func Contains(s string) string {
 	return "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(s)) + "%"
 }
+
+// InTx runs f in a transaction: committed when f returns nil, rolled back
+// otherwise (f's error is returned as it is, so callers can match it).
+func InTx(ctx context.Context, db *sql.DB, f func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := f(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}

@@ -7,7 +7,9 @@
 // Redis keys: `recent:` (every session, last seen; signed-in ones ranked
 // after every guest by keys.SignedInScore), `login:` (signed-in session ->
 // user), a session's `viewed:{<sid>}` list (with its guest cart, in one
-// slot), `{user:<id>}:sessions`, the `new-session` rate limit, and the
+// slot), `{user:<id>}:sessions` and `{user:<id>}:devices` (where each of
+// those sessions signed in from, for the account page), the
+// `new-session` rate limit, and the
 // `cleanup` lease and worker report. Tables: users, and cookie_keys (the
 // keys that sign the cookies and tokens when COOKIE_KEYS is not set, one
 // row shared by every instance: SharedCookieKeys).

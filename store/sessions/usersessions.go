@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"storefront/store/keys"
+	"storefront/store/platform"
 )
 
 // liveUserSessions returns the session ids in the user's session list and
@@ -51,7 +52,14 @@ func (s *Service) pruneUserSessions(ctx context.Context, userID int64) error {
 			gone = append(gone, t)
 		}
 	}
-	if err := s.rdb.ZRem(ctx, keys.UserSessions(userID), gone...).Err(); err != nil {
+	goneFields := make([]string, len(gone))
+	for i, sid := range gone {
+		goneFields[i] = sid.(string)
+	}
+	pipe := s.rdb.Pipeline()
+	pipe.ZRem(ctx, keys.UserSessions(userID), gone...)
+	pipe.HDel(ctx, keys.UserDevices(userID), goneFields...)
+	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("sign in: sessions: %w", err)
 	}
 	return nil
@@ -59,38 +67,56 @@ func (s *Service) pruneUserSessions(ctx context.Context, userID int64) error {
 
 // EndUserSessions signs the user out everywhere except on the token keep
 // ("" for none): every other session's `login:` and `recent:` entries,
-// cart and viewed list go at once, and every instance treats those tokens as unknown from
-// the next request on. It returns how many sessions ended.
+// cart and viewed list go at once, and every instance treats those tokens
+// as unknown from the next request on. It returns how many sessions ended.
 func (s *Service) EndUserSessions(ctx context.Context, userID int64, keep string) (int, error) {
-	all, live, err := s.liveUserSessions(ctx, userID)
-	if err != nil {
-		return 0, fmt.Errorf("end sessions: %w", err)
-	}
 	keepSID := ""
 	if keep != "" {
 		keepSID = keys.SessionID(keep)
 	}
-	var end []string
+	return s.endSessions(ctx, userID, func(sid string) bool { return sid != keepSID })
+}
+
+// EndUserSession ends one of the user's sessions, named by its session id
+// (as UserSessionList gives it). platform.ErrNotFound when the user has
+// no such live session: another account's session is never touched.
+func (s *Service) EndUserSession(ctx context.Context, userID int64, sid string) error {
+	n, err := s.endSessions(ctx, userID, func(x string) bool { return x == sid })
+	if err == nil && n == 0 {
+		err = platform.ErrNotFound
+	}
+	return err
+}
+
+// endSessions ends the user's live sessions that end selects and drops
+// them (and any already ended) from the user's lists.
+func (s *Service) endSessions(ctx context.Context, userID int64, end func(sid string) bool) (int, error) {
+	all, live, err := s.liveUserSessions(ctx, userID)
+	if err != nil {
+		return 0, fmt.Errorf("end sessions: %w", err)
+	}
+	pipe := s.rdb.Pipeline()
+	ended := 0
 	for _, sid := range live {
-		if sid != keepSID {
-			end = append(end, sid)
+		if end(sid) {
+			s.addDeleteSession(ctx, pipe, sid)
+			ended++
 		}
 	}
 	var drop []any
+	var dropFields []string
 	for _, sid := range all {
-		if sid != keepSID {
+		if end(sid) {
 			drop = append(drop, sid)
+			dropFields = append(dropFields, sid)
 		}
-	}
-	pipe := s.rdb.Pipeline()
-	for _, sid := range end {
-		s.addDeleteSession(ctx, pipe, sid)
 	}
 	if len(drop) > 0 {
 		pipe.ZRem(ctx, keys.UserSessions(userID), drop...)
+		pipe.HDel(ctx, keys.UserDevices(userID), dropFields...)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("end sessions: %w", err)
 	}
-	return len(end), nil
+	return ended, nil
 }

@@ -1,0 +1,9 @@
+package addressbook_test
+
+import (
+	"testing"
+
+	"storefront/store/storetest"
+)
+
+func TestMain(m *testing.M) { storetest.Main(m) }
