@@ -114,3 +114,32 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		t.Error("REDIS_URL with REDIS_CLUSTER_ADDRS accepted")
 	}
 }
+
+// TestLoadConfigCardPayments: PAYMENT_HOLD defaults to 30m; the STRIPE_*
+// knobs reach the store; a secret key without the webhook secret, a bad
+// API base or a bad hold stop start-up naming the variable.
+func TestLoadConfigCardPayments(t *testing.T) {
+	cfg, err := loadConfig(envOf(nil))
+	if err != nil || cfg.PaymentHold != 30*time.Minute || cfg.Stripe.SecretKey != "" {
+		t.Fatalf("defaults: hold %v, stripe %+v, %v", cfg.PaymentHold, cfg.Stripe, err)
+	}
+	cfg, err = loadConfig(envOf(map[string]string{"PAYMENT_HOLD": "45m", "STRIPE_SECRET_KEY": "sk_test_x",
+		"STRIPE_WEBHOOK_SECRET": "whsec_x", "STRIPE_API_BASE": "http://127.0.0.1:12111"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := cfg.storeOptions("single")
+	if opt.PaymentHold != 45*time.Minute || opt.Stripe.SecretKey != "sk_test_x" || opt.Stripe.WebhookSecret != "whsec_x" ||
+		opt.Stripe.APIBase != "http://127.0.0.1:12111" {
+		t.Errorf("store options: %v %+v", opt.PaymentHold, opt.Stripe)
+	}
+	for name, env := range map[string]map[string]string{
+		"STRIPE_WEBHOOK_SECRET": {"STRIPE_SECRET_KEY": "sk_test_x"},
+		"STRIPE_API_BASE":       {"STRIPE_API_BASE": "ftp://stripe"},
+		"PAYMENT_HOLD":          {"PAYMENT_HOLD": "half an hour"},
+	} {
+		if _, err := loadConfig(envOf(env)); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%v: error %v, want one naming %s", env, err, name)
+		}
+	}
+}

@@ -36,6 +36,7 @@ import (
 	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/search"
+	"storefront/store/stripepay"
 	"storefront/wiring"
 )
 
@@ -229,6 +230,8 @@ type config struct {
 	StartTimeout      time.Duration
 	Mail              mail.Options
 	ShopURL           string
+	PaymentHold       time.Duration
+	Stripe            stripepay.Config
 }
 
 // loadConfig reads and validates every knob. The first bad value stops
@@ -287,6 +290,18 @@ func loadConfig(getenv func(string) string) (config, error) {
 		SessionRate:    p.rate("SESSION_RATE", "100/1m,1000/1h"),
 		DrainDelay:     p.durationOrZero("DRAIN_DELAY", 2*time.Second),
 		StartTimeout:   p.duration("START_TIMEOUT", 60*time.Second),
+		PaymentHold:    p.duration("PAYMENT_HOLD", orders.DefaultPaymentHold),
+		Stripe: stripepay.Config{
+			SecretKey:     p.str("STRIPE_SECRET_KEY", ""),
+			WebhookSecret: p.str("STRIPE_WEBHOOK_SECRET", ""),
+			APIBase:       p.str("STRIPE_API_BASE", ""),
+		},
+	}
+	if cfg.Stripe.SecretKey != "" && cfg.Stripe.WebhookSecret == "" {
+		p.fail("STRIPE_WEBHOOK_SECRET", "must be set with STRIPE_SECRET_KEY: without it no card payment is ever confirmed")
+	}
+	if b := cfg.Stripe.APIBase; b != "" && !strings.HasPrefix(b, "http://") && !strings.HasPrefix(b, "https://") {
+		p.fail("STRIPE_API_BASE", "must be an http:// or https:// URL")
 	}
 	if cfg.RedisURL != "" && len(cfg.RedisClusterAddrs) > 0 {
 		p.fail("REDIS_URL", "set only one of REDIS_URL and REDIS_CLUSTER_ADDRS")
@@ -361,6 +376,8 @@ func (c config) storeOptions(redisMode string) wiring.Options {
 		SessionRate:         c.SessionRate,
 		Mail:                c.Mail,
 		ShopURL:             c.ShopURL,
+		PaymentHold:         c.PaymentHold,
+		Stripe:              c.Stripe,
 	}
 }
 

@@ -42,6 +42,8 @@ func (h *Handler) routes(e *echo.Echo) {
 	operations.GET("/media/:file", h.shop.Media)
 	operations.GET("/favicon.ico", h.ops.Favicon)
 	operations.GET("/api/items/:id", h.shop.APIItem)
+	// Stripe's events: a JSON body, checked by its signature, no session.
+	e.POST("/webhooks/stripe", h.shop.StripeWebhook, web.BodyLimit, web.NoSession)
 
 	// Pages for everyone, with the visitor's session.
 	pages := routeGroup{e, []echo.MiddlewareFunc{web.BodyLimit, web.FormBody, web.ValidText, h.web.LoadSession}}

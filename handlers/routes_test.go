@@ -108,7 +108,9 @@ func TestFormRoutesTakeFormsOnly(t *testing.T) {
 
 	var posts []string
 	for _, r := range a.h.Router().Routes() {
-		if r.Method == http.MethodPost {
+		// Stripe's webhook is no form: it takes Stripe's signed JSON
+		// (payments_test.go).
+		if r.Method == http.MethodPost && r.Path != "/webhooks/stripe" {
 			posts = append(posts, r.Path)
 		}
 	}

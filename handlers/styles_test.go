@@ -91,7 +91,7 @@ func TestOrderStatusPills(t *testing.T) {
 	a := newApp(t, nil, nil)
 	css := a.stylesheet(t)
 	seen := map[string]string{}
-	for _, st := range append(append([]string{}, orders.OrderPath...), orders.OrderCancelled) {
+	for _, st := range append(append([]string{orders.OrderAwaitingPayment}, orders.OrderPath...), orders.OrderCancelled) {
 		rule := cssRule(css, ".status-"+st)
 		bg, fg := rule["background"], rule["color"]
 		if bg == "" || fg == "" {

@@ -23,7 +23,7 @@ var httpLayers = []struct {
 	{"ops", []string{"handlers/web", "static"}},
 	{"shop", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/catalog",
 		"store/search", "store/analytics", "store/pagecache", "store/pagecache/pagebody", "store/sessions", "store/social",
-		"store/reviews", "store/board", "store/cart", "store/orders", "store/pricing", "store/media", "store/addressbook"}},
+		"store/reviews", "store/board", "store/cart", "store/orders", "store/pricing", "store/media", "store/addressbook", "store/stripepay"}},
 	{"board", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/board",
 		"store/social", "store/sessions"}},
 	{"account", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/sessions",

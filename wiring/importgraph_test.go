@@ -46,6 +46,7 @@ var layers = []struct {
 	{"mail", []string{"platform", "keys", "workers"}},
 	{"social", []string{"platform", "keys", "workers", "notify", "sessions", "board"}},
 	{"sales", []string{"platform", "catalog"}},
+	{"stripepay", []string{"orders"}},
 	// What reads many domains at once.
 	{"pagecache", []string{"platform", "keys", "pagecache/pagebody", "catalog", "media", "reviews", "analytics", "social", "sessions"}},
 	{"stats", []string{"platform", "keys", "workers", "catalog", "analytics", "sessions", "pagecache"}},

@@ -31,6 +31,7 @@ import (
 	"storefront/store/sessions"
 	"storefront/store/social"
 	"storefront/store/stats"
+	"storefront/store/stripepay"
 	"storefront/store/workers"
 )
 
@@ -98,6 +99,12 @@ type Options struct {
 	// DefaultShopURL).
 	Mail    mail.Options
 	ShopURL string
+	// PaymentHold is how long an order awaits its payment before it is
+	// cancelled (PAYMENT_HOLD).
+	PaymentHold time.Duration
+	// Stripe configures card payments; the card is offered only when its
+	// SecretKey is set.
+	Stripe stripepay.Config
 }
 
 // withDefaults fills every tuning knob left at zero with its domain's
@@ -138,6 +145,7 @@ func (o Options) withDefaults() Options {
 	if o.ShopURL == "" {
 		o.ShopURL = DefaultShopURL
 	}
+	def(&o.PaymentHold, orders.DefaultPaymentHold)
 	if o.Shipping == nil {
 		rates := orders.DefaultShipping
 		o.Shipping = &rates
@@ -161,6 +169,8 @@ type Services struct {
 	Social    *social.Service
 	Orders    *orders.Service
 	Pricing   *pricing.Service
+	// Card is the card payment method, nil unless Stripe is configured.
+	Card      *stripepay.Method
 	Addresses *addressbook.Service
 	Pages     *pagecache.Service
 	Stats     *stats.Service
@@ -200,7 +210,13 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		FanOutChunk: opt.FanOutChunk}, s.Host, s.Notify, s.Sessions)
 	s.Pricing = pricing.New(b, pricing.Options{Knobs: *opt.Shipping, PricesIncludeTax: !opt.PricesExcludeTax})
 	s.Orders = orders.New(b, orders.Options{Shipping: *opt.Shipping, OrderVisibility: opt.OrderVisibility,
-		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll}, s.Host, s.Catalog, s.Cart, s.Pricing)
+		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll, PaymentHold: opt.PaymentHold}, s.Host, s.Catalog, s.Cart, s.Pricing)
+	if opt.Stripe.SecretKey != "" {
+		stripeCfg := opt.Stripe
+		stripeCfg.Hold = opt.PaymentHold
+		s.Card = stripepay.New(stripeCfg, s.Orders, log)
+		s.Orders.AddPaymentMethod(s.Card) // card is offered after invoice and cash on delivery
+	}
 	s.Addresses = addressbook.New(b)
 	s.Mail = mail.New(b, opt.Mail, s.Host)
 	s.Pages = pagecache.New(b, pagecache.Options{TTL: opt.PageCacheTTL, Top: opt.PageCacheTop, L1Bytes: opt.PageL1Bytes,

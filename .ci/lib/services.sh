@@ -312,3 +312,46 @@ dump_service_logs() {
     fi
     return 0
 }
+
+# ---- stripe-mock ------------------------------------------------------------
+
+# Card payment tests talk to stripe-mock (Stripe's API with canned answers)
+# through STRIPE_MOCK / STRIPE_API_BASE. It is a Go program, installed from the
+# module proxy into GOPATH/bin when missing.
+STRIPE_MOCK_VERSION=v0.203.0
+STRIPE_MOCK_PID=
+
+install_stripe_mock() {
+    if command -v stripe-mock >/dev/null 2>&1; then
+        log "stripe-mock: $(command -v stripe-mock)"
+        return 0
+    fi
+    log "installing stripe-mock $STRIPE_MOCK_VERSION (go install)"
+    go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION" 8>&- 9>&- ||
+        die "go install github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION failed"
+    command -v stripe-mock >/dev/null || die "stripe-mock not on PATH after go install (GOPATH/bin)"
+}
+
+stripe_mock_answers() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
+
+# start_stripe_mock: stripe-mock on a free port (CI_STRIPE_PORT, default 12111),
+# its log in $CI_TMP; sets STRIPE_MOCK_PORT. The cleanup trap stops it.
+start_stripe_mock() {
+    pick_port "${CI_STRIPE_PORT:-12111}"
+    STRIPE_MOCK_PORT=$PICKED
+    stripe-mock -http-addr "127.0.0.1:$STRIPE_MOCK_PORT" >"$CI_TMP/stripe-mock.log" 2>&1 8>&- 9>&- &
+    STRIPE_MOCK_PID=$!
+    wait_until 60 "stripe-mock on :$STRIPE_MOCK_PORT" stripe_mock_answers "$STRIPE_MOCK_PORT" ||
+        { tail -n 20 "$CI_TMP/stripe-mock.log" >&2; die "stripe-mock did not start"; }
+    log "stripe-mock ready on 127.0.0.1:$STRIPE_MOCK_PORT"
+}
+
+# stop_stripe_mock: stops the stripe-mock this script started (only that pid).
+stop_stripe_mock() {
+    [[ -n $STRIPE_MOCK_PID ]] || return 0
+    if pid_alive "$STRIPE_MOCK_PID" && grep -q stripe-mock "/proc/$STRIPE_MOCK_PID/cmdline" 2>/dev/null; then
+        kill "$STRIPE_MOCK_PID" 2>/dev/null || true
+        wait "$STRIPE_MOCK_PID" 2>/dev/null || true
+    fi
+    STRIPE_MOCK_PID=
+}

@@ -71,6 +71,7 @@ type Orders interface {
 	AddNote(ctx context.Context, orderID int64, author, body string) (orders.Note, error)
 	Notes(ctx context.Context, orderID int64) ([]orders.Note, error)
 	ShipOrder(ctx context.Context, id int64, tracking, actor string) (orders.Order, error)
+	PaymentByCode(code string) (orders.PaymentMethod, bool)
 }
 
 // Sales reads the sales page's numbers.

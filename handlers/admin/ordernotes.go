@@ -82,7 +82,7 @@ func (h *Handler) orderPage(c echo.Context) (views.AdminOrderData, error) {
 		}
 		d.Shopper = u.Username
 	}
-	if pm, ok := orders.PaymentByCode(o.Payment); ok {
+	if pm, ok := h.orders.PaymentByCode(o.Payment); ok {
 		d.Payment = pm.Label()
 	}
 	for _, l := range o.Lines {

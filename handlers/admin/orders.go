@@ -39,7 +39,7 @@ func (h *Handler) Orders(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := views.AdminOrdersData{Query: q, Status: status, Statuses: append(append([]string{}, orders.OrderPath...), orders.OrderCancelled)}
+	d := views.AdminOrdersData{Query: q, Status: status, Statuses: append(append([]string{orders.OrderAwaitingPayment}, orders.OrderPath...), orders.OrderCancelled)}
 	if page <= web.MaxPage {
 		found, total, err := h.orders.AdminOrders(c.Request().Context(), orders.AdminOrderQuery{Status: status, Q: q,
 			Limit: adminOrdersPerPage, Offset: (page - 1) * adminOrdersPerPage})

@@ -22,7 +22,7 @@ import (
 // saved address that works without JavaScript), else the last order's.
 func (h *Handler) ShowCheckout(c echo.Context) error {
 	s := web.SessionOf(c)
-	f := checkoutForm{Shipping: orders.ShippingStandard, Payment: orders.PaymentMethods()[0].Code()}
+	f := checkoutForm{Shipping: orders.ShippingStandard, Payment: h.orders.PaymentMethods()[0].Code()}
 	var fill func(d *views.CheckoutData)
 	if s.SignedIn() {
 		var err error
@@ -92,11 +92,11 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 		// "Update the review": price it for the country and method typed.
 		return h.renderCheckout(c, http.StatusOK, f, nil, "", nil)
 	}
-	errs := f.validate(!s.SignedIn())
+	errs := f.validate(!s.SignedIn(), h.orders.PaymentByCode)
 	if len(errs) > 0 {
 		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, errs, "Please correct the marked fields.", nil)
 	}
-	pay, _ := orders.PaymentByCode(f.Payment)
+	pay, _ := h.orders.PaymentByCode(f.Payment)
 	expect, _ := orders.ParseMoney(f.Total)
 	req := orders.CheckoutRequest{Cart: cartOwner(s), Address: f.address(), Shipping: f.Shipping, Payment: pay.Code(), ExpectTotal: expect}
 	if !s.SignedIn() {
@@ -123,17 +123,32 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 		return err
 	}
 	s.CartCount = 0
-	next, err := pay.Begin(c.Request().Context(), o)
+	page := "/orders/" + web.Itoa(o.ID)
+	if !s.SignedIn() {
+		page = h.web.GuestOrderURL(o.ID)
+	}
+	next, err := pay.Begin(c.Request().Context(), o, orders.ReturnURLs{Done: h.web.AbsoluteURL(c, page), Cancel: h.web.AbsoluteURL(c, page)})
 	if err != nil {
-		return err
+		return h.paymentNotStarted(c, o, page, err)
 	}
-	if next == "" && s.SignedIn() {
-		next = "/orders/" + web.Itoa(o.ID)
-	} else if next == "" {
-		next = h.web.GuestOrderURL(o.ID)
+	if next == "" {
+		h.web.SetFlash(c, fmt.Sprintf("Thank you! Order #%d is placed.", o.ID))
+		next = page
 	}
-	h.web.SetFlash(c, fmt.Sprintf("Thank you! Order #%d is placed.", o.ID))
 	return web.Redirect(c, next)
+}
+
+// paymentNotStarted handles a card order whose payment the provider would
+// not start: the order is cancelled at once (its stock goes back) rather
+// than held for the payment hold, and the shopper sees it with why.
+func (h *Handler) paymentNotStarted(c echo.Context, o orders.Order, page string, cause error) error {
+	ctx := context.WithoutCancel(c.Request().Context())
+	h.web.Log().Error("payment could not start: order cancelled", "order", o.ID, "err", cause)
+	if _, err := h.orders.MoveOrder(ctx, o.ID, 0, orders.OrderCancelled, orders.ActorPayment); err != nil {
+		h.web.Log().Error("cancelling the order whose payment could not start", "order", o.ID, "err", err)
+	}
+	h.web.SetFlash(c, fmt.Sprintf("Card payments are not available right now, so order #%d was cancelled and nothing was charged. Please try again later or choose another way to pay.", o.ID))
+	return web.Redirect(c, page)
 }
 
 // placeOrder runs the checkout for a cart that has a session (a guest with
@@ -186,7 +201,7 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 		msg = goneLines(cv.Lines) // named before the shopper types an address
 	}
 	d := views.CheckoutData{Guest: !s.SignedIn(), Lines: cv.Lines, Count: cv.Count, SubtotalCents: cv.SubtotalCents, Error: msg,
-		Form: f.view(errs), Payments: paymentOptions(), Countries: web.CountryOptions()}
+		Form: f.view(errs), Payments: h.paymentOptions(), Countries: web.CountryOptions()}
 	if err := h.priceReview(c.Request().Context(), &d, cart.Code, f); err != nil {
 		return err
 	}
@@ -232,9 +247,9 @@ func (h *Handler) priceReview(ctx context.Context, d *views.CheckoutData, code s
 	return nil
 }
 
-func paymentOptions() []views.PaymentOption {
+func (h *Handler) paymentOptions() []views.PaymentOption {
 	var out []views.PaymentOption
-	for _, p := range orders.PaymentMethods() {
+	for _, p := range h.orders.PaymentMethods() {
 		out = append(out, views.PaymentOption{Code: p.Code(), Label: p.Label(), Instructions: p.Instructions()})
 	}
 	return out

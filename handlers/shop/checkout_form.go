@@ -52,7 +52,7 @@ func readCheckoutForm(c echo.Context) (checkoutForm, error) {
 var emailRE = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
 
 // validate returns a message per refused field. guest asks for an email.
-func (f checkoutForm) validate(guest bool) map[string]string {
+func (f checkoutForm) validate(guest bool, payment func(code string) (orders.PaymentMethod, bool)) map[string]string {
 	errs := map[string]string{}
 	if guest {
 		switch {
@@ -68,7 +68,7 @@ func (f checkoutForm) validate(guest bool) map[string]string {
 	if !orders.ValidShipping(f.Shipping) {
 		errs["shipping"] = "Choose standard or express delivery."
 	}
-	if _, ok := orders.PaymentByCode(f.Payment); !ok {
+	if _, ok := payment(f.Payment); !ok {
 		errs["payment"] = "Choose how you want to pay."
 	}
 	if _, ok := orders.ParseMoney(f.Total); !ok {

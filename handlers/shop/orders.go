@@ -61,7 +61,7 @@ func (h *Handler) ShowOrder(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := orderView(o, adminView)
+	d := h.orderView(o, adminView)
 	if err := h.pictureOrder(ctx, &d); err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (h *Handler) ShowGuestOrder(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := orderView(o, false)
+	d := h.orderView(o, false)
 	if err := h.pictureOrder(c.Request().Context(), &d); err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (h *Handler) pictureOrder(ctx context.Context, d *views.OrderData) error {
 
 // orderView is an order's page model, with its timeline as the shopper
 // (or, with adminView, an admin) reads it.
-func orderView(o orders.Order, adminView bool) views.OrderData {
+func (h *Handler) orderView(o orders.Order, adminView bool) views.OrderData {
 	d := views.OrderData{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, SubtotalCents: o.SubtotalCents, ShippingCents: o.ShippingCents,
 		ItemCount: o.ItemCount, Placed: web.When(o.CreatedAt), Processed: web.When(o.ProcessedAt), Email: o.Email, Guest: o.UserID == orders.GuestUserID,
 		Shipping: shippingLabel(o.Shipping), AdminView: adminView, Discount: orderDiscount(o), Tax: orderTax(o)}
@@ -130,7 +130,7 @@ func orderView(o orders.Order, adminView bool) views.OrderData {
 		}
 		d.Address = append(d.Address, a.Postcode+" "+a.City, orders.CountryName(a.Country))
 	}
-	if p, ok := orders.PaymentByCode(o.Payment); ok {
+	if p, ok := h.orders.PaymentByCode(o.Payment); ok {
 		d.Payment, d.PaymentNote = p.Label(), p.Instructions()
 	}
 	for _, l := range o.Lines {
@@ -192,7 +192,7 @@ func (h *Handler) ConfirmCancel(c echo.Context) error {
 		h.web.SetFlash(c, notCancellable(o.ID, o.Status))
 		return web.Redirect(c, "/orders/"+web.Itoa(o.ID))
 	}
-	d := orderView(o, false)
+	d := h.orderView(o, false)
 	if err := h.pictureOrder(c.Request().Context(), &d); err != nil {
 		return err
 	}

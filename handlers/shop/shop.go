@@ -96,6 +96,13 @@ type Orders interface {
 	OrderAny(ctx context.Context, id int64) (orders.Order, error)
 	GuestOrder(ctx context.Context, id int64) (orders.Order, error)
 	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
+	PaymentMethods() []orders.PaymentMethod
+	PaymentByCode(code string) (orders.PaymentMethod, bool)
+}
+
+// CardWebhook checks and handles the card payment provider's events.
+type CardWebhook interface {
+	HandleWebhook(ctx context.Context, payload []byte, signature string) (string, error)
 }
 
 // SavedAddresses are a member's address book, which checkout offers.
@@ -127,6 +134,9 @@ type Deps struct {
 	// Addresses is optional: without it checkout offers the last order's
 	// address alone.
 	Addresses SavedAddresses
+	// Card takes the card payment provider's webhook; nil when card
+	// payments are off.
+	Card CardWebhook
 }
 
 // Config is the shop's page sizes and limits.
@@ -157,11 +167,12 @@ type Handler struct {
 	pictures Pictures
 	pricing  Pricing
 	saved    SavedAddresses
+	card     CardWebhook
 }
 
 // New builds the shop area.
 func New(cfg Config, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, search: d.Search, popular: d.Popular, pages: d.Pages,
 		sessions: d.Sessions, likes: d.Likes, reviews: d.Reviews, articles: d.Articles, carts: d.Carts, orders: d.Orders,
-		pictures: d.Pictures, pricing: d.Pricing, saved: d.Addresses}
+		pictures: d.Pictures, pricing: d.Pricing, saved: d.Addresses, card: d.Card}
 }

@@ -62,6 +62,7 @@ const (
 	LeaseRescale         = "rescale"          // the view rescale (worker and lease)
 	LeaseStats           = "stats"            // the dashboard's sampler (worker and lease)
 	LeaseFulfilmentSweep = "fulfilment-sweep" // the fulfilment's sweep of the database
+	LeasePaymentHold     = "payment-hold"     // cancels orders whose payment hold ran out (worker and lease)
 	WorkerRowCache       = "rowcache"
 	WorkerFanOut         = "fanout"
 	WorkerFulfilment     = "fulfilment"

@@ -102,6 +102,15 @@ func (s *Service) Checkout(ctx context.Context, req CheckoutRequest) (Order, err
 		_ = platform.ReleaseLock(context.WithoutCancel(ctx), s.rdb, lockKey, lock)
 	}()
 
+	pay, ok := s.PaymentByCode(req.Payment)
+	if !ok {
+		return Order{}, fmt.Errorf("checkout: %q: %w", req.Payment, ErrUnknownPayment)
+	}
+	status := OrderPending
+	if pay.PaysFirst() {
+		status = OrderAwaitingPayment // its stock held until the payment is confirmed or the hold runs out
+	}
+
 	c, err := s.carts.Cart(ctx, req.Cart)
 	if err != nil {
 		return Order{}, err
@@ -114,7 +123,7 @@ func (s *Service) Checkout(ctx context.Context, req CheckoutRequest) (Order, err
 		result = checkoutResult(err)
 		return Order{}, err
 	}
-	o, soldOut, err := s.placeOrder(ctx, req, c.Lines, c.Code)
+	o, soldOut, err := s.placeOrder(ctx, req, status, c.Lines, c.Code)
 	if err != nil {
 		result = checkoutResult(err)
 		return Order{}, err
@@ -184,8 +193,10 @@ func problemFor(l cart.Line, it catalog.Item, ok bool) (LineProblem, bool) {
 // transaction (delivery by the zone of the address's country, tax by its
 // rate) and a discount code takes its use last, after the stock rows (the
 // cancel's lock order too); a code that cannot be used refuses the order
-// with its *pricing.CodeError. soldOut says an item's stock ran out.
-func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, lines []cart.Line, code string) (o Order, soldOut bool, err error) {
+// with its *pricing.CodeError. The order starts in status (pending, or
+// awaiting payment for a method paid first). soldOut says an item's stock
+// ran out.
+func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, status string, lines []cart.Line, code string) (o Order, soldOut bool, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Order{}, false, fmt.Errorf("checkout: %w", err)
@@ -225,7 +236,7 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, lines []c
 	if err != nil {
 		return Order{}, false, fmt.Errorf("checkout: %w", err)
 	}
-	o = Order{UserID: req.Cart.UserID, Status: OrderPending, CreatedAt: time.Unix(s.clock.Now().Unix(), 0),
+	o = Order{UserID: req.Cart.UserID, Status: status, CreatedAt: time.Unix(s.clock.Now().Unix(), 0),
 		Email: req.Email, Address: req.Address, Shipping: req.Shipping, Payment: req.Payment}
 	if req.Cart.Guest() {
 		o.UserID = GuestUserID
@@ -327,7 +338,9 @@ func (s *Service) afterCheckout(ctx context.Context, owner cart.Owner, o Order, 
 	pipe := s.rdb.Pipeline()
 	cart.AddRemoveOrdered(ctx, pipe, owner, ordered)
 	cart.AddClearCode(ctx, pipe, owner, codeTyped)
-	s.addEnqueueOrder(ctx, pipe, o.ID)
+	if o.Status != OrderAwaitingPayment { // an order awaiting payment is fulfilled once paid, by hand
+		s.addEnqueueOrder(ctx, pipe, o.ID)
+	}
 	for _, f := range s.placed {
 		f(ctx, pipe, ids)
 	}

@@ -154,7 +154,7 @@ func TestCheckoutKeepsLinesChangedMeanwhile(t *testing.T) {
 // placeOrderOnly runs the checkout transaction alone, without the
 // pre-check that a racing archive, ban or sale can pass.
 func placeOrderOnly(ctx context.Context, s shop, req CheckoutRequest, lines []cart.Line) (Order, error) {
-	o, _, err := s.placeOrder(ctx, req, lines, "")
+	o, _, err := s.placeOrder(ctx, req, OrderPending, lines, "")
 	return o, err
 }
 

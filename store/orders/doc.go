@@ -8,11 +8,20 @@
 // methods, delivery addresses, the admin's list of orders and the admin's
 // notes on an order (never edited, never shown to the shopper).
 //
-// Tables: orders, order_lines, order_events, order_notes (and it reads the users table
-// to refuse a banned buyer inside the checkout's transaction). Redis keys:
-// `orders:queue` (a Stream read by the `fulfilment` group), the checkout
-// locks (keys.CheckoutLock), the `fulfilment-sweep` lease and the
-// `fulfilment` worker report.
+// Payments: the methods sit behind PaymentMethod (invoice and cash on
+// delivery here; the card is store/stripepay's, added at wiring). An
+// order whose method PaysFirst is placed as awaiting_payment with its
+// stock held; ConfirmPayment (a provider's event, each event id once)
+// pays it when the amount equals its total, and the payment hold worker
+// cancels it after PaymentHold. Refunds go through the order's method and
+// the refund ledger (RecordRefund), never past what was paid.
+//
+// Tables: orders, order_lines, order_events, order_notes, order_refunds,
+// payment_events (and it reads the users table to refuse a banned buyer
+// inside the checkout's transaction). Redis keys: `orders:queue` (a Stream
+// read by the `fulfilment` group), the checkout locks (keys.CheckoutLock),
+// the `fulfilment-sweep` and `payment-hold` leases and the `fulfilment`
+// and `payment-hold` worker reports.
 //
 // Effects on other domains: a checkout takes stock through the catalog's
 // transaction helpers and announces the items' change (catalog.Changed)
@@ -30,9 +39,13 @@
 // only moves forward, and of two racing moves one applies; fulfilment is
 // at least once and idempotent, and nothing is lost if a worker dies (the
 // group's pending entries are reclaimed, and a sweep of the database
-// covers an order whose id never reached the queue).
+// covers an order whose id never reached the queue); of a payment and the
+// hold's cancel racing for one order exactly one applies (both are
+// conditional on awaiting_payment); refunds are taken by one conditional
+// update, so concurrent ones never exceed the payment.
 //
 // Tests: checkout_test.go, lifecycle_test.go, fulfilment_test.go,
 // pricing_test.go (codes under racing checkouts, give-back, zones, tax)
-// (external) and checkout_internal_test.go here.
+// (external) and checkout_internal_test.go here; payments, the hold and
+// refunds in store/stripepay's tests.
 package orders

@@ -28,14 +28,21 @@ const (
 var OrderPath = []string{OrderPending, OrderProcessed, OrderPaid, OrderShipped, OrderDelivered}
 
 // IsOrderStatus reports whether s is a status an order can have.
-func IsOrderStatus(s string) bool { return s == OrderCancelled || slices.Contains(OrderPath, s) }
+func IsOrderStatus(s string) bool {
+	return s == OrderCancelled || s == OrderAwaitingPayment || slices.Contains(OrderPath, s)
+}
 
 // CanMoveOrder reports whether an order in status from may move to to:
 // forward along OrderPath (a step may be skipped: cash on delivery is paid
-// after it ships), or to cancelled before it ships.
+// after it ships), or to cancelled before it ships. An order awaiting
+// payment sits before the path: only its provider's confirmation makes it
+// paid (ConfirmPayment), so here it may only be cancelled.
 func CanMoveOrder(from, to string) bool {
 	if to == OrderCancelled {
-		return from == OrderPending || from == OrderProcessed || from == OrderPaid
+		return from == OrderAwaitingPayment || from == OrderPending || from == OrderProcessed || from == OrderPaid
+	}
+	if from == OrderAwaitingPayment {
+		return false
 	}
 	fi, ti := slices.Index(OrderPath, from), slices.Index(OrderPath, to)
 	return fi >= 0 && ti > fi
@@ -75,14 +82,18 @@ func AdminActor(name string) string { return "admin:" + name }
 // commit the OnStatus listeners hear of it (the shopper is notified) and,
 // for a cancel, the items' change is announced (their stock changed).
 func (s *Service) MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (Order, error) {
-	return s.moveOrder(ctx, id, ownerID, to, actor, "")
+	return s.moveOrder(ctx, id, ownerID, "", to, actor, "")
 }
 
-func (s *Service) moveOrder(ctx context.Context, id, ownerID int64, to, actor, tracking string) (Order, error) {
+// moveOrder is MoveOrder; a non-empty from is the one status the order
+// may move from (the payment hold cancels only an order still awaiting
+// payment, never one paid since it looked), and tracking is the carrier's
+// number a move to shipped records.
+func (s *Service) moveOrder(ctx context.Context, id, ownerID int64, from, to, actor, tracking string) (Order, error) {
 	if !IsOrderStatus(to) {
 		return Order{}, platform.ErrInvalid
 	}
-	userID, lines, err := s.moveOrderTx(ctx, id, ownerID, to, actor, tracking)
+	userID, lines, err := s.moveOrderTx(ctx, id, ownerID, from, to, actor, tracking)
 	if err != nil {
 		return Order{}, err
 	}
@@ -99,7 +110,7 @@ func (s *Service) moveOrder(ctx context.Context, id, ownerID int64, to, actor, t
 
 // moveOrderTx is MoveOrder's transaction. It returns the order's owner
 // and, for a cancel, the items whose stock went back.
-func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor, tracking string) (int64, []int64, error) {
+func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, want, to, actor, tracking string) (int64, []int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
@@ -114,7 +125,7 @@ func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, to, actor,
 	if err != nil {
 		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
 	}
-	if !CanMoveOrder(from, to) {
+	if !CanMoveOrder(from, to) || (want != "" && from != want) {
 		return 0, nil, &MoveError{From: from, To: to}
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE orders SET status = $1 WHERE id = $2 AND status = $3`, to, id, from)

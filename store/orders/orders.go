@@ -14,6 +14,10 @@ import (
 const (
 	OrderPending   = "pending"   // placed, waiting for the fulfilment worker
 	OrderProcessed = "processed" // handled by the fulfilment worker
+	// OrderAwaitingPayment is an order paid before it is fulfilled (a
+	// card): placed with its stock held, it becomes paid when the
+	// provider confirms, or is cancelled when the payment hold runs out.
+	OrderAwaitingPayment = "awaiting_payment"
 )
 
 // GuestUserID owns the orders of guests. Its users row exists only so
@@ -48,6 +52,12 @@ type Order struct {
 	Shipping      string // delivery method, "" for orders placed before methods existed
 	Payment       string // payment method code, "" likewise
 	Tracking      string // the carrier's tracking number, once shipped
+	// PaidCents is what a payment provider confirmed (0 for methods paid
+	// outside the shop), PaymentRef the provider's id of the payment and
+	// RefundedCents what went back so far.
+	PaidCents     int64
+	PaymentRef    string
+	RefundedCents int64
 	Lines         []OrderLine
 	// Events is the timeline after the order was placed, oldest first.
 	Events []OrderEvent
@@ -131,13 +141,13 @@ func (s *Service) readOrder(ctx context.Context, userID, id int64) (Order, error
 	a := &o.Address
 	q, args := `SELECT user_id, status, total_cents, created_at, processed_at, email, ship_name, ship_line1, ship_line2,
 		ship_city, ship_postcode, ship_country, shipping_method, shipping_cents, payment_method,
-		subtotal_cents, discount_cents, discount_code, tax_cents, tax_mode FROM orders WHERE id = $1`, []any{id}
+		subtotal_cents, discount_cents, discount_code, tax_cents, tax_mode, paid_cents, payment_ref, refunded_cents FROM orders WHERE id = $1`, []any{id}
 	if userID > 0 {
 		q, args = q+` AND user_id = $2`, append(args, userID)
 	}
 	err := s.db.QueryRowContext(ctx, q, args...).Scan(&o.UserID, &o.Status, &o.TotalCents, &created, &processed, &o.Email,
 		&a.Name, &a.Line1, &a.Line2, &a.City, &a.Postcode, &a.Country, &o.Shipping, &o.ShippingCents, &o.Payment,
-		&o.SubtotalCents, &o.DiscountCents, &o.DiscountCode, &o.TaxCents, &o.TaxMode)
+		&o.SubtotalCents, &o.DiscountCents, &o.DiscountCode, &o.TaxCents, &o.TaxMode, &o.PaidCents, &o.PaymentRef, &o.RefundedCents)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Order{}, platform.ErrNotFound
 	}

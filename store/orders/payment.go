@@ -1,12 +1,16 @@
 package orders
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+)
 
 // PaymentMethod is one way to pay for an order. Checkout stores the
 // method's code on the order and, once the order is placed, calls Begin.
 // Invoice and cash on delivery need nothing more at checkout; a card
-// provider would implement Begin to create the payment with the provider
-// and return the provider's page to send the shopper to.
+// provider creates the payment with the provider in Begin and returns the
+// provider's page to send the shopper to.
 type PaymentMethod interface {
 	// Code is the form value and what the order stores.
 	Code() string
@@ -14,42 +18,91 @@ type PaymentMethod interface {
 	Label() string
 	// Instructions tell the shopper what happens next (order page).
 	Instructions() string
+	// PaysFirst says the order waits as awaiting_payment, its stock held,
+	// until the provider confirms the payment (ConfirmPayment); otherwise
+	// it is placed as pending and paid outside the shop.
+	PaysFirst() bool
 	// Begin starts paying for a placed order. An empty URL means nothing
-	// is left to do at checkout.
-	Begin(ctx context.Context, o Order) (redirectURL string, err error)
+	// is left to do at checkout; back is where the provider sends the
+	// shopper afterwards.
+	Begin(ctx context.Context, o Order, back ReturnURLs) (redirectURL string, err error)
+	// Refund gives cents of the order's payment back. It never gives back
+	// more than was paid in all: ErrRefundTooLarge, nothing changed.
+	Refund(ctx context.Context, o Order, cents int64, actor string) (Refund, error)
 }
+
+// ReturnURLs are the absolute addresses a payment provider sends the
+// shopper back to: Done after paying, Cancel when they give up.
+type ReturnURLs struct{ Done, Cancel string }
 
 // Payment method codes.
 const (
 	PayInvoice = "invoice"
 	PayCOD     = "cod"
+	PayCard    = "card"
 )
 
+// ErrUnknownPayment means the order names no payment method offered here.
+var ErrUnknownPayment = errors.New("unknown payment method")
+
 // offlinePayment is a method settled outside the shop (an invoice, cash
-// to the courier): nothing happens at checkout.
-type offlinePayment struct{ code, label, instructions string }
-
-func (p offlinePayment) Code() string                                 { return p.code }
-func (p offlinePayment) Label() string                                { return p.label }
-func (p offlinePayment) Instructions() string                         { return p.instructions }
-func (p offlinePayment) Begin(context.Context, Order) (string, error) { return "", nil }
-
-// paymentMethods are the methods offered, in the order the checkout
-// lists them; the first is the default.
-var paymentMethods = []PaymentMethod{
-	offlinePayment{PayInvoice, "Invoice", "We send an invoice with your parcel; pay it within 14 days."},
-	offlinePayment{PayCOD, "Cash on delivery", "Pay the courier in cash when your parcel arrives."},
+// to the courier): nothing happens at checkout, and a refund is money the
+// shop gives back by hand, recorded against the order's total.
+type offlinePayment struct {
+	code, label, instructions string
+	s                         *Service
 }
 
+func (p offlinePayment) Code() string         { return p.code }
+func (p offlinePayment) Label() string        { return p.label }
+func (p offlinePayment) Instructions() string { return p.instructions }
+func (p offlinePayment) PaysFirst() bool      { return false }
+func (p offlinePayment) Begin(context.Context, Order, ReturnURLs) (string, error) {
+	return "", nil
+}
+
+// Refund records the refund: at most the order's total in all.
+func (p offlinePayment) Refund(ctx context.Context, o Order, cents int64, actor string) (Refund, error) {
+	return p.s.RecordRefund(ctx, o.ID, cents, o.TotalCents, actor, nil)
+}
+
+// offlineMethods are the methods every shop offers, in the order the
+// checkout lists them; the first is the default.
+func offlineMethods(s *Service) []PaymentMethod {
+	return []PaymentMethod{
+		offlinePayment{PayInvoice, "Invoice", "We send an invoice with your parcel; pay it within 14 days.", s},
+		offlinePayment{PayCOD, "Cash on delivery", "Pay the courier in cash when your parcel arrives.", s},
+	}
+}
+
+// AddPaymentMethod offers one more payment method after the offline ones
+// (the wiring adds the card when Stripe is configured). It is called
+// before the service is used.
+func (s *Service) AddPaymentMethod(p PaymentMethod) { s.payments = append(s.payments, p) }
+
 // PaymentMethods lists the payment methods offered, the default first.
-func PaymentMethods() []PaymentMethod { return paymentMethods }
+func (s *Service) PaymentMethods() []PaymentMethod { return s.payments }
 
 // PaymentByCode finds an offered payment method.
-func PaymentByCode(code string) (PaymentMethod, bool) {
-	for _, p := range paymentMethods {
+func (s *Service) PaymentByCode(code string) (PaymentMethod, bool) {
+	for _, p := range s.payments {
 		if p.Code() == code {
 			return p, true
 		}
 	}
 	return nil, false
+}
+
+// RefundOrder gives cents back through the order's own payment method
+// (a Stripe refund for a card, a record for invoice and cash on delivery).
+func (s *Service) RefundOrder(ctx context.Context, id, cents int64, actor string) (Refund, error) {
+	o, err := s.OrderAny(ctx, id)
+	if err != nil {
+		return Refund{}, err
+	}
+	p, ok := s.PaymentByCode(o.Payment)
+	if !ok {
+		return Refund{}, fmt.Errorf("refund order %d (%q): %w", id, o.Payment, ErrUnknownPayment)
+	}
+	return p.Refund(ctx, o, cents, actor)
 }

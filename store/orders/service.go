@@ -30,6 +30,8 @@ type Service struct {
 	carts    *cart.Service
 	prices   *pricing.Service
 	host     *workers.Host
+	// payments are the payment methods offered, the default first.
+	payments []PaymentMethod
 	// placed and status are the listeners the wiring registers (OnPlaced,
 	// OnStatus).
 	placed []func(ctx context.Context, pipe redis.Pipeliner, itemIDs []int64)
@@ -51,6 +53,9 @@ type Options struct {
 	OrderVisibility time.Duration // a taken order not acknowledged within this goes to another worker
 	OrderSweepAge   time.Duration // orders pending longer than this are fulfilled from the database
 	OrderPoll       time.Duration // how long a worker waits for new orders per poll
+	// PaymentHold is how long an order may await its payment before the
+	// hold worker cancels it and releases its stock (PAYMENT_HOLD).
+	PaymentHold time.Duration
 }
 
 // New returns the orders: the stock is taken through the catalog, the
@@ -63,7 +68,7 @@ func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service,
 	for _, d := range []struct {
 		v   *time.Duration
 		def time.Duration
-	}{{&opt.OrderVisibility, DefaultOrderVisibility}, {&opt.OrderSweepAge, DefaultOrderSweepAge}, {&opt.OrderPoll, DefaultOrderPoll}} {
+	}{{&opt.OrderVisibility, DefaultOrderVisibility}, {&opt.OrderSweepAge, DefaultOrderSweepAge}, {&opt.OrderPoll, DefaultOrderPoll}, {&opt.PaymentHold, DefaultPaymentHold}} {
 		if *d.v <= 0 {
 			*d.v = d.def
 		}
@@ -79,6 +84,7 @@ func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service,
 			Help: "Orders moved from pending to processed by the fulfilment worker or sweep.",
 		}),
 	}
+	s.payments = offlineMethods(s)
 	for _, r := range []string{"ok", "out_of_stock", "price_changed", "code_refused", "empty", "busy", "error"} {
 		s.checkouts.WithLabelValues(r) // series from 0, so rate() sees the first checkout
 	}
@@ -97,8 +103,11 @@ func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service,
 	return s
 }
 
-// Workers returns this instance's fulfilment consumer.
-func (s *Service) Workers() []workers.Worker { return []workers.Worker{s.Fulfilment(s.instance)} }
+// Workers returns this instance's fulfilment consumer and the payment
+// hold worker.
+func (s *Service) Workers() []workers.Worker {
+	return []workers.Worker{s.Fulfilment(s.instance), s.paymentHoldWorker()}
+}
 
 // Collectors are the orders' Prometheus series.
 func (s *Service) Collectors() []prometheus.Collector {

@@ -39,7 +39,7 @@ func (s *Service) ShipOrder(ctx context.Context, id int64, tracking, actor strin
 	if err != nil {
 		return Order{}, err
 	}
-	return s.moveOrder(ctx, id, 0, OrderShipped, actor, t)
+	return s.moveOrder(ctx, id, 0, "", OrderShipped, actor, t)
 }
 
 // afterMoveTx stores the tracking number of a shipped order and tells the
