@@ -70,7 +70,6 @@ type SalesData struct {
 	Top       []SalesSeller
 	Low       []SalesLow
 	LowAt     int64
-	Refunds   bool // whether refunds are recorded yet
 	UpdatedAt string
 }
 

@@ -26,7 +26,7 @@ func (h *Handler) Sales(c echo.Context) error {
 	if !period.Valid() {
 		return web.BadRequest("Choose the period today, 7d or 30d.")
 	}
-	d := views.SalesData{Period: string(period), LowAt: sales.LowAt, Refunds: sales.RefundsRecorded, UpdatedAt: web.When(time.Now())}
+	d := views.SalesData{Period: string(period), LowAt: sales.LowAt, UpdatedAt: web.When(time.Now())}
 	for _, p := range sales.Periods {
 		s, err := h.sales.Summary(ctx, p)
 		if err != nil {

@@ -12,9 +12,9 @@
 // cancelled or is still awaiting its card payment (NotSold); its value is
 // its total, what the shopper pays.
 //
-// Refunds: the shop records no refunds yet (returns and refunds are a
-// later step), so Report.Refunds is 0 and Report.RefundsRecorded false;
-// once a refunds table exists, refunds.go reads it.
+// Refunds: the refunds done in the period (order_refunds, written by
+// the orders' refunds through each order's payment method), by when they
+// were made, whatever the order's date.
 //
 // Tests: sales_test.go here (period edges, buckets, sessions, on a fixed
 // clock) and, through the real router, handlers/admin_sales_test.go, which

@@ -108,9 +108,14 @@ func (s *Service) Summary(ctx context.Context, p Period) (Summary, error) {
 	return sum, nil
 }
 
-// RefundsRecorded says whether the shop records refunds yet: until it
-// does, every period's refunds are 0.
-const RefundsRecorded = false
-
-// refunds is what was refunded since: 0 until refunds are recorded.
-func (s *Service) refunds(context.Context, time.Time) (int64, error) { return 0, nil }
+// refunds is what was given back since: the refunds done (a refund
+// still with its payment provider is not money back yet).
+func (s *Service) refunds(ctx context.Context, since time.Time) (int64, error) {
+	var cents int64
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(cents), 0) FROM order_refunds WHERE status = 'done' AND at >= $1`,
+		since.Unix()).Scan(&cents)
+	if err != nil {
+		return 0, fmt.Errorf("sales: refunds: %w", err)
+	}
+	return cents, nil
+}
