@@ -143,3 +143,21 @@ func TestLoadConfigCardPayments(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadConfigReturnDays: RETURN_DAYS defaults to 30 days, reaches the
+// store as the return window, and a bad value stops start-up naming it.
+func TestLoadConfigReturnDays(t *testing.T) {
+	cfg, err := loadConfig(envOf(nil))
+	if err != nil || cfg.storeOptions("single").ReturnWindow != 30*24*time.Hour {
+		t.Fatalf("default: %v %v", cfg.ReturnDays, err)
+	}
+	cfg, err = loadConfig(envOf(map[string]string{"RETURN_DAYS": "14"}))
+	if err != nil || cfg.storeOptions("single").ReturnWindow != 14*24*time.Hour {
+		t.Fatalf("14: %v %v", cfg.ReturnDays, err)
+	}
+	for _, v := range []string{"0", "-3", "two weeks"} {
+		if _, err := loadConfig(envOf(map[string]string{"RETURN_DAYS": v})); err == nil || !strings.Contains(err.Error(), "RETURN_DAYS") {
+			t.Errorf("RETURN_DAYS=%q: error %v", v, err)
+		}
+	}
+}

@@ -231,6 +231,7 @@ type config struct {
 	Mail              mail.Options
 	ShopURL           string
 	PaymentHold       time.Duration
+	ReturnDays        int64
 	Stripe            stripepay.Config
 }
 
@@ -291,6 +292,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DrainDelay:     p.durationOrZero("DRAIN_DELAY", 2*time.Second),
 		StartTimeout:   p.duration("START_TIMEOUT", 60*time.Second),
 		PaymentHold:    p.duration("PAYMENT_HOLD", orders.DefaultPaymentHold),
+		ReturnDays:     p.int("RETURN_DAYS", 30, 1),
 		Stripe: stripepay.Config{
 			SecretKey:     p.str("STRIPE_SECRET_KEY", ""),
 			WebhookSecret: p.str("STRIPE_WEBHOOK_SECRET", ""),
@@ -377,6 +379,7 @@ func (c config) storeOptions(redisMode string) wiring.Options {
 		Mail:                c.Mail,
 		ShopURL:             c.ShopURL,
 		PaymentHold:         c.PaymentHold,
+		ReturnWindow:        time.Duration(c.ReturnDays) * 24 * time.Hour,
 		Stripe:              c.Stripe,
 	}
 }

@@ -47,6 +47,7 @@ var layers = []struct {
 	{"social", []string{"platform", "keys", "workers", "notify", "sessions", "board"}},
 	{"sales", []string{"platform", "catalog"}},
 	{"stripepay", []string{"orders"}},
+	{"returns", []string{"platform", "catalog", "orders", "pricing"}},
 	// What reads many domains at once.
 	{"pagecache", []string{"platform", "keys", "pagecache/pagebody", "catalog", "media", "reviews", "analytics", "social", "sessions"}},
 	{"stats", []string{"platform", "keys", "workers", "catalog", "analytics", "sessions", "pagecache"}},

@@ -10,6 +10,7 @@ import (
 	"storefront/store/mail"
 	"storefront/store/orders"
 	"storefront/store/pricing"
+	"storefront/store/returns"
 	"storefront/store/sessions"
 	"storefront/views/email"
 )
@@ -62,6 +63,23 @@ func (m mailer) orderMoved(ctx context.Context, tx *sql.Tx, ch orders.StatusChan
 	}
 	d := email.Order{ID: ch.OrderID, Name: ch.ShipName, Tracking: ch.Tracking, URL: m.orderURL(ch.UserID, ch.OrderID), ShopURL: m.shop}
 	return m.enqueue(ctx, tx, "order-"+ch.To, to, render(d))
+}
+
+// returnStep tells the shopper where their return stands, at each step.
+func (m mailer) returnStep(ctx context.Context, tx *sql.Tx, st returns.Step) error {
+	r := st.Return
+	if r.Status == returns.Refunding {
+		return nil
+	}
+	to, err := m.orderRecipient(ctx, tx, r.UserID, st.Email)
+	if err != nil || to == "" {
+		return err
+	}
+	d := email.Return{ID: r.ID, OrderID: r.OrderID, Status: r.Status, RefundCents: r.RefundCents, URL: m.orderURL(r.UserID, r.OrderID), ShopURL: m.shop}
+	for _, l := range r.Lines {
+		d.Lines = append(d.Lines, email.Line{Name: l.Name, Qty: l.Qty, PriceCents: l.PriceCents})
+	}
+	return m.enqueue(ctx, tx, "return-"+r.Status, to, email.ReturnStep(d))
 }
 
 // tokenMail sends a verification or password reset link.

@@ -24,6 +24,7 @@ import (
 	"storefront/store/platform"
 	"storefront/store/pricing"
 	"storefront/store/ratelimit"
+	"storefront/store/returns"
 	"storefront/store/reviews"
 	"storefront/store/sales"
 	"storefront/store/search"
@@ -102,6 +103,9 @@ type Options struct {
 	// PaymentHold is how long an order awaits its payment before it is
 	// cancelled (PAYMENT_HOLD).
 	PaymentHold time.Duration
+	// ReturnWindow is how long after delivery an order may be returned
+	// (RETURN_DAYS).
+	ReturnWindow time.Duration
 	// Stripe configures card payments; the card is offered only when its
 	// SecretKey is set.
 	Stripe stripepay.Config
@@ -146,6 +150,7 @@ func (o Options) withDefaults() Options {
 		o.ShopURL = DefaultShopURL
 	}
 	def(&o.PaymentHold, orders.DefaultPaymentHold)
+	def(&o.ReturnWindow, returns.DefaultWindow)
 	if o.Shipping == nil {
 		rates := orders.DefaultShipping
 		o.Shipping = &rates
@@ -172,6 +177,7 @@ type Services struct {
 	// Card is the card payment method, nil unless Stripe is configured.
 	Card      *stripepay.Method
 	Addresses *addressbook.Service
+	Returns   *returns.Service
 	Pages     *pagecache.Service
 	Stats     *stats.Service
 	Sales     *sales.Service
@@ -218,6 +224,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		s.Orders.AddPaymentMethod(s.Card) // card is offered after invoice and cash on delivery
 	}
 	s.Addresses = addressbook.New(b)
+	s.Returns = returns.New(b, returns.Options{Window: opt.ReturnWindow}, s.Catalog, s.Orders)
 	s.Mail = mail.New(b, opt.Mail, s.Host)
 	s.Pages = pagecache.New(b, pagecache.Options{TTL: opt.PageCacheTTL, Top: opt.PageCacheTop, L1Bytes: opt.PageL1Bytes,
 		WriteBehind: opt.WriteBehind, ViewedPerSession: opt.ViewedPerSession},
@@ -240,6 +247,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Orders.OnPlacedTx(m.orderPlaced) // an order: its confirmation email, in the checkout's transaction
 	s.Orders.OnStatusTx(m.orderMoved)  // shipped, delivered, cancelled: an email in the move's transaction
 	s.Sessions.OnTokenTx(m.tokenMail)  // a verification or reset link: its email, in the same transaction
+	s.Returns.OnStepTx(m.returnStep)   // a return asked, approved, rejected, received, refunded: an email in the step's transaction
 
 	// Every background loop main starts and stops, and every series the
 	// data layer exports.
