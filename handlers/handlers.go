@@ -94,7 +94,7 @@ func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
 		shop: shop.New(shop.Config{ItemsPerPage: cfg.ItemsPerPage, MaxLineQty: cfg.MaxLineQty, Like: r.Like, Review: r.Review}, kit,
 			shop.Deps{Catalog: st.Catalog, Search: st.Search, Popular: st.Analytics, Pages: st.Pages, Sessions: st.Sessions,
 				Likes: st.Social, Reviews: st.Reviews, Articles: st.Board, Carts: st.Cart, Orders: st.Orders, Pictures: st.Media,
-				Pricing: st.Pricing, Addresses: st.Addresses, Card: cardWebhook(st)}),
+				Pricing: st.Pricing, Addresses: st.Addresses, Card: cardWebhook(st), Returns: st.Returns}),
 		board: board.New(board.Config{PerPage: cfg.ArticlesPage, Post: r.Post, Vote: r.Vote, Comment: r.Comment, Follow: r.Follow}, kit,
 			board.Deps{Articles: st.Board, Social: st.Social, Users: st.Sessions, Notifier: st.Notify}),
 		account: account.New(account.Rates{Login: r.Login, LoginAddr: r.LoginAddr, Register: r.Register, Password: r.Password,
@@ -105,7 +105,7 @@ func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
 			StatsInterval: opt.StatsInterval, MaxImageBytes: cfg.MaxImageBytes}, kit,
 			admin.Deps{Catalog: st.Catalog, Pictures: st.Media, Pages: st.Pages, Views: st.Analytics, Orders: st.Orders,
 				Articles: st.Board, Reviews: st.Reviews, Accounts: st.Sessions, Stats: st.Stats, Pricing: st.Pricing, Sales: st.Sales,
-				Outbox: st.Mail}),
+				Outbox: st.Mail, Returns: st.Returns}),
 	}, nil
 }
 

@@ -3,14 +3,15 @@
 // the row cache, the views rescale), the catalog (items, pictures,
 // archiving, the CSV export and import), orders (moving along their
 // lifecycle, shipping with the carrier's tracking number, the admin's
-// notes, the CSV export), the sales page, the email outbox, and
+// notes, the CSV export), returns (approve, reject, receive with the
+// stock back, refund), the sales page, the email outbox, and
 // moderation (hiding articles, comments and reviews and banning accounts,
 // each undone from the moderation page). Every change is logged as an
 // admin action (web.Kit.Audit). Tests: through the real router in
 // handlers/ (admin_items_test.go, admin_orders_test.go, images_test.go,
 // moderation_test.go, dashboard_test.go, dashboard_stats_test.go,
 // admin_notes_test.go, admin_csv_test.go, admin_import_test.go,
-// admin_sales_test.go, mail_test.go) and the
+// admin_sales_test.go, mail_test.go, returns_test.go) and the
 // browser suites in handlers/apptest.
 package admin
 
@@ -23,6 +24,7 @@ import (
 	"storefront/store/catalog"
 	"storefront/store/media"
 	"storefront/store/orders"
+	"storefront/store/returns"
 	"storefront/store/reviews"
 	"storefront/store/sales"
 	"storefront/store/sessions"
@@ -109,6 +111,13 @@ type Accounts interface {
 	UserByID(ctx context.Context, id int64) (sessions.User, error)
 }
 
+// Returns lists the returns and takes the admin's steps on them.
+type Returns interface {
+	Latest(ctx context.Context, limit int) ([]returns.Return, error)
+	Act(ctx context.Context, id int64, action string, restock bool, actor string) (returns.Return, error)
+	RefundCents(ctx context.Context, r returns.Return) (int64, error)
+}
+
 // Stats reads the dashboard's numbers.
 type Stats interface {
 	Dashboard(ctx context.Context) (stats.Dashboard, error)
@@ -128,6 +137,7 @@ type Deps struct {
 	Pricing  Pricing
 	Sales    Sales
 	Outbox   Outbox
+	Returns  Returns
 }
 
 // Settings are the knobs in force that the dashboard shows and the
@@ -159,11 +169,12 @@ type Handler struct {
 	pricing  Pricing
 	sales    Sales
 	outbox   Outbox
+	returns  Returns
 }
 
 // New builds the admin area.
 func New(cfg Settings, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, pictures: d.Pictures, pages: d.Pages, views: d.Views,
 		orders: d.Orders, articles: d.Articles, reviews: d.Reviews, accounts: d.Accounts, stats: d.Stats, pricing: d.Pricing,
-		sales: d.Sales, outbox: d.Outbox}
+		sales: d.Sales, outbox: d.Outbox, returns: d.Returns}
 }

@@ -66,6 +66,9 @@ func (h *Handler) ShowOrder(c echo.Context) error {
 		return err
 	}
 	d.CanCancel = !adminView && orders.CanMoveOrder(o.Status, orders.OrderCancelled)
+	if err := h.addReturns(ctx, &d, o, !adminView); err != nil {
+		return err
+	}
 	if adminView && o.UserID != orders.GuestUserID {
 		if u, err := h.sessions.UserByID(ctx, o.UserID); err == nil {
 			d.Shopper = u.Username
@@ -94,6 +97,9 @@ func (h *Handler) ShowGuestOrder(c echo.Context) error {
 		return err
 	}
 	d.Link = h.web.GuestOrderURL(o.ID)
+	if err := h.addReturns(c.Request().Context(), &d, o, false); err != nil {
+		return err
+	}
 	c.Response().Header().Set("Referrer-Policy", "no-referrer") // the key is in the URL
 	return web.Render(c, http.StatusOK, views.OrderPage(h.web.Chrome(c, "Order #"+web.Itoa(o.ID)), d))
 }

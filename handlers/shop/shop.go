@@ -1,16 +1,17 @@
 // Package shop answers the shop's pages: the home page, the catalog with
 // its search, the item page (served through the page cache, with the
 // visitor's own parts punched in per request), item pictures and the live
-// row for scripts, the cart, likes and reviews, checkout, and a shopper's
-// orders (a guest's through a signed link). Tests: through the real router
-// in handlers/ (shop_test.go, search_test.go, pagecache_test.go,
-// cart_test.go, checkout_test.go, orders_test.go, reviews_test.go,
-// images_test.go, engage_test.go for likes) and the suites in
-// handlers/apptest.
+// row for scripts, the cart, likes and reviews, checkout, a shopper's
+// orders (a guest's through a signed link) and a member's returns. Tests:
+// through the real router in handlers/ (shop_test.go, search_test.go,
+// pagecache_test.go, cart_test.go, checkout_test.go, orders_test.go,
+// returns_test.go, reviews_test.go, images_test.go, engage_test.go for
+// likes) and the suites in handlers/apptest.
 package shop
 
 import (
 	"context"
+	"time"
 
 	"storefront/handlers/web"
 	"storefront/store/addressbook"
@@ -22,6 +23,7 @@ import (
 	"storefront/store/orders"
 	"storefront/store/pagecache"
 	"storefront/store/ratelimit"
+	"storefront/store/returns"
 	"storefront/store/reviews"
 	"storefront/store/search"
 	"storefront/store/sessions"
@@ -100,6 +102,14 @@ type Orders interface {
 	PaymentByCode(code string) (orders.PaymentMethod, bool)
 }
 
+// Returns are the returns of a shopper's delivered orders.
+type Returns interface {
+	Ask(ctx context.Context, req returns.Request) (returns.Return, error)
+	ForOrder(ctx context.Context, orderID int64) ([]returns.Return, error)
+	Returnable(ctx context.Context, orderID int64) (map[int64]returns.Line, error)
+	Deadline(o orders.Order) (time.Time, bool)
+}
+
 // CardWebhook checks and handles the card payment provider's events.
 type CardWebhook interface {
 	HandleWebhook(ctx context.Context, payload []byte, signature string) (string, error)
@@ -136,7 +146,8 @@ type Deps struct {
 	Addresses SavedAddresses
 	// Card takes the card payment provider's webhook; nil when card
 	// payments are off.
-	Card CardWebhook
+	Card    CardWebhook
+	Returns Returns
 }
 
 // Config is the shop's page sizes and limits.
@@ -168,11 +179,12 @@ type Handler struct {
 	pricing  Pricing
 	saved    SavedAddresses
 	card     CardWebhook
+	returns  Returns
 }
 
 // New builds the shop area.
 func New(cfg Config, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, search: d.Search, popular: d.Popular, pages: d.Pages,
 		sessions: d.Sessions, likes: d.Likes, reviews: d.Reviews, articles: d.Articles, carts: d.Carts, orders: d.Orders,
-		pictures: d.Pictures, pricing: d.Pricing, saved: d.Addresses, card: d.Card}
+		pictures: d.Pictures, pricing: d.Pricing, saved: d.Addresses, card: d.Card, returns: d.Returns}
 }

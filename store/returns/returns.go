@@ -243,3 +243,20 @@ func errNoRows(err error) error {
 	}
 	return err
 }
+
+// Deadline is the last moment order o may be returned (its latest
+// delivered event plus the window), and whether o is delivered and that
+// moment is still ahead.
+func (s *Service) Deadline(o orders.Order) (time.Time, bool) {
+	var at time.Time
+	for _, e := range o.Events {
+		if e.Status == orders.OrderDelivered && e.At.After(at) {
+			at = e.At
+		}
+	}
+	if at.IsZero() {
+		return time.Time{}, false
+	}
+	until := at.Add(s.opt.Window)
+	return until, o.Status == orders.OrderDelivered && !s.clock.Now().After(until)
+}

@@ -1,0 +1,149 @@
+package shop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"storefront/handlers/web"
+	"storefront/store/orders"
+	"storefront/store/platform"
+	"storefront/store/returns"
+	"storefront/views"
+)
+
+// addReturns puts the order's returns on its page and, when a member may
+// still return some of it, the form that asks (the admin's view and a
+// guest's page show the returns only: asking is for signed-in members).
+func (h *Handler) addReturns(ctx context.Context, d *views.OrderData, o orders.Order, canAsk bool) error {
+	rs, err := h.returns.ForOrder(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		d.Returns = append(d.Returns, web.ReturnView(r))
+	}
+	until, open := h.returns.Deadline(o)
+	if !canAsk || !open {
+		return nil
+	}
+	left, err := h.returns.Returnable(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	f := &views.ReturnForm{Until: web.When(until), Max: returns.MaxReasonLen}
+	some := false
+	for _, l := range o.Lines {
+		n := left[l.ItemID].Qty
+		some = some || n > 0
+		f.Lines = append(f.Lines, views.ReturnFormLine{ItemID: l.ItemID, Name: l.Name, Left: n})
+	}
+	if some {
+		d.Return = f
+	}
+	return nil
+}
+
+// returnRefusals are the shopper's words for each refused request.
+var returnRefusals = []struct {
+	err error
+	msg string
+}{
+	{returns.ErrNotDelivered, "Only a delivered order can be returned."},
+	{returns.ErrWindowOver, "The time to return this order is over."},
+	{returns.ErrNoLines, "Choose at least one item to return."},
+	{returns.ErrQty, "Give how many of each chosen item to return: a whole number of at least 1."},
+	{returns.ErrTooMany, "That is more than you bought, less what you already asked to return."},
+	{returns.ErrUnknownLine, "That item is not in this order."},
+	{returns.ErrReason, fmt.Sprintf("Say why in 1 to %d characters of plain text.", returns.MaxReasonLen)},
+}
+
+// AskReturn is POST /orders/:id/returns (signed in only): line (an order
+// line's item id, repeatable), qty-<line> and reason. Someone else's
+// order is a 404; a refused request (not delivered, the window over, no
+// line, a bad quantity, more than is left to return, a line not in the
+// order, a bad reason) is a 422 on the order's page with the form as
+// typed, and changes nothing.
+func (h *Handler) AskReturn(c echo.Context) error {
+	s := web.SessionOf(c)
+	id, err := web.OrderIDParam(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	o, err := h.orders.Order(ctx, s.UserID, id)
+	if err != nil {
+		return err
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return web.Unprocessable(c, "The form could not be read.")
+	}
+	req := returns.Request{OrderID: id, UserID: s.UserID, Qty: map[int64]int64{}, Reason: form.Get("reason")}
+	err = nil
+	for _, v := range form["line"] {
+		item, perr := strconv.ParseInt(v, 10, 64)
+		if perr != nil || item <= 0 {
+			err = returns.ErrUnknownLine
+			break
+		}
+		qty, perr := strconv.ParseInt(form.Get("qty-"+v), 10, 64)
+		if perr != nil {
+			err = returns.ErrQty
+			break
+		}
+		req.Qty[item] = qty
+	}
+	var r returns.Return
+	if err == nil {
+		r, err = h.returns.Ask(ctx, req)
+	}
+	if errors.Is(err, platform.ErrNotFound) {
+		return web.NotFound("There is no order with that number.")
+	}
+	if errors.Is(err, platform.ErrInvalid) {
+		msg := "This return cannot be asked for."
+		for _, x := range returnRefusals {
+			if errors.Is(err, x.err) {
+				msg = x.msg
+				break
+			}
+		}
+		if web.WantsJSON(c) {
+			return web.Unprocessable(c, msg)
+		}
+		return h.refusedReturn(c, o, form["line"], req, msg)
+	}
+	if err != nil {
+		return err
+	}
+	return h.web.Done(c, fmt.Sprintf("Return #%d is asked for. We will email you at each step.", r.ID), "/orders/"+web.Itoa(id)+"#returns")
+}
+
+// refusedReturn is the order page again, 422, with the return form as
+// typed and why it was refused.
+func (h *Handler) refusedReturn(c echo.Context, o orders.Order, picked []string, req returns.Request, msg string) error {
+	ctx := c.Request().Context()
+	d := h.orderView(o, false)
+	if err := h.pictureOrder(ctx, &d); err != nil {
+		return err
+	}
+	d.CanCancel = orders.CanMoveOrder(o.Status, orders.OrderCancelled)
+	if err := h.addReturns(ctx, &d, o, true); err != nil {
+		return err
+	}
+	if d.Return == nil {
+		d.Return = &views.ReturnForm{Max: returns.MaxReasonLen}
+	}
+	d.Return.Error, d.Return.Reason = msg, req.Reason
+	for i, l := range d.Return.Lines {
+		d.Return.Lines[i].Picked = slices.Contains(picked, strconv.FormatInt(l.ItemID, 10))
+		d.Return.Lines[i].Qty = req.Qty[l.ItemID]
+	}
+	return web.Render(c, http.StatusUnprocessableEntity, views.OrderPage(h.web.Chrome(c, "Order #"+web.Itoa(o.ID)), d))
+}
