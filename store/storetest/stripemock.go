@@ -32,7 +32,10 @@ func StripeMock(t testing.TB) string {
 	if bin == "" {
 		t.Skip("stripe-mock is not installed: go install github.com/stripe/stripe-mock@v0.203.0")
 	}
-	cmd := exec.Command(bin, "-http-addr", "127.0.0.1:0")
+	// Both listeners on ports the system picks: stripe-mock's HTTPS one
+	// defaults to 12112, which a second stripe-mock at once (another
+	// package's tests) could not take, and it would not start.
+	cmd := exec.Command(bin, "-http-addr", "127.0.0.1:0", "-https-addr", "127.0.0.1:0")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
