@@ -214,11 +214,17 @@ func (s *Service) list(ctx context.Context, where string, args []any, limit int)
 	if len(out) == 0 {
 		return out, nil
 	}
-	lq := `SELECT rl.return_id, rl.item_id, COALESCE(ol.name, ''), rl.qty, rl.price_cents
+	// The lines of the returns read: those between the lowest and the
+	// highest id (a few of other orders' returns may be among them, and
+	// are skipped).
+	lo, hi := out[0].ID, out[0].ID
+	for _, r := range out {
+		lo, hi = min(lo, r.ID), max(hi, r.ID)
+	}
+	lrows, err := s.db.QueryContext(ctx, `SELECT rl.return_id, rl.item_id, COALESCE(ol.name, ''), rl.qty, rl.price_cents
 		FROM return_lines rl JOIN returns r ON r.id = rl.return_id
 		LEFT JOIN order_lines ol ON ol.order_id = r.order_id AND ol.item_id = rl.item_id
-		WHERE ` + where + ` ORDER BY rl.return_id, rl.item_id`
-	lrows, err := s.db.QueryContext(ctx, lq, args...)
+		WHERE rl.return_id BETWEEN $1 AND $2 ORDER BY rl.return_id, rl.item_id`, lo, hi)
 	if err != nil {
 		return nil, fmt.Errorf("return lines: %w", err)
 	}
