@@ -36,6 +36,9 @@ type Catalog interface {
 	CatalogRows(ctx context.Context, ids []int64) (map[int64]catalog.Item, error)
 	ItemNames(ctx context.Context, ids []int64) (map[int64]string, error)
 	ItemRow(ctx context.Context, id int64) ([]byte, bool, error)
+	// Variants lists an item's variants; VariantsByID reads a cart's.
+	Variants(ctx context.Context, itemID int64) ([]catalog.Variant, error)
+	VariantsByID(ctx context.Context, ids []int64) (map[int64]catalog.Variant, error)
 }
 
 // Search is the catalog's full-text search and its departments.
@@ -82,7 +85,7 @@ type Articles interface {
 // Carts are the visitors' carts.
 type Carts interface {
 	Cart(ctx context.Context, owner cart.Owner) (cart.Cart, error)
-	SetCartLine(ctx context.Context, owner cart.Owner, itemID, qty int64) (cart.Cart, error)
+	SetLine(ctx context.Context, owner cart.Owner, l cart.Line) (cart.Cart, error)
 	SetCode(ctx context.Context, owner cart.Owner, code string) error
 }
 

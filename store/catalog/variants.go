@@ -34,9 +34,9 @@ type Variant struct {
 	// CompareAtCents is the "was" price shown beside it, 0 for none.
 	CompareAtCents int64
 	Stock          int64
-	// PictureID is one of the item's pictures shown for the variant, 0
-	// for the item's own.
-	PictureID int64
+	// Picture is the position of one of the item's pictures (1 is the
+	// first) shown for the variant, 0 for the item's main picture.
+	Picture int
 }
 
 // Label is the variant's options as a shopper reads them ("Size: M,
@@ -68,14 +68,14 @@ func splitOptions(s string) []string {
 	return strings.Split(s, ",")
 }
 
-const variantColumns = `id, item_id, sku, option1, option2, option3, price_cents, compare_at_cents, stock, picture_id`
+const variantColumns = `id, item_id, sku, option1, option2, option3, price_cents, compare_at_cents, stock, picture`
 
 func scanVariant(row interface{ Scan(...any) error }) (Variant, error) {
 	var v Variant
 	var o [3]string
-	var price, compare, picture sql.NullInt64
-	err := row.Scan(&v.ID, &v.ItemID, &v.SKU, &o[0], &o[1], &o[2], &price, &compare, &v.Stock, &picture)
-	v.OwnPrice, v.PriceSet, v.CompareAtCents, v.PictureID = price.Int64, price.Valid, compare.Int64, picture.Int64
+	var price, compare sql.NullInt64
+	err := row.Scan(&v.ID, &v.ItemID, &v.SKU, &o[0], &o[1], &o[2], &price, &compare, &v.Stock, &v.Picture)
+	v.OwnPrice, v.PriceSet, v.CompareAtCents = price.Int64, price.Valid, compare.Int64
 	for _, val := range o {
 		if val == "" {
 			break

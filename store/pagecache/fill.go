@@ -56,7 +56,7 @@ type pageFill struct {
 	ItemID int64
 	// Variant is the variant the URL chose, 0 for none.
 	Variant int64
-	Gen    PageGen // the purge generations the read round trip saw
+	Gen     PageGen // the purge generations the read round trip saw
 	// Names are ids whose names the caller will show: they are read with
 	// the item, so that a miss costs one SQL query at most.
 	Names  []int64

@@ -17,7 +17,7 @@ CREATE TABLE item_variants (
     price_cents      BIGINT CHECK (price_cents >= 0),
     compare_at_cents BIGINT CHECK (compare_at_cents >= 0),
     stock            BIGINT NOT NULL CHECK (stock >= 0),
-    picture_id       BIGINT
+    picture          INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX item_variants_item ON item_variants (item_id, id);
 -- Order lines are per variant: the key gains the variant (0 for an item
