@@ -148,7 +148,7 @@ func TestSaveVariantsRefusesBadSets(t *testing.T) {
 		"duplicate sku":     func(s *catalog.VariantSet) { s.Variants[1].SKU = "t-7-s" },
 		"another item's":    func(s *catalog.VariantSet) { s.Variants[1].SKU = catalog.DefaultSKU(8) },
 		"negative price":    func(s *catalog.VariantSet) { s.Variants[0].OwnPrice, s.Variants[0].PriceSet = -1, true },
-		"absurd price":      func(s *catalog.VariantSet) { s.Variants[0].OwnPrice, s.Variants[0].PriceSet = 1 << 40, true },
+		"absurd price":      func(s *catalog.VariantSet) { s.Variants[0].OwnPrice, s.Variants[0].PriceSet = 1<<40, true },
 		"negative stock":    func(s *catalog.VariantSet) { s.Variants[0].Stock = -5 },
 		"absurd stock":      func(s *catalog.VariantSet) { s.Variants[0].Stock = 1 << 40 },
 		"same options":      func(s *catalog.VariantSet) { s.Variants[1].Values = []string{"S"} },
