@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"storefront/store/platform"
 )
 
 // VariantError is an admin's variant edit the catalog refuses, with the
@@ -189,6 +191,14 @@ func (s *Service) AddDemoVariants(ctx context.Context, sets map[int64]VariantSet
 		return err
 	}
 	defer tx.Rollback()
+	if platform.KindOf(s.db) == platform.DBPostgres {
+		// Instances seeding at once take turns, so that the second sees
+		// the first one's variants (SQLite's transaction holds the write
+		// lock from BEGIN already).
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7310125)`); err != nil {
+			return fmt.Errorf("demo variants: lock: %w", err)
+		}
+	}
 	for id := int64(1); len(sets) > 0; id++ {
 		set, ok := sets[id]
 		if !ok {
