@@ -32,7 +32,9 @@ func StripeMock(t testing.TB) string {
 	if bin == "" {
 		t.Skip("stripe-mock is not installed: go install github.com/stripe/stripe-mock@v0.203.0")
 	}
-	cmd := exec.Command(bin, "-http-addr", "127.0.0.1:0")
+	// Both ports picked by the system: a fixed HTTPS port (12112 by
+	// default) makes a second stripe-mock on the machine fail to start.
+	cmd := exec.Command(bin, "-http-addr", "127.0.0.1:0", "-https-addr", "127.0.0.1:0")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
