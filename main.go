@@ -374,6 +374,7 @@ func (c config) storeOptions(redisMode string) wiring.Options {
 		PricesExcludeTax:    !c.PricesIncludeTax,
 		SeedArticles:        true,
 		SeedImages:          true,
+		SeedVariants:        true,
 		DemoPictureCacheDir: demoPictureCacheDir(),
 		SessionRate:         c.SessionRate,
 		Mail:                c.Mail,

@@ -122,6 +122,8 @@ func (h *Handler) routes(e *echo.Echo) {
 	admins.POST("/items/new", h.admin.CreateItem)
 	admins.Match(readMethods, "/items/:id", h.admin.EditItemForm)
 	admins.POST("/items/:id", h.admin.UpdateItem)
+	admins.Match(readMethods, "/items/:id/variants", h.admin.VariantsForm)
+	admins.POST("/items/:id/variants", h.admin.SaveVariants)
 	admins.POST("/items/:id/archive", h.admin.ArchiveItem)
 	admins.POST("/items/:id/restore", h.admin.RestoreItem)
 	admins.Match(readMethods, "/orders", h.admin.Orders)

@@ -42,7 +42,7 @@ type ReturnForm struct {
 
 // ReturnFormLine is an order line that may be returned: how many are left.
 type ReturnFormLine struct {
-	ItemID int64
+	Key    string // the order line, as returns.LineKey writes it
 	Name   string
 	Left   int64
 	Qty    int64 // as typed, after a refusal
@@ -289,9 +289,9 @@ func orderReturns(d OrderData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var12 string
-					templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(i64(l.ItemID))
+					templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(l.Key)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 109, Col: 65}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 109, Col: 57}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 					if templ_7745c5c3_Err != nil {
@@ -331,9 +331,9 @@ func orderReturns(d OrderData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var14 string
-					templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs("qty-" + i64(l.ItemID))
+					templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs("qty-" + l.Key)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 112, Col: 43}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 112, Col: 35}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 					if templ_7745c5c3_Err != nil {
@@ -346,7 +346,7 @@ func orderReturns(d OrderData) templ.Component {
 					var templ_7745c5c3_Var15 string
 					templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(i64(l.Left))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 112, Col: 75}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 112, Col: 67}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
 					if templ_7745c5c3_Err != nil {
@@ -357,9 +357,9 @@ func orderReturns(d OrderData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var16 string
-					templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs("qty-" + i64(l.ItemID))
+					templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs("qty-" + l.Key)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 113, Col: 42}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 113, Col: 34}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 					if templ_7745c5c3_Err != nil {
@@ -370,9 +370,9 @@ func orderReturns(d OrderData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var17 string
-					templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs("qty-" + i64(l.ItemID))
+					templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs("qty-" + l.Key)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 113, Col: 74}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 113, Col: 58}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 					if templ_7745c5c3_Err != nil {
@@ -385,7 +385,7 @@ func orderReturns(d OrderData) templ.Component {
 					var templ_7745c5c3_Var18 string
 					templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(i64(max(l.Left, 1)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 113, Col: 124}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 113, Col: 108}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 					if templ_7745c5c3_Err != nil {
@@ -398,7 +398,7 @@ func orderReturns(d OrderData) templ.Component {
 					var templ_7745c5c3_Var19 string
 					templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(i64(max(l.Qty, 1)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 113, Col: 153}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/returns.templ`, Line: 113, Col: 137}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 					if templ_7745c5c3_Err != nil {

@@ -62,6 +62,10 @@ type Options struct {
 	// SeedImages gives demo items generated pictures (main turns it on;
 	// tests that want them opt in).
 	SeedImages bool
+	// SeedVariants gives the demo catalog its options and variants (sizes
+	// for Apparel, colours for some items; main turns it on, tests that
+	// want them opt in).
+	SeedVariants bool
 	// DemoPictureCacheDir, if set, is a directory where the generated
 	// demo pictures are kept for the next start of the same program:
 	// drawing them is most of a first start's work.
@@ -232,7 +236,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Stats = stats.New(b, stats.Options{RedisMode: opt.RedisMode, StatsInterval: opt.StatsInterval,
 		KeyspaceScanInterval: opt.KeyspaceScanInterval}, s.Host, s.Catalog)
 	s.Sales = sales.New(b, s.Sessions)
-	s.Seeder = seed.New(b, seed.Options{Articles: opt.SeedArticles, Pictures: opt.SeedImages, PictureCacheDir: opt.DemoPictureCacheDir},
+	s.Seeder = seed.New(b, seed.Options{Articles: opt.SeedArticles, Pictures: opt.SeedImages, Variants: opt.SeedVariants, PictureCacheDir: opt.DemoPictureCacheDir},
 		seed.Deps{Catalog: s.Catalog, Media: s.Media, Sessions: s.Sessions, Board: s.Board, Social: s.Social})
 
 	// Effects across domains, each in one line.

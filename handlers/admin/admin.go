@@ -40,6 +40,8 @@ type Catalog interface {
 	CreateItem(ctx context.Context, n catalog.NewItem) (catalog.Item, error)
 	UpdateItem(ctx context.Context, id int64, e catalog.ItemEdit) (catalog.Item, error)
 	SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error)
+	Variants(ctx context.Context, itemID int64) ([]catalog.Variant, error)
+	SaveVariants(ctx context.Context, itemID int64, set catalog.VariantSet) error
 	ScheduleRow(ctx context.Context, id int64, delay time.Duration) error
 	EachItem(ctx context.Context, f func(catalog.Item) error) error
 	CheckImport(ctx context.Context, rows []catalog.ImportRow) ([]catalog.RowProblem, error)

@@ -54,19 +54,37 @@ func (h *Handler) OrdersCSV(c echo.Context) error {
 }
 
 // itemsCSVHeader are the catalog export's columns, which the import
-// reads back. Items have no variants yet, so each item is one row with
-// empty options and compare_at; with variants each variant will be a row
-// of its own, its options filled in.
+// reads back. An item without options is one row with empty options and
+// compare_at; an item with options is one row per variant, its SKU the
+// variant's and its options filled in ("Size: M, Colour: Black").
 var itemsCSVHeader = []string{"sku", "name", "category", "price", "compare_at", "stock", "options", "description", "archived"}
 
 // ItemsCSV is GET /admin/items.csv: the whole catalog, archived items too,
-// by id, one row per item.
+// by id, one row per variant (an item without options is one).
 func (h *Handler) ItemsCSV(c echo.Context) error {
 	name := "items-" + time.Now().UTC().Format("20060102") + ".csv"
+	ctx := c.Request().Context()
 	return csvExport(c, name, itemsCSVHeader, func(row func([]string) error) error {
-		return h.catalog.EachItem(c.Request().Context(), func(it catalog.Item) error {
-			return row([]string{it.SKU, it.Name, it.Category, moneyInput(it.PriceCents), "", strconv.FormatInt(it.Stock, 10), "",
-				it.Description, strconv.FormatBool(it.Archived())})
+		return h.catalog.EachItem(ctx, func(it catalog.Item) error {
+			if !it.HasOptions() {
+				return row([]string{it.SKU, it.Name, it.Category, moneyInput(it.PriceCents), "", strconv.FormatInt(it.Stock, 10), "",
+					it.Description, strconv.FormatBool(it.Archived())})
+			}
+			vs, err := h.catalog.Variants(ctx, it.ID)
+			if err != nil {
+				return err
+			}
+			for _, v := range vs {
+				sold, compare := v.Sold(it), ""
+				if v.CompareAtCents > 0 {
+					compare = moneyInput(v.CompareAtCents)
+				}
+				if err := row([]string{v.SKU, it.Name, it.Category, moneyInput(sold.PriceCents), compare, strconv.FormatInt(v.Stock, 10),
+					v.Label(it.Options), it.Description, strconv.FormatBool(it.Archived())}); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 	})
 }

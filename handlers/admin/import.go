@@ -29,6 +29,7 @@ var errImportTooLarge = errors.New("file too large")
 // importRefusal words what the database refused in an import row.
 var importRefusal = map[error]string{
 	catalog.ErrUnknownCategory: "category: no item is in that category; the categories are the ones the catalog has",
+	catalog.ErrNotAVariant:     "sku: a row with options must have the SKU of one of the item's variants; add variants on the item's variants page",
 }
 
 // ImportForm is GET /admin/items/import: the form.

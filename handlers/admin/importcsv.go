@@ -183,9 +183,12 @@ func readImportRow(rec []string, width int, cols map[string]int) (catalog.Import
 	} else {
 		why = append(why, fmt.Sprintf("stock: %q is not a whole number from 0 to 1,000,000,000", cell("stock")))
 	}
-	for _, col := range []string{"compare_at", "options"} {
-		if cell(col) != "" {
-			why = append(why, col+": must be empty, items have no variants yet")
+	row.Options = cell("options")
+	if cell("compare_at") != "" {
+		if row.CompareAtCents, ok = web.ParsePrice(cell("compare_at")); !ok {
+			why = append(why, fmt.Sprintf("compare_at: %q is not a price in dollars and cents, such as 12.34", cell("compare_at")))
+		} else if row.Options == "" {
+			why = append(why, "compare_at: only a variant's row (with its options) has one")
 		}
 	}
 	if utf8.RuneCountInString(row.Description) > 2000 {

@@ -63,39 +63,86 @@ func (h *Handler) renderCartWith(c echo.Context, status int, msg string, edit fu
 	return web.Render(c, status, views.CartPage(h.web.Chrome(c, "Your cart"), d))
 }
 
+// cartRows are the catalog rows of a cart's lines: its items and the
+// variants its lines name.
+type cartRows struct {
+	items    map[int64]catalog.Item
+	variants map[int64]catalog.Variant
+}
+
 // loadCart reads the visitor's cart and its catalog rows.
-func (h *Handler) loadCart(c echo.Context) (cart.Cart, map[int64]catalog.Item, error) {
+func (h *Handler) loadCart(c echo.Context) (cart.Cart, cartRows, error) {
 	s := web.SessionOf(c)
 	if s.Token == "" {
-		return cart.Cart{}, nil, nil
+		return cart.Cart{}, cartRows{}, nil
 	}
 	ctx := c.Request().Context()
 	basket, err := h.carts.Cart(ctx, cartOwner(s))
 	if err != nil {
-		return cart.Cart{}, nil, err
+		return cart.Cart{}, cartRows{}, err
 	}
-	rows, err := h.catalog.CatalogRows(ctx, basket.ItemIDs())
-	if err != nil {
-		return cart.Cart{}, nil, err
+	rows, err := h.readCartRows(ctx, basket, cartRows{})
+	return basket, rows, err
+}
+
+// readCartRows reads the rows of the cart's lines that known lacks.
+func (h *Handler) readCartRows(ctx context.Context, basket cart.Cart, known cartRows) (cartRows, error) {
+	var missing []int64
+	for _, id := range basket.ItemIDs() {
+		if _, ok := known.items[id]; !ok {
+			missing = append(missing, id)
+		}
 	}
-	return basket, rows, nil
+	rows := cartRows{items: map[int64]catalog.Item{}, variants: map[int64]catalog.Variant{}}
+	if len(missing) > 0 {
+		more, err := h.catalog.CatalogRows(ctx, missing)
+		if err != nil {
+			return cartRows{}, err
+		}
+		rows.items = more
+	}
+	for id, it := range known.items {
+		rows.items[id] = it
+	}
+	var vmissing []int64
+	for _, id := range basket.VariantIDs() {
+		if _, ok := known.variants[id]; !ok {
+			vmissing = append(vmissing, id)
+		}
+	}
+	if len(vmissing) > 0 {
+		more, err := h.catalog.VariantsByID(ctx, vmissing)
+		if err != nil {
+			return cartRows{}, err
+		}
+		rows.variants = more
+	}
+	for id, v := range known.variants {
+		rows.variants[id] = v
+	}
+	return rows, nil
 }
 
 // cartView builds the page model. A line the catalog cannot fill as it is
-// says why; problems (from a refused checkout) take precedence. A line no
-// longer sold (archived, or gone from the catalog) stays in the cart until
-// the shopper removes it, but is out of the subtotal and its count.
-func (h *Handler) cartView(basket cart.Cart, rows map[int64]catalog.Item, problems map[int64]string) views.CartData {
+// says why; problems (from a refused checkout, by the line's field) take
+// precedence. A line no longer sold (archived, gone from the catalog, a
+// variant removed, or an item that gained options since) stays in the
+// cart until the shopper removes it, but is out of the subtotal and its
+// count.
+func (h *Handler) cartView(basket cart.Cart, rows cartRows, problems map[string]string) views.CartData {
 	var d views.CartData
 	for _, l := range basket.Lines {
-		it, ok := rows[l.ItemID]
-		line := views.CartLine{ItemID: l.ItemID, Name: it.Name, Category: it.Category, PriceCents: it.PriceCents, Qty: l.Qty,
+		item, found := rows.items[l.ItemID]
+		it, v, ok := catalog.SellableAs(item, l.VariantID, rows.variants)
+		ok = ok && found
+		line := views.CartLine{ItemID: l.ItemID, VariantID: l.VariantID, SKU: v.SKU, Variant: v.Label(item.Options),
+			Name: it.Name, Category: it.Category, PriceCents: it.PriceCents, Qty: l.Qty,
 			MaxQty: max(min(it.Stock, int64(h.cfg.MaxLineQty)), l.Qty)}
 		switch {
 		case !ok || it.Archived():
 			line.Gone, line.PriceCents = true, 0
 			line.Problem = noLongerSold
-			if !ok {
+			if !found {
 				line.Name = "An item no longer in the shop"
 			}
 		case it.Stock <= 0:
@@ -103,7 +150,7 @@ func (h *Handler) cartView(basket cart.Cart, rows map[int64]catalog.Item, proble
 		case it.Stock < l.Qty:
 			line.Problem = fmt.Sprintf("Only %d left. Lower the quantity to check out.", it.Stock)
 		}
-		if p, ok := problems[l.ItemID]; ok {
+		if p, ok := problems[l.Field()]; ok {
 			line.Problem = p
 		}
 		d.Lines = append(d.Lines, line)
@@ -159,26 +206,40 @@ var qtyRE = regexp.MustCompile(`^[+-]?[0-9]+$`)
 // idRE is an item id as our forms send it.
 var idRE = regexp.MustCompile(`^[1-9][0-9]{0,17}$`)
 
-// readCartForm reads exactly one item and one qty from the posted form.
-// Anything our forms cannot produce (a missing or repeated field, an item
-// that is not an id) is a malformed request (400).
-func readCartForm(c echo.Context) (int64, string, error) {
+// cartForm is POST /cart's fields.
+type cartForm struct {
+	item, variant int64
+	qty           string
+}
+
+// readCartForm reads exactly one item, at most one variant and one qty
+// from the posted form. Anything our forms cannot produce (a missing or
+// repeated field, an item or variant that is not an id) is a malformed
+// request (400).
+func readCartForm(c echo.Context) (cartForm, error) {
 	form, err := web.PostForm(c)
 	if err != nil {
-		return 0, "", err
+		return cartForm{}, err
 	}
-	items, qtys := form["item"], form["qty"]
+	items, variants, qtys := form["item"], form["variant"], form["qty"]
 	if len(items) == 0 || len(qtys) == 0 {
-		return 0, "", web.BadRequest("The form must say which item and what quantity.")
+		return cartForm{}, web.BadRequest("The form must say which item and what quantity.")
 	}
-	if len(items) > 1 || len(qtys) > 1 {
-		return 0, "", web.BadRequest("Send the item and the quantity once each.")
+	if len(items) > 1 || len(qtys) > 1 || len(variants) > 1 {
+		return cartForm{}, web.BadRequest("Send the item, its variant and the quantity once each.")
 	}
 	if !idRE.MatchString(items[0]) {
-		return 0, "", web.BadRequest("The item number is not valid.")
+		return cartForm{}, web.BadRequest("The item number is not valid.")
 	}
-	id, _ := strconv.ParseInt(items[0], 10, 64)
-	return id, qtys[0], nil
+	f := cartForm{qty: qtys[0]}
+	f.item, _ = strconv.ParseInt(items[0], 10, 64)
+	if len(variants) == 1 && variants[0] != "" {
+		if !idRE.MatchString(variants[0]) {
+			return cartForm{}, web.BadRequest("The variant number is not valid.")
+		}
+		f.variant, _ = strconv.ParseInt(variants[0], 10, 64)
+	}
+	return f, nil
 }
 
 // parseQty reads a typed quantity: a whole number, where 0 or less means
@@ -203,31 +264,47 @@ func parseQty(raw string, maxQty int) (int64, string) {
 	return n, ""
 }
 
-// SetCart sets the quantity of one item (POST /cart: item, qty); qty <= 0
+// SetCart sets the quantity of one variant of an item (POST /cart: item,
+// variant, qty; variant is required when the item has options); qty <= 0
 // removes the line. Errors change nothing: 400 for a malformed request,
-// 422 with the cart page (or JSON) for a quantity or item we cannot take.
+// 422 with the cart page (or JSON) for a quantity, item or variant we
+// cannot take.
 func (h *Handler) SetCart(c echo.Context) error {
-	itemID, raw, err := readCartForm(c)
+	f, err := readCartForm(c)
 	if err != nil {
 		return err
 	}
-	qty, msg := parseQty(raw, h.cfg.MaxLineQty)
+	itemID := f.item
+	qty, msg := parseQty(f.qty, h.cfg.MaxLineQty)
 	if msg != "" {
 		return h.cartError(c, itemID, msg)
 	}
 	ctx := c.Request().Context()
 	var name string
-	var known map[int64]catalog.Item
+	var known cartRows
 	if qty > 0 { // removing needs no catalog check: the item may be gone
 		rows, err := h.catalog.CatalogRows(ctx, []int64{itemID})
 		if err != nil {
 			return err
 		}
-		it, ok := rows[itemID]
-		if msg = stockProblem(it, ok, qty); msg != "" {
+		known = cartRows{items: rows}
+		if f.variant != 0 {
+			if known.variants, err = h.catalog.VariantsByID(ctx, []int64{f.variant}); err != nil {
+				return err
+			}
+		}
+		item, ok := rows[itemID]
+		it, v, sellable := catalog.SellableAs(item, f.variant, known.variants)
+		if msg = variantProblem(item, ok, f.variant, sellable); msg == "" {
+			msg = stockProblem(it, ok, qty)
+		}
+		if msg != "" {
 			return h.cartError(c, itemID, msg)
 		}
-		name, known = it.Name, rows
+		name = it.Name
+		if label := v.Label(item.Options); label != "" {
+			name += " (" + label + ")"
+		}
 	}
 	basket := cart.Cart{}
 	if qty > 0 || web.SessionOf(c).Token != "" { // a visitor without a session has nothing to remove
@@ -235,7 +312,7 @@ func (h *Handler) SetCart(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		basket, err = h.carts.SetCartLine(ctx, cartOwner(s), itemID, qty)
+		basket, err = h.carts.SetLine(ctx, cartOwner(s), cart.Line{ItemID: itemID, VariantID: f.variant, Qty: qty})
 		if errors.Is(err, cart.ErrFull) {
 			return h.cartError(c, itemID, fmt.Sprintf("Your cart holds at most %d different items. Remove one to add another.", cart.MaxLines))
 		}
@@ -249,10 +326,23 @@ func (h *Handler) SetCart(c echo.Context) error {
 		flash = fmt.Sprintf("Your cart has %d × %s.", qty, name)
 	}
 	if web.WantsJSON(c) {
-		return h.cartJSON(c, http.StatusOK, itemID, basket, flash, known)
+		return h.cartJSON(c, http.StatusOK, cart.Line{ItemID: itemID, VariantID: f.variant}, basket, flash, known)
 	}
 	h.web.SetFlash(c, flash)
 	return web.Redirect(c, "/cart")
+}
+
+// variantProblem says why the variant cannot go in the cart, if so: the
+// item has options and none was chosen, or the variant is not one of the
+// item's.
+func variantProblem(it catalog.Item, found bool, variantID int64, sellable bool) string {
+	switch {
+	case !found || it.Archived() || sellable:
+		return ""
+	case variantID == 0:
+		return "Choose " + strings.ToLower(strings.Join(it.Options, " and ")) + " of " + it.Name + " first."
+	}
+	return "That choice is not one of " + it.Name + "'s."
 }
 
 // stockProblem says why qty of an item cannot go in the cart, if so.
@@ -280,12 +370,14 @@ func (h *Handler) cartError(c echo.Context, itemID int64, msg string) error {
 	if err != nil {
 		return err
 	}
-	return h.cartJSON(c, http.StatusUnprocessableEntity, itemID, basket, msg, nil)
+	return h.cartJSON(c, http.StatusUnprocessableEntity, cart.Line{ItemID: itemID}, basket, msg, cartRows{})
 }
 
 // cartLineJSON is one line of the JSON answer.
 type cartLineJSON struct {
 	ItemID     int64  `json:"item_id"`
+	VariantID  int64  `json:"variant_id"`
+	SKU        string `json:"sku"`
 	Name       string `json:"name"`
 	Quantity   int64  `json:"quantity"`
 	PriceCents int64  `json:"price_cents"`
@@ -299,6 +391,7 @@ type cartLineJSON struct {
 // subtotal with the quantity it is for (the lines still sold).
 type cartAnswer struct {
 	Item          int64         `json:"item"`
+	Variant       int64         `json:"variant"`
 	Line          *cartLineJSON `json:"line"`
 	Quantity      int64         `json:"quantity"`
 	CartCount     int64         `json:"cart_count"`
@@ -310,28 +403,16 @@ type cartAnswer struct {
 	Error         string        `json:"error,omitempty"`
 }
 
-// cartJSON answers with the cart's state. Rows already read (known) are
-// not read again: a cart holding only the item just set costs no query.
-func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, basket cart.Cart, msg string, known map[int64]catalog.Item) error {
-	var missing []int64
-	for _, id := range basket.ItemIDs() {
-		if _, ok := known[id]; !ok {
-			missing = append(missing, id)
-		}
-	}
-	rows := known
-	if len(missing) > 0 {
-		more, err := h.catalog.CatalogRows(c.Request().Context(), missing)
-		if err != nil {
-			return err
-		}
-		for id, it := range known {
-			more[id] = it
-		}
-		rows = more
+// cartJSON answers with the cart's state and the line just set. Rows
+// already read (known) are not read again: a cart holding only the item
+// just set costs no query.
+func (h *Handler) cartJSON(c echo.Context, status int, set cart.Line, basket cart.Cart, msg string, known cartRows) error {
+	rows, err := h.readCartRows(c.Request().Context(), basket, known)
+	if err != nil {
+		return err
 	}
 	d := h.cartView(basket, rows, nil)
-	a := cartAnswer{Item: itemID, CartCount: basket.Count, SubtotalCount: d.Count, Lines: len(basket.Lines),
+	a := cartAnswer{Item: set.ItemID, Variant: set.VariantID, CartCount: basket.Count, SubtotalCount: d.Count, Lines: len(basket.Lines),
 		TotalCents: d.SubtotalCents, Total: views.Money(d.SubtotalCents)}
 	if status >= 400 {
 		a.Error = msg
@@ -339,9 +420,9 @@ func (h *Handler) cartJSON(c echo.Context, status int, itemID int64, basket cart
 		a.Message = msg
 	}
 	for _, l := range d.Lines {
-		if l.ItemID == itemID {
+		if l.ItemID == set.ItemID && l.VariantID == set.VariantID {
 			a.Quantity = l.Qty
-			a.Line = &cartLineJSON{ItemID: l.ItemID, Name: l.Name, Quantity: l.Qty, PriceCents: l.PriceCents,
+			a.Line = &cartLineJSON{ItemID: l.ItemID, VariantID: l.VariantID, SKU: l.SKU, Name: l.Name, Quantity: l.Qty, PriceCents: l.PriceCents,
 				Price: views.Money(l.PriceCents), TotalCents: l.TotalCents(), Total: views.Money(l.TotalCents())}
 		}
 	}

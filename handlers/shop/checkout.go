@@ -11,6 +11,7 @@ import (
 
 	"storefront/handlers/web"
 	"storefront/store/addressbook"
+	"storefront/store/cart"
 	"storefront/store/orders"
 	"storefront/store/pricing"
 	"storefront/views"
@@ -162,17 +163,17 @@ func (h *Handler) placeOrder(c echo.Context, s *web.Session, req orders.Checkout
 
 // checkoutRefused shows the review with the lines that stopped the order.
 func (h *Handler) checkoutRefused(c echo.Context, f checkoutForm, ce *orders.CheckoutError) error {
-	problems := make(map[int64]string, len(ce.Problems))
+	problems := make(map[string]string, len(ce.Problems))
 	msgs := make([]string, 0, len(ce.Problems))
 	for _, p := range ce.Problems {
 		m := problemText(p)
-		problems[p.ItemID] = m
+		problems[cart.LineField(p.ItemID, p.VariantID)] = m
 		msgs = append(msgs, m)
 	}
 	return h.renderCheckout(c, http.StatusUnprocessableEntity, f, nil, "Your order was not placed. "+strings.Join(msgs, " "),
 		func(d *views.CheckoutData) {
 			for i, l := range d.Lines {
-				if p, ok := problems[l.ItemID]; ok {
+				if p, ok := problems[cart.LineField(l.ItemID, l.VariantID)]; ok {
 					d.Lines[i].Problem = p
 				}
 			}

@@ -20,6 +20,9 @@ func (h *Handler) ShowItem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if chosen := chosenOptions(c); chosen != nil {
+		return h.pickedVariant(c, id, chosen)
+	}
 	s := web.SessionOf(c)
 	req := pagecache.ItemPageRequest{ItemID: id, Query: c.QueryParams(), Token: s.Token,
 		ClaimedUserID: s.ClaimedID(), Render: h.renderItem, NewToken: h.web.NewToken}
@@ -64,6 +67,8 @@ func (h *Handler) renderItem(ctx context.Context, facts pagecache.PageData) ([]b
 		d.Reviews = append(d.Reviews, views.ReviewView{ID: r.Ref(), User: r.Username, Rating: r.Rating, Body: r.Body,
 			When: r.Updated.UTC().Format("2 Jan 2006"), Verified: r.Verified})
 	}
+	variantPage(&d, it, facts.Variants, facts.Variant)
+	d.MaxQty = min(d.Item.Stock, int64(h.cfg.MaxLineQty))
 	d.ViewToBuy, d.HasViewToBuy = facts.ViewToBuy()
 	for _, b := range facts.AlsoBought {
 		d.AlsoBought = append(d.AlsoBought, views.ItemCard{ID: b.ID, Name: b.Name})

@@ -140,7 +140,7 @@ func (h *Handler) orderView(o orders.Order, adminView bool) views.OrderData {
 		d.Payment, d.PaymentNote = p.Label(), p.Instructions()
 	}
 	for _, l := range o.Lines {
-		d.Lines = append(d.Lines, views.OrderLine{ItemID: l.ItemID, Name: l.Name, PriceCents: l.PriceCents, Qty: l.Qty})
+		d.Lines = append(d.Lines, views.OrderLine{ItemID: l.ItemID, VariantID: l.VariantID, SKU: l.SKU, Variant: l.Variant, Name: l.Name, PriceCents: l.PriceCents, Qty: l.Qty})
 	}
 	d.Timeline = append(d.Timeline, views.OrderEventView{Status: orders.OrderPending, By: actorText(orders.ActorShopper, adminView), At: web.When(o.CreatedAt)})
 	for _, e := range o.Events {

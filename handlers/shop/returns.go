@@ -39,9 +39,14 @@ func (h *Handler) addReturns(ctx context.Context, d *views.OrderData, o orders.O
 	f := &views.ReturnForm{Until: web.When(until), Max: returns.MaxReasonLen}
 	some := false
 	for _, l := range o.Lines {
-		n := left[l.ItemID].Qty
+		key := returns.LineKey{ItemID: l.ItemID, VariantID: l.VariantID}
+		n := left[key].Qty
 		some = some || n > 0
-		f.Lines = append(f.Lines, views.ReturnFormLine{ItemID: l.ItemID, Name: l.Name, Left: n})
+		name := l.Name
+		if l.Variant != "" {
+			name += " (" + l.Variant + ")"
+		}
+		f.Lines = append(f.Lines, views.ReturnFormLine{Key: key.String(), Name: name, Left: n})
 	}
 	if some {
 		d.Return = f
@@ -84,11 +89,11 @@ func (h *Handler) AskReturn(c echo.Context) error {
 	if err != nil {
 		return web.Unprocessable(c, "The form could not be read.")
 	}
-	req := returns.Request{OrderID: id, UserID: s.UserID, Qty: map[int64]int64{}, Reason: form.Get("reason")}
+	req := returns.Request{OrderID: id, UserID: s.UserID, Qty: map[returns.LineKey]int64{}, Reason: form.Get("reason")}
 	err = nil
 	for _, v := range form["line"] {
-		item, perr := strconv.ParseInt(v, 10, 64)
-		if perr != nil || item <= 0 {
+		key, ok := returns.ParseLineKey(v)
+		if !ok {
 			err = returns.ErrUnknownLine
 			break
 		}
@@ -97,7 +102,7 @@ func (h *Handler) AskReturn(c echo.Context) error {
 			err = returns.ErrQty
 			break
 		}
-		req.Qty[item] = qty
+		req.Qty[key] = qty
 	}
 	var r returns.Return
 	if err == nil {
@@ -142,8 +147,10 @@ func (h *Handler) refusedReturn(c echo.Context, o orders.Order, picked []string,
 	}
 	d.Return.Error, d.Return.Reason = msg, req.Reason
 	for i, l := range d.Return.Lines {
-		d.Return.Lines[i].Picked = slices.Contains(picked, strconv.FormatInt(l.ItemID, 10))
-		d.Return.Lines[i].Qty = req.Qty[l.ItemID]
+		d.Return.Lines[i].Picked = slices.Contains(picked, l.Key)
+		if key, ok := returns.ParseLineKey(l.Key); ok {
+			d.Return.Lines[i].Qty = req.Qty[key]
+		}
 	}
 	return web.Render(c, http.StatusUnprocessableEntity, views.OrderPage(h.web.Chrome(c, "Order #"+web.Itoa(o.ID)), d))
 }

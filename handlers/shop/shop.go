@@ -38,6 +38,9 @@ type Catalog interface {
 	CatalogRows(ctx context.Context, ids []int64) (map[int64]catalog.Item, error)
 	ItemNames(ctx context.Context, ids []int64) (map[int64]string, error)
 	ItemRow(ctx context.Context, id int64) ([]byte, bool, error)
+	// Variants lists an item's variants; VariantsByID reads a cart's.
+	Variants(ctx context.Context, itemID int64) ([]catalog.Variant, error)
+	VariantsByID(ctx context.Context, ids []int64) (map[int64]catalog.Variant, error)
 }
 
 // Search is the catalog's full-text search and its departments.
@@ -84,7 +87,7 @@ type Articles interface {
 // Carts are the visitors' carts.
 type Carts interface {
 	Cart(ctx context.Context, owner cart.Owner) (cart.Cart, error)
-	SetCartLine(ctx context.Context, owner cart.Owner, itemID, qty int64) (cart.Cart, error)
+	SetLine(ctx context.Context, owner cart.Owner, l cart.Line) (cart.Cart, error)
 	SetCode(ctx context.Context, owner cart.Owner, code string) error
 }
 
@@ -106,7 +109,7 @@ type Orders interface {
 type Returns interface {
 	Ask(ctx context.Context, req returns.Request) (returns.Return, error)
 	ForOrder(ctx context.Context, orderID int64) ([]returns.Return, error)
-	Returnable(ctx context.Context, orderID int64) (map[int64]returns.Line, error)
+	Returnable(ctx context.Context, orderID int64) (map[returns.LineKey]returns.Line, error)
 	Deadline(o orders.Order) (time.Time, bool)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -22,10 +23,43 @@ const MaxLines = 100
 // ErrFull means the cart already holds MaxLines other items.
 var ErrFull = errors.New("cart is full")
 
-// Line is one item of a cart and its quantity.
+// Line is one variant of an item in a cart and its quantity; VariantID
+// is 0 for the implicit variant of an item without options.
 type Line struct {
-	ItemID int64
-	Qty    int64
+	ItemID    int64
+	VariantID int64
+	Qty       int64
+}
+
+// Field is the line's field in the cart's hash: the item id for the
+// implicit variant (the format carts had before variants, which they
+// keep), else "<item id>:<variant id>".
+func (l Line) Field() string { return LineField(l.ItemID, l.VariantID) }
+
+// LineField is the hash field of a variant (0: the implicit one) of an
+// item.
+func LineField(itemID, variantID int64) string {
+	f := strconv.FormatInt(itemID, 10)
+	if variantID != 0 {
+		f += ":" + strconv.FormatInt(variantID, 10)
+	}
+	return f
+}
+
+// parseField reads a hash field; ok is false for one the shop never
+// writes.
+func parseField(f string) (itemID, variantID int64, ok bool) {
+	item, variant, has := strings.Cut(f, ":")
+	itemID, err := strconv.ParseInt(item, 10, 64)
+	if err != nil || itemID <= 0 {
+		return 0, 0, false
+	}
+	if has {
+		if variantID, err = strconv.ParseInt(variant, 10, 64); err != nil || variantID <= 0 {
+			return 0, 0, false
+		}
+	}
+	return itemID, variantID, true
 }
 
 // Cart is a shopper's cart: its lines by item id and the total quantity,
@@ -38,21 +72,39 @@ type Cart struct {
 	Code string
 }
 
-// Qty returns the quantity of itemID in the cart, 0 when it is not there.
-func (c Cart) Qty(itemID int64) int64 {
+// Qty returns the quantity of an item without options (its implicit
+// variant) in the cart, 0 when it is not there.
+func (c Cart) Qty(itemID int64) int64 { return c.QtyOf(itemID, 0) }
+
+// QtyOf returns the quantity of a variant (0: the implicit one) of itemID
+// in the cart, 0 when it is not there.
+func (c Cart) QtyOf(itemID, variantID int64) int64 {
 	for _, l := range c.Lines {
-		if l.ItemID == itemID {
+		if l.ItemID == itemID && l.VariantID == variantID {
 			return l.Qty
 		}
 	}
 	return 0
 }
 
-// ItemIDs lists the cart's items in line order.
+// ItemIDs lists the cart's items in line order, each once.
 func (c Cart) ItemIDs() []int64 {
-	ids := make([]int64, len(c.Lines))
-	for i, l := range c.Lines {
-		ids[i] = l.ItemID
+	ids := make([]int64, 0, len(c.Lines))
+	for _, l := range c.Lines {
+		if len(ids) == 0 || ids[len(ids)-1] != l.ItemID {
+			ids = append(ids, l.ItemID)
+		}
+	}
+	return ids
+}
+
+// VariantIDs lists the cart's variants besides implicit ones.
+func (c Cart) VariantIDs() []int64 {
+	var ids []int64
+	for _, l := range c.Lines {
+		if l.VariantID != 0 {
+			ids = append(ids, l.VariantID)
+		}
 	}
 	return ids
 }
@@ -126,13 +178,19 @@ local out = redis.call('HGETALL', key)
 table.insert(out, 1, 1)
 return out`)
 
-// SetCartLine sets the quantity of one item in the owner's cart (it
-// replaces, not adds); qty <= 0 removes the line. It returns the cart as
-// it is after the write, or ErrFull. Validating the item and the
-// quantity against the catalog is the caller's job.
+// SetCartLine sets the quantity of an item without options in the owner's
+// cart (its implicit variant): SetLine of Line{ItemID: itemID, Qty: qty}.
 func (s *Service) SetCartLine(ctx context.Context, owner Owner, itemID, qty int64) (Cart, error) {
+	return s.SetLine(ctx, owner, Line{ItemID: itemID, Qty: qty})
+}
+
+// SetLine sets the quantity of one variant of an item in the owner's
+// cart (it replaces, not adds); a quantity <= 0 removes the line. It
+// returns the cart as it is after the write, or ErrFull. Validating the
+// variant and the quantity against the catalog is the caller's job.
+func (s *Service) SetLine(ctx context.Context, owner Owner, l Line) (Cart, error) {
 	ttl := s.cartTTL(owner).Milliseconds()
-	res, err := setCartLine.Run(ctx, s.rdb, []string{owner.key()}, itemID, qty, MaxLines, ttl).Slice()
+	res, err := setCartLine.Run(ctx, s.rdb, []string{owner.key()}, l.Field(), l.Qty, MaxLines, ttl).Slice()
 	if err != nil {
 		return Cart{}, fmt.Errorf("set cart line: %w", err)
 	}
@@ -261,25 +319,29 @@ func (s *Service) AddMerge(ctx context.Context, pipe redis.Pipeliner, userID int
 	args := make([]any, 0, 2+2*len(lines))
 	args = append(args, MaxLines, s.cartTTL(owner).Milliseconds())
 	for _, l := range lines {
-		args = append(args, l.ItemID, l.Qty)
+		args = append(args, l.Field(), l.Qty)
 	}
 	return mergeCart.Eval(ctx, pipe, []string{owner.key()}, args...)
 }
 
-// parseCart turns the hash into lines sorted by item id. Fields or values
-// that are not positive numbers (which the shop never writes) are skipped.
+// parseCart turns the hash into lines sorted by item id, then variant id
+// (the checkout's lock order). Fields or values the shop never writes are
+// skipped.
 func parseCart(m map[string]string) Cart {
 	c := Cart{Lines: make([]Line, 0, len(m))}
 	for k, v := range m {
-		id, err1 := strconv.ParseInt(k, 10, 64)
-		qty, err2 := strconv.ParseInt(v, 10, 64)
-		if err1 != nil || err2 != nil || id <= 0 || qty <= 0 {
+		id, variant, ok := parseField(k)
+		qty, err := strconv.ParseInt(v, 10, 64)
+		if !ok || err != nil || qty <= 0 {
 			continue
 		}
-		c.Lines = append(c.Lines, Line{ItemID: id, Qty: qty})
+		c.Lines = append(c.Lines, Line{ItemID: id, VariantID: variant, Qty: qty})
 		c.Count += qty
 	}
-	sort.Slice(c.Lines, func(i, j int) bool { return c.Lines[i].ItemID < c.Lines[j].ItemID })
+	sort.Slice(c.Lines, func(i, j int) bool {
+		a, b := c.Lines[i], c.Lines[j]
+		return a.ItemID < b.ItemID || a.ItemID == b.ItemID && a.VariantID < b.VariantID
+	})
 	return c
 }
 
@@ -312,7 +374,7 @@ return 1`)
 func AddRemoveOrdered(ctx context.Context, pipe redis.Pipeliner, owner Owner, lines []Line) {
 	args := make([]any, 0, 2*len(lines))
 	for _, l := range lines {
-		args = append(args, l.ItemID, l.Qty)
+		args = append(args, l.Field(), l.Qty)
 	}
 	removeOrdered.Eval(ctx, pipe, []string{owner.key()}, args...)
 }

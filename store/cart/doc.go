@@ -2,7 +2,9 @@
 // (`cart:{<session id>}`, keys.GuestCart, ending with its session) and a
 // signed-in account's cart (`{user:<id>}:cart`, keys.AccountCart, shared
 // by the account's devices, kept across sign-out and session eviction for
-// ACCOUNT_CART_TTL without use). Each is a HASH item id -> quantity.
+// ACCOUNT_CART_TTL without use). Each is a HASH of lines -> quantity,
+// a line's field being the item id for an item without options (its
+// implicit variant) and "<item id>:<variant id>" for a variant.
 // Beside each cart, a STRING holds the discount code the shopper applied
 // (keys.GuestCartCode, expiring GuestCodeTTL after the cart was last read;
 // keys.AccountCartCode, kept as long as the account's cart); Cart reads it

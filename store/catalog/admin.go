@@ -136,12 +136,13 @@ type ItemEdit struct {
 	Description string
 }
 
-// UpdateItem saves an admin's edit and makes it visible at once: the
+// UpdateItem saves an admin's edit and makes it visible at once (the
+// stock of an item with options is its variants' and stays): the
 // change is announced (Changed), so the item's cached row and name go and
 // its cached pages are purged.
 func (s *Service) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, error) {
 	res, err := s.db.ExecContext(ctx,
-		`UPDATE items SET name = $1, price_cents = $2, stock = $3, description = $4, category = $5, updated_at = $6 WHERE id = $7`,
+		`UPDATE items SET name = $1, price_cents = $2, stock = CASE WHEN option_names = '' THEN $3 ELSE stock END, description = $4, category = $5, updated_at = $6 WHERE id = $7`,
 		e.Name, e.PriceCents, e.Stock, e.Description, e.Category, s.clock.Now().Unix(), id)
 	if err != nil {
 		return Item{}, fmt.Errorf("update item %d: %w", id, err)

@@ -7,7 +7,9 @@
 //
 // Redis keys: `inv:<id>` (a row as JSON, keys.RowCache), `schedule:` and
 // `delay:` (the row cache's schedule, keys.RowSchedule and keys.RowDelay).
-// Tables: items (and the full-text tables search reads, kept by triggers).
+// Tables: items (and the full-text tables search reads, kept by triggers),
+// item_variants (an item's variants, when items.option_names names its
+// options).
 //
 // Invariants:
 //   - Every committed change of an item that a page, a search or a cart
@@ -20,6 +22,12 @@
 //     nothing), and announces what it changed like any edit.
 //   - Items are never deleted, only archived; an archived item leaves
 //     listings, search and carts, and its page answers Gone.
+//   - An item with options sells only through its variants, and its
+//     items.stock is their stock summed, kept in the same transaction as
+//     every change of a variant's stock (TakeStock, PutBackStock,
+//     SaveVariants, the import). An item without options is its own
+//     implicit variant, id 0. A transaction locks an item's row before
+//     any of its variants' rows.
 //   - The row cache never decides a sale: the checkout re-reads stock and
 //     prices in its transaction (TakeStock, ItemsTx).
 //

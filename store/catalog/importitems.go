@@ -14,6 +14,9 @@ import (
 var (
 	// ErrUnknownCategory is a row whose category no item has.
 	ErrUnknownCategory = errors.New("unknown category")
+	// ErrNotAVariant is a row with options whose SKU is no variant's:
+	// variants are added on the item's variants page, not by import.
+	ErrNotAVariant = errors.New("not a variant's SKU")
 )
 
 // ImportRow is one row of a catalog import, checked for form by the
@@ -28,6 +31,11 @@ type ImportRow struct {
 	PriceCents  int64
 	Stock       int64
 	Archived    bool
+	// Options is a variant's row's options as exported ("" for an item
+	// without options); such a row updates the variant with its SKU: its
+	// price, compare-at price and stock, and its item's other fields.
+	Options        string
+	CompareAtCents int64
 }
 
 // RowProblem is a row the database refused, by its number.
@@ -71,7 +79,7 @@ func (s *Service) ImportItems(ctx context.Context, rows []ImportRow) (ImportResu
 			return res, fmt.Errorf("import: lock: %w", err)
 		}
 	}
-	bad, err := unknownCategories(ctx, tx, rows)
+	bad, err := checkImportRows(ctx, tx, rows)
 	if err != nil {
 		return res, err
 	}
@@ -106,7 +114,31 @@ func (s *Service) ImportItems(ctx context.Context, rows []ImportRow) (ImportResu
 // wrong itself, so one answer lists every wrong row. ImportItems checks
 // again inside its transaction.
 func (s *Service) CheckImport(ctx context.Context, rows []ImportRow) ([]RowProblem, error) {
-	return unknownCategories(ctx, s.db, rows)
+	return checkImportRows(ctx, s.db, rows)
+}
+
+// checkImportRows finds the rows naming a category no item has, and the
+// variant rows whose SKU is no variant's.
+func checkImportRows(ctx context.Context, q querier, rows []ImportRow) ([]RowProblem, error) {
+	bad, err := unknownCategories(ctx, q, rows)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if r.Options == "" {
+			continue
+		}
+		rs, err := q.QueryContext(ctx, `SELECT 1 FROM item_variants WHERE sku = $1`, r.SKU)
+		if err != nil {
+			return nil, fmt.Errorf("import: variants: %w", err)
+		}
+		found := rs.Next()
+		rs.Close()
+		if !found {
+			bad = append(bad, RowProblem{Line: r.Line, SKU: r.SKU, Err: ErrNotAVariant})
+		}
+	}
+	return bad, nil
 }
 
 // querier is a database or a transaction.
@@ -152,6 +184,9 @@ const (
 
 // importRow writes one row in tx and says what it did.
 func importRow(ctx context.Context, tx *sql.Tx, r ImportRow, now int64) (int64, rowOutcome, error) {
+	if r.Options != "" {
+		return importVariantRow(ctx, tx, r, now)
+	}
 	var it Item
 	var archived sql.NullInt64
 	err := tx.QueryRowContext(ctx, `SELECT id, name, description, category, price_cents, stock, archived_at FROM items WHERE sku = $1`, r.SKU).
@@ -163,12 +198,24 @@ func importRow(ctx context.Context, tx *sql.Tx, r ImportRow, now int64) (int64, 
 	if err != nil {
 		return 0, 0, err
 	}
+	var options string
+	if err := tx.QueryRowContext(ctx, `SELECT option_names FROM items WHERE id = $1`, it.ID).Scan(&options); err != nil {
+		return 0, 0, err
+	}
+	if options != "" {
+		r.Stock = it.Stock // the stock of an item with options is its variants'
+	}
+	return updateImported(ctx, tx, it, archived.Valid, r, now)
+}
+
+// updateImported updates item it from row r, unless they are equal.
+func updateImported(ctx context.Context, tx *sql.Tx, it Item, archived bool, r ImportRow, now int64) (int64, rowOutcome, error) {
 	if it.Name == r.Name && it.Description == r.Description && it.Category == r.Category &&
-		it.PriceCents == r.PriceCents && it.Stock == r.Stock && archived.Valid == r.Archived {
+		it.PriceCents == r.PriceCents && it.Stock == r.Stock && archived == r.Archived {
 		return it.ID, rowUnchanged, nil
 	}
 	// An item that stays archived keeps the time it was archived.
-	_, err = tx.ExecContext(ctx, `UPDATE items SET name = $1, description = $2, category = $3, price_cents = $4, stock = $5,
+	_, err := tx.ExecContext(ctx, `UPDATE items SET name = $1, description = $2, category = $3, price_cents = $4, stock = $5,
 		archived_at = CASE WHEN $6 THEN COALESCE(archived_at, $7) ELSE NULL END, updated_at = $7 WHERE id = $8`,
 		r.Name, r.Description, r.Category, r.PriceCents, r.Stock, r.Archived, now, it.ID)
 	return it.ID, rowUpdated, err
@@ -202,4 +249,47 @@ func insertImported(ctx context.Context, tx *sql.Tx, r ImportRow, now int64) (in
 		}
 	}
 	return 0, platform.ErrConflict
+}
+
+// importVariantRow updates a variant from its row (price, compare-at
+// price, stock; a price equal to the item's keeps the variant at the
+// item's price) and its item from the row's other fields, keeping the
+// item's stock the variants' sum.
+func importVariantRow(ctx context.Context, tx *sql.Tx, r ImportRow, now int64) (int64, rowOutcome, error) {
+	var v Variant
+	v, err := scanVariant(tx.QueryRowContext(ctx, `SELECT `+variantColumns+` FROM item_variants WHERE sku = $1`, r.SKU))
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, ErrNotAVariant // checked before, within the same transaction
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	var it Item
+	var archived sql.NullInt64
+	err = tx.QueryRowContext(ctx, `SELECT id, name, description, category, price_cents, stock, archived_at FROM items WHERE id = $1`, v.ItemID).
+		Scan(&it.ID, &it.Name, &it.Description, &it.Category, &it.PriceCents, &it.Stock, &archived)
+	if err != nil {
+		return 0, 0, err
+	}
+	sold := v.Sold(it)
+	outcome := rowUnchanged
+	if sold.PriceCents != r.PriceCents || v.CompareAtCents != r.CompareAtCents || v.Stock != r.Stock {
+		price := sql.NullInt64{Int64: r.PriceCents, Valid: r.PriceCents != it.PriceCents}
+		compare := sql.NullInt64{Int64: r.CompareAtCents, Valid: r.CompareAtCents > 0}
+		if _, err := tx.ExecContext(ctx, `UPDATE items SET stock = stock + $1 WHERE id = $2`, r.Stock-v.Stock, it.ID); err != nil {
+			return 0, 0, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE item_variants SET price_cents = $1, compare_at_cents = $2, stock = $3 WHERE id = $4`,
+			price, compare, r.Stock, v.ID); err != nil {
+			return 0, 0, err
+		}
+		it.Stock += r.Stock - v.Stock
+		outcome = rowUpdated
+	}
+	r.Stock, r.PriceCents = it.Stock, it.PriceCents // the item's own price and summed stock stay
+	id, itemOutcome, err := updateImported(ctx, tx, it, archived.Valid, r, now)
+	if itemOutcome == rowUpdated {
+		outcome = rowUpdated
+	}
+	return id, outcome, err
 }

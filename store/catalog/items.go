@@ -27,12 +27,19 @@ type Item struct {
 	// key the CSV export and import match rows on (DefaultSKU unless an
 	// import chose another).
 	SKU string `json:"sku,omitempty"`
+	// Options names the item's options (at most MaxOptions, e.g. Size,
+	// Colour), nil for an item without options. An item with options
+	// sells only through its variants, and its Stock is theirs summed.
+	Options []string `json:"options,omitempty"`
 }
+
+// HasOptions reports whether the item sells through variants.
+func (it Item) HasOptions() bool { return len(it.Options) > 0 }
 
 // Archived reports whether the item was taken off sale.
 func (it Item) Archived() bool { return it.ArchivedAt != 0 }
 
-const itemColumns = `id, slug, name, description, category, price_cents, stock, updated_at, archived_at, COALESCE(sku, '')`
+const itemColumns = `id, slug, name, description, category, price_cents, stock, updated_at, archived_at, COALESCE(sku, ''), option_names`
 
 // OnSale is the condition every shop-facing items query carries: archived
 // items leave listings, search and category counts.
@@ -41,8 +48,9 @@ const OnSale = `archived_at IS NULL`
 func scanItem(row interface{ Scan(...any) error }) (Item, error) {
 	var it Item
 	var archived sql.NullInt64
-	err := row.Scan(&it.ID, &it.Slug, &it.Name, &it.Description, &it.Category, &it.PriceCents, &it.Stock, &it.UpdatedAt, &archived, &it.SKU)
-	it.ArchivedAt = archived.Int64
+	var options string
+	err := row.Scan(&it.ID, &it.Slug, &it.Name, &it.Description, &it.Category, &it.PriceCents, &it.Stock, &it.UpdatedAt, &archived, &it.SKU, &options)
+	it.ArchivedAt, it.Options = archived.Int64, splitOptions(options)
 	return it, err
 }
 

@@ -28,11 +28,16 @@ func LockItem(ctx context.Context, tx *sql.Tx, itemID int64, now time.Time) erro
 	return nil
 }
 
-// TakeStock takes qty of an item on sale in tx if that many are left,
-// with one conditional update (so concurrent checkouts never sell more
-// than the stock). It returns the stock left and whether it took it.
-func TakeStock(ctx context.Context, tx *sql.Tx, itemID, qty int64) (left int64, taken bool, err error) {
-	err = tx.QueryRowContext(ctx, `UPDATE items SET stock = stock - $1 WHERE id = $2 AND stock >= $1 AND `+OnSale+` RETURNING stock`,
+// TakeStock takes qty of a variant of an item on sale in tx if that many
+// are left, with conditional updates (so concurrent checkouts never sell
+// more than the stock); variant 0 is the implicit variant of an item
+// without options. It returns the variant's stock left and whether it
+// took it; when not, the caller rolls back.
+func TakeStock(ctx context.Context, tx *sql.Tx, itemID, variantID, qty int64) (left int64, taken bool, err error) {
+	if variantID != 0 {
+		return takeVariantStock(ctx, tx, itemID, variantID, qty)
+	}
+	err = tx.QueryRowContext(ctx, `UPDATE items SET stock = stock - $1 WHERE id = $2 AND stock >= $1 AND option_names = '' AND `+OnSale+` RETURNING stock`,
 		qty, itemID).Scan(&left)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
@@ -40,41 +45,36 @@ func TakeStock(ctx context.Context, tx *sql.Tx, itemID, qty int64) (left int64, 
 	return left, err == nil, err
 }
 
-// PutBackStock returns qty of an item to its stock in tx (a cancelled order).
-func PutBackStock(ctx context.Context, tx *sql.Tx, itemID, qty int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE items SET stock = stock + $1 WHERE id = $2`, qty, itemID)
+// PutBackStock returns qty of a variant (0: the implicit one) to its
+// stock in tx (a cancelled order): the item's row first, then the
+// variant's, the checkout's lock order. A variant removed since is not
+// brought back; the item's summed stock then only counts the others.
+func PutBackStock(ctx context.Context, tx *sql.Tx, itemID, variantID, qty int64) error {
+	if variantID == 0 {
+		_, err := tx.ExecContext(ctx, `UPDATE items SET stock = stock + $1 WHERE id = $2`, qty, itemID)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE items SET stock = stock + $1 WHERE id = $2
+		AND EXISTS (SELECT 1 FROM item_variants v WHERE v.id = $3 AND v.item_id = $2)`, qty, itemID, variantID)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE item_variants SET stock = stock + $1 WHERE id = $2 AND item_id = $3`, qty, variantID, itemID)
 	return err
 }
 
-// StockTx reads an item's name, stock and archive time in tx; ok is false
-// for a missing item.
-func StockTx(ctx context.Context, tx *sql.Tx, itemID int64) (it Item, ok bool, err error) {
+// StockTx reads the name, stock and archive time of a variant (0: the
+// implicit one) of an item in tx; ok is false for a missing item or
+// variant.
+func StockTx(ctx context.Context, tx *sql.Tx, itemID, variantID int64) (it Item, ok bool, err error) {
+	if variantID != 0 {
+		return variantStockTx(ctx, tx, itemID, variantID)
+	}
 	var archived sql.NullInt64
-	err = tx.QueryRowContext(ctx, `SELECT name, stock, archived_at FROM items WHERE id = $1`, itemID).Scan(&it.Name, &it.Stock, &archived)
+	err = tx.QueryRowContext(ctx, `SELECT name, stock, archived_at FROM items WHERE id = $1 AND option_names = ''`, itemID).Scan(&it.Name, &it.Stock, &archived)
 	it.ID, it.ArchivedAt = itemID, archived.Int64
 	if errors.Is(err, sql.ErrNoRows) {
 		return Item{}, false, nil
 	}
 	return it, err == nil, err
-}
-
-// PricesTx reads the names and prices of items in tx (a checkout's
-// snapshot, taken after its stock updates so that they are the committed
-// values at the moment of sale).
-func PricesTx(ctx context.Context, tx *sql.Tx, ids []int64) (map[int64]Item, error) {
-	ph, args := platform.InList(1, ids)
-	rs, err := tx.QueryContext(ctx, `SELECT id, name, price_cents FROM items WHERE id IN (`+ph+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	out := make(map[int64]Item, len(ids))
-	for rs.Next() {
-		var it Item
-		if err := rs.Scan(&it.ID, &it.Name, &it.PriceCents); err != nil {
-			return nil, err
-		}
-		out[it.ID] = it
-	}
-	return out, rs.Err()
 }

@@ -33,6 +33,7 @@ const (
 // LineProblem says why one cart line cannot be filled.
 type LineProblem struct {
 	ItemID    int64
+	VariantID int64
 	Name      string
 	Reason    string // ProblemGone, ProblemSoldOut or ProblemShort
 	Wanted    int64
@@ -160,6 +161,12 @@ func (s *Service) precheck(ctx context.Context, c cart.Cart) error {
 	var problems []LineProblem
 	for _, l := range c.Lines {
 		it, ok := rows[l.ItemID]
+		if l.VariantID != 0 && ok && !it.Archived() {
+			continue // the row holds the item's summed stock: the transaction checks the variant's
+		}
+		if ok && l.VariantID == 0 && it.HasOptions() {
+			ok = false // a line from before the item had options: choose one
+		}
 		if p, bad := problemFor(l, it, ok); bad {
 			problems = append(problems, p)
 		}
@@ -172,7 +179,7 @@ func (s *Service) precheck(ctx context.Context, c cart.Cart) error {
 
 // problemFor says whether line l can be filled from row it (ok = exists).
 func problemFor(l cart.Line, it catalog.Item, ok bool) (LineProblem, bool) {
-	p := LineProblem{ItemID: l.ItemID, Name: it.Name, Wanted: l.Qty, Available: it.Stock}
+	p := LineProblem{ItemID: l.ItemID, VariantID: l.VariantID, Name: it.Name, Wanted: l.Qty, Available: it.Stock}
 	switch {
 	case !ok || it.Archived():
 		p.Reason, p.Available = ProblemGone, 0
@@ -186,8 +193,9 @@ func problemFor(l cart.Line, it catalog.Item, ok bool) (LineProblem, bool) {
 	return p, true
 }
 
-// placeOrder is the checkout transaction. Lines are sorted by item id (the
-// cart's order), so two transactions lock rows in the same order and
+// placeOrder is the checkout transaction. Lines are sorted by item id,
+// then variant id (the cart's order), and a variant's row is locked after
+// its item's, so two transactions lock rows in the same order and
 // PostgreSQL cannot deadlock; SQLite's write transactions take the lock at
 // BEGIN (_txlock=immediate) and simply queue. The order is priced in the
 // transaction (delivery by the zone of the address's country, tax by its
@@ -208,7 +216,7 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, status st
 
 	var problems []LineProblem
 	for _, l := range lines {
-		left, taken, err := catalog.TakeStock(ctx, tx, l.ItemID, l.Qty)
+		left, taken, err := catalog.TakeStock(ctx, tx, l.ItemID, l.VariantID, l.Qty)
 		if err != nil {
 			return Order{}, false, fmt.Errorf("checkout: take stock: %w", err)
 		}
@@ -226,16 +234,6 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, status st
 		return Order{}, false, &CheckoutError{Problems: problems}
 	}
 
-	// Read names and prices after the updates: the rows are ours now, so
-	// the snapshot is the committed price at the moment of sale.
-	ids := make([]int64, len(lines))
-	for i, l := range lines {
-		ids[i] = l.ItemID
-	}
-	rows, err := catalog.PricesTx(ctx, tx, ids)
-	if err != nil {
-		return Order{}, false, fmt.Errorf("checkout: %w", err)
-	}
 	o = Order{UserID: req.Cart.UserID, Status: status, CreatedAt: time.Unix(s.clock.Now().Unix(), 0),
 		Email: req.Email, Address: req.Address, Shipping: req.Shipping, Payment: req.Payment}
 	if req.Cart.Guest() {
@@ -243,9 +241,15 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, status st
 	}
 	amounts := make([]int64, len(lines))
 	for i, l := range lines {
-		it := rows[l.ItemID]
-		o.Lines = append(o.Lines, OrderLine{ItemID: l.ItemID, Name: it.Name, PriceCents: it.PriceCents, Qty: l.Qty})
-		amounts[i] = it.PriceCents * l.Qty
+		// Read after the updates: the rows are ours now, so the snapshot
+		// is the committed price at the moment of sale.
+		sl, err := catalog.SaleLineTx(ctx, tx, l.ItemID, l.VariantID)
+		if err != nil {
+			return Order{}, false, fmt.Errorf("checkout: %w", err)
+		}
+		o.Lines = append(o.Lines, OrderLine{ItemID: l.ItemID, VariantID: l.VariantID, SKU: sl.SKU, Variant: sl.Variant,
+			Name: sl.Name, PriceCents: sl.PriceCents, Qty: l.Qty})
+		amounts[i] = sl.PriceCents * l.Qty
 		o.ItemCount += l.Qty
 	}
 	q, refused, err := s.prices.Quote(ctx, tx, pricing.Request{Lines: amounts, Country: req.Address.Country, Method: req.Shipping, Code: code})
@@ -300,7 +304,7 @@ func customer(req CheckoutRequest) string {
 
 // lineProblemTx says why the conditional update of line l touched no row.
 func lineProblemTx(ctx context.Context, tx *sql.Tx, l cart.Line) (LineProblem, error) {
-	it, ok, err := catalog.StockTx(ctx, tx, l.ItemID)
+	it, ok, err := catalog.StockTx(ctx, tx, l.ItemID, l.VariantID)
 	if err != nil {
 		return LineProblem{}, fmt.Errorf("checkout: %w", err)
 	}
@@ -312,12 +316,12 @@ func lineProblemTx(ctx context.Context, tx *sql.Tx, l cart.Line) (LineProblem, e
 }
 
 func insertOrderLines(ctx context.Context, tx *sql.Tx, o Order) error {
-	args := make([]any, 0, 5*len(o.Lines))
+	args := make([]any, 0, 8*len(o.Lines))
 	for _, l := range o.Lines {
-		args = append(args, o.ID, l.ItemID, l.Name, l.PriceCents, l.Qty)
+		args = append(args, o.ID, l.ItemID, l.VariantID, l.Name, l.PriceCents, l.Qty, l.SKU, l.Variant)
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO order_lines (order_id, item_id, name, price_cents, qty) VALUES `+
-		platform.ValueRows(1, len(o.Lines), 5), args...)
+	_, err := tx.ExecContext(ctx, `INSERT INTO order_lines (order_id, item_id, variant_id, name, price_cents, qty, sku, variant) VALUES `+
+		platform.ValueRows(1, len(o.Lines), 8), args...)
 	if err != nil {
 		return fmt.Errorf("checkout: insert lines: %w", err)
 	}
@@ -330,10 +334,12 @@ func insertOrderLines(ctx context.Context, tx *sql.Tx, o Order) error {
 // an order that never reached the queue is found by the fulfilment sweep.
 func (s *Service) afterCheckout(ctx context.Context, owner cart.Owner, o Order, soldOut bool, codeTyped string) {
 	ordered := make([]cart.Line, len(o.Lines))
-	ids := make([]int64, len(o.Lines))
+	var ids []int64
 	for i, l := range o.Lines {
-		ordered[i] = cart.Line{ItemID: l.ItemID, Qty: l.Qty}
-		ids[i] = l.ItemID
+		ordered[i] = cart.Line{ItemID: l.ItemID, VariantID: l.VariantID, Qty: l.Qty}
+		if len(ids) == 0 || ids[len(ids)-1] != l.ItemID {
+			ids = append(ids, l.ItemID)
+		}
 	}
 	pipe := s.rdb.Pipeline()
 	cart.AddRemoveOrdered(ctx, pipe, owner, ordered)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"storefront/store/cart"
 	"storefront/store/catalog"
 	"storefront/store/platform"
 	"storefront/store/pricing"
@@ -164,29 +165,33 @@ func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, want, to, 
 }
 
 // restock puts a cancelled order's quantities back on sale, in item id
-// order (the checkout's lock order, so the two cannot deadlock on
+// then variant id order (the checkout's lock order, so the two cannot deadlock on
 // PostgreSQL), and returns the item ids.
 func restock(ctx context.Context, tx *sql.Tx, orderID int64) ([]int64, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT item_id, qty FROM order_lines WHERE order_id = $1 ORDER BY item_id`, orderID)
+	rows, err := tx.QueryContext(ctx, `SELECT item_id, variant_id, qty FROM order_lines WHERE order_id = $1 ORDER BY item_id, variant_id`, orderID)
 	if err != nil {
 		return nil, fmt.Errorf("restock order %d: %w", orderID, err)
 	}
-	var ids, qtys []int64
+	var lines []cart.Line
 	for rows.Next() {
-		var id, qty int64
-		if err := rows.Scan(&id, &qty); err != nil {
+		var l cart.Line
+		if err := rows.Scan(&l.ItemID, &l.VariantID, &l.Qty); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("restock order %d: %w", orderID, err)
 		}
-		ids, qtys = append(ids, id), append(qtys, qty)
+		lines = append(lines, l)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("restock order %d: %w", orderID, err)
 	}
-	for i, id := range ids {
-		if err := catalog.PutBackStock(ctx, tx, id, qtys[i]); err != nil {
+	var ids []int64
+	for _, l := range lines {
+		if err := catalog.PutBackStock(ctx, tx, l.ItemID, l.VariantID, l.Qty); err != nil {
 			return nil, fmt.Errorf("restock order %d: %w", orderID, err)
+		}
+		if len(ids) == 0 || ids[len(ids)-1] != l.ItemID {
+			ids = append(ids, l.ItemID)
 		}
 	}
 	return ids, nil

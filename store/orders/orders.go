@@ -65,7 +65,13 @@ type Order struct {
 
 // OrderLine is one item of an order at the price it was sold for.
 type OrderLine struct {
-	ItemID     int64
+	ItemID int64
+	// VariantID is the variant sold, 0 for an item without options; SKU
+	// and Variant (its options as a shopper reads them, "" for none) are
+	// as they were at the sale.
+	VariantID  int64
+	SKU        string
+	Variant    string
 	Name       string
 	PriceCents int64
 	Qty        int64
@@ -155,14 +161,14 @@ func (s *Service) readOrder(ctx context.Context, userID, id int64) (Order, error
 		return Order{}, fmt.Errorf("order %d: %w", id, err)
 	}
 	o.CreatedAt, o.ProcessedAt = platform.UnixTime(created), platform.UnixTime(processed.Int64)
-	rows, err := s.db.QueryContext(ctx, `SELECT item_id, name, price_cents, qty FROM order_lines WHERE order_id = $1 ORDER BY item_id`, id)
+	rows, err := s.db.QueryContext(ctx, `SELECT item_id, variant_id, sku, variant, name, price_cents, qty FROM order_lines WHERE order_id = $1 ORDER BY item_id, variant_id`, id)
 	if err != nil {
 		return Order{}, fmt.Errorf("order %d: %w", id, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var l OrderLine
-		if err := rows.Scan(&l.ItemID, &l.Name, &l.PriceCents, &l.Qty); err != nil {
+		if err := rows.Scan(&l.ItemID, &l.VariantID, &l.SKU, &l.Variant, &l.Name, &l.PriceCents, &l.Qty); err != nil {
 			return Order{}, fmt.Errorf("order %d: %w", id, err)
 		}
 		o.Lines = append(o.Lines, l)

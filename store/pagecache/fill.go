@@ -54,7 +54,9 @@ return 1`
 type pageFill struct {
 	Key    string // the page's cache hash
 	ItemID int64
-	Gen    PageGen // the purge generations the read round trip saw
+	// Variant is the variant the URL chose, 0 for none.
+	Variant int64
+	Gen     PageGen // the purge generations the read round trip saw
 	// Names are ids whose names the caller will show: they are read with
 	// the item, so that a miss costs one SQL query at most.
 	Names  []int64
@@ -237,7 +239,15 @@ func (s *Service) pageData(ctx context.Context, f pageFill, row catalog.RowRead)
 	if it.Archived() {
 		return PageData{}, platform.ErrGone
 	}
-	d := PageData{Item: it, Views: f.Views, Buyers: bought.Buyers}
+	d := PageData{Item: it, Views: f.Views, Buyers: bought.Buyers, Variant: f.Variant}
+	if it.HasOptions() || f.Variant != 0 {
+		if d.Variants, err = s.catalog.Variants(ctx, it.ID); err != nil {
+			return PageData{}, err
+		}
+		if f.Variant != 0 && !slices.ContainsFunc(d.Variants, func(v catalog.Variant) bool { return v.ID == f.Variant }) {
+			return PageData{}, platform.ErrNotFound // not one of the item's: never stored
+		}
+	}
 	names, _ := s.catalog.CachedNames(bought.ItemIDs)
 	for _, id := range bought.ItemIDs {
 		if name, ok := names[id]; ok {

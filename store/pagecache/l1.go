@@ -41,6 +41,10 @@ type l1Entry struct {
 	freshUntil time.Time // after this the page is stale (served while rendered again)
 	hardUntil  time.Time // when Redis drops it
 	size       int64
+	// epoch is the item's purge epoch the page was held under: a purge
+	// voids every page of the item (one per chosen variant), not only
+	// the one under its plain key.
+	epoch l1Epoch
 }
 
 // l1Epoch is an item's purge epoch, read before a page is.
@@ -64,7 +68,7 @@ func (c *l1Cache) get(key string, now time.Time) *l1Entry {
 	if !ok {
 		return nil
 	}
-	if !now.Before(e.hardUntil) {
+	if !now.Before(e.hardUntil) || c.epochs[e.page.ItemID] != e.epoch.item || c.all != e.epoch.all {
 		c.pages.Remove(key)
 		return nil
 	}
@@ -102,7 +106,7 @@ func (c *l1Cache) put(key string, p *pagebody.Page, now time.Time, ttl, grace ti
 	if ttl < 0 { // no expiry set: treat as just stored
 		ttl = grace
 	}
-	e := &l1Entry{key: key, page: p, freshUntil: now.Add(ttl - grace), hardUntil: now.Add(ttl), size: int64(p.Size() + len(key))}
+	e := &l1Entry{key: key, page: p, freshUntil: now.Add(ttl - grace), hardUntil: now.Add(ttl), size: int64(p.Size() + len(key)), epoch: ep}
 	if e.size > c.max {
 		return
 	}

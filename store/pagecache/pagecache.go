@@ -140,14 +140,32 @@ type PageGen struct{ Item, All int64 }
 func ItemPath(id int64) string { return "/items/" + strconv.FormatInt(id, 10) }
 
 // pageKey is the whole cacheability rule of the URL: a `_` parameter
-// bypasses the cache; every other parameter is dropped from the key, since
-// the item page reads none (so inventing query strings cannot mint
-// entries). The key is the SHA-256 hex of the canonical path.
-func pageKey(itemID int64, query url.Values) (string, bool) {
+// bypasses the cache; `variant`, the chosen variant, is part of the key
+// when it is one id (the page of an id that is not one of the item's
+// variants is a 404, which is never stored, so inventing ids cannot mint
+// entries); every other parameter is dropped from the key, since the item
+// page reads none. The key is the SHA-256 hex of the canonical path and
+// query. variant is the chosen variant, 0 for the item's default.
+func pageKey(itemID int64, query url.Values) (key string, variant int64, ok bool) {
 	if _, ok := query["_"]; ok {
-		return "", false
+		return "", 0, false
 	}
-	return PageKey(itemID), true
+	if vs := query["variant"]; len(vs) == 1 {
+		if v, err := strconv.ParseInt(vs[0], 10, 64); err == nil && v > 0 && strconv.FormatInt(v, 10) == vs[0] {
+			return VariantPageKey(itemID, v), v, true
+		}
+	}
+	return PageKey(itemID), 0, true
+}
+
+// VariantPageKey is the cache hash of an item's page with a variant
+// chosen (PageKey for variant 0).
+func VariantPageKey(itemID, variant int64) string {
+	if variant == 0 {
+		return PageKey(itemID)
+	}
+	sum := sha256.Sum256([]byte(ItemPath(itemID) + "?variant=" + strconv.FormatInt(variant, 10)))
+	return hex.EncodeToString(sum[:])
 }
 
 // PageKey is the cache hash of an item's page.
@@ -174,6 +192,10 @@ type PageData struct {
 	Views      int64
 	AlsoBought []NamedItem
 	Buyers     int64
+	// Variants are the item's variants (none without options) and
+	// Variant the one the URL chose (0: none chosen, the page picks).
+	Variants []catalog.Variant
+	Variant  int64
 }
 
 // NamedItem is an item as a list of links shows it.
@@ -233,7 +255,7 @@ type ItemView struct {
 // reads only what the visitor's holes need, in one round trip; nothing is
 // read for the page itself.
 func (s *Service) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemView, error) {
-	key, cacheable := pageKey(req.ItemID, req.Query)
+	key, variant, cacheable := pageKey(req.ItemID, req.Query)
 	now := s.clock.Now()
 	var local *l1Entry
 	if cacheable {
@@ -293,7 +315,7 @@ func (s *Service) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemV
 	if out.Token == "" {
 		w.create = false
 	}
-	fill := pageFill{Key: key, ItemID: req.ItemID, Gen: v.gen, Names: out.Recent, Render: req.Render, Views: v.like.Counts.Views, epoch: ep}
+	fill := pageFill{Key: key, ItemID: req.ItemID, Variant: variant, Gen: v.gen, Names: out.Recent, Render: req.Render, Views: v.like.Counts.Views, epoch: ep}
 	switch {
 	case local != nil:
 		out.Page, out.Result, out.FreshFor = local.page, PageHit, local.freshUntil.Sub(now)
@@ -435,7 +457,8 @@ func (s *Service) readVisit(ctx context.Context, req ItemPageRequest, newToken, 
 // degradedPage serves an item page from the database alone while Redis is
 // down: no session, no view, no cache.
 func (s *Service) degradedPage(ctx context.Context, req ItemPageRequest) (ItemView, error) {
-	page, err := s.renderPage(ctx, pageFill{ItemID: req.ItemID, Names: []int64{req.ItemID}, Render: req.Render}, catalog.RowRead{}, pagebody.LevelFast)
+	_, variant, _ := pageKey(req.ItemID, req.Query)
+	page, err := s.renderPage(ctx, pageFill{ItemID: req.ItemID, Variant: variant, Names: []int64{req.ItemID}, Render: req.Render}, catalog.RowRead{}, pagebody.LevelFast)
 	if err != nil {
 		return ItemView{}, err
 	}

@@ -51,13 +51,25 @@ func pageHTML(name string) []byte {
 }
 
 func TestPageKeyDropsUnreadParameters(t *testing.T) {
-	k1, ok1 := pageKey(7, url.Values{"b": {"2"}, "a": {"1"}, "utm_source": {"x"}, "fbclid": {"y"}, "gclid": {"z"}})
-	k2, ok2 := pageKey(7, url.Values{})
+	k1, _, ok1 := pageKey(7, url.Values{"b": {"2"}, "a": {"1"}, "utm_source": {"x"}, "fbclid": {"y"}, "gclid": {"z"}})
+	k2, _, ok2 := pageKey(7, url.Values{})
 	if !ok1 || !ok2 || k1 != k2 || k1 != PageKey(7) || len(k1) != 64 || k1 == PageKey(8) {
 		t.Fatalf("keys %q %q", k1, k2)
 	}
-	if _, ok := pageKey(7, url.Values{"_": {"1"}}); ok {
+	if _, _, ok := pageKey(7, url.Values{"_": {"1"}}); ok {
 		t.Error("_ must bypass")
+	}
+}
+
+func TestPageKeyKeepsTheChosenVariant(t *testing.T) {
+	k, v, ok := pageKey(7, url.Values{"variant": {"12"}, "utm_source": {"x"}})
+	if !ok || v != 12 || k != VariantPageKey(7, 12) || k == PageKey(7) || k == VariantPageKey(7, 13) {
+		t.Fatalf("key %q variant %d", k, v)
+	}
+	for _, bad := range []string{"", "0", "-1", "012", "x", "1e3"} {
+		if k, v, ok := pageKey(7, url.Values{"variant": {bad}}); !ok || v != 0 || k != PageKey(7) {
+			t.Errorf("variant=%q: key %q variant %d, want the item's plain key", bad, k, v)
+		}
 	}
 }
 

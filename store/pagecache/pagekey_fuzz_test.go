@@ -21,14 +21,14 @@ func FuzzPageKey(f *testing.F) {
 		if err != nil {
 			return // the router hands the page cache only what parses
 		}
-		key, ok := pageKey(id, q)
+		key, variant, ok := pageKey(id, q)
 		if _, bypass := q["_"]; bypass {
 			if ok {
 				t.Fatalf("%d?%s: a `_` parameter must bypass the cache", id, rawQuery)
 			}
 			return
 		}
-		if !ok || key != PageKey(id) || len(key) != 64 {
+		if !ok || key != VariantPageKey(id, variant) || len(key) != 64 {
 			t.Fatalf("%d?%s: key %q, %v, want the item's one key", id, rawQuery, key, ok)
 		}
 		if PageKey(id+1) == key {

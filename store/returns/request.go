@@ -15,8 +15,8 @@ import (
 // Request is a shopper's ask to return some of an order.
 type Request struct {
 	OrderID int64
-	UserID  int64           // the shopper; another's order is platform.ErrNotFound
-	Qty     map[int64]int64 // how many of each order line (by item id)
+	UserID  int64             // the shopper; another's order is platform.ErrNotFound
+	Qty     map[LineKey]int64 // how many of each order line
 	Reason  string
 }
 
@@ -72,24 +72,28 @@ func (s *Service) Ask(ctx context.Context, req Request) (Return, error) {
 	r := Return{OrderID: req.OrderID, UserID: st.Return.UserID, Status: Requested, Reason: strings.TrimSpace(req.Reason),
 		CreatedAt: time.Unix(now.Unix(), 0)}
 	r.UpdatedAt = r.CreatedAt
-	for item, q := range req.Qty {
-		l, ok := left[item]
+	for key, q := range req.Qty {
+		l, ok := left[key]
 		if !ok {
 			return Return{}, ErrUnknownLine
 		}
 		if q > l.Qty {
 			return Return{}, ErrTooMany
 		}
-		r.Lines = append(r.Lines, Line{ItemID: item, Name: l.Name, Qty: q, PriceCents: l.PriceCents})
+		r.Lines = append(r.Lines, Line{ItemID: key.ItemID, VariantID: key.VariantID, Name: l.Name, Qty: q, PriceCents: l.PriceCents})
 	}
-	sort.Slice(r.Lines, func(i, j int) bool { return r.Lines[i].ItemID < r.Lines[j].ItemID })
+	// Item then variant order: the checkout's lock order for the restock.
+	sort.Slice(r.Lines, func(i, j int) bool {
+		a, b := r.Lines[i], r.Lines[j]
+		return a.ItemID < b.ItemID || (a.ItemID == b.ItemID && a.VariantID < b.VariantID)
+	})
 	if err := tx.QueryRowContext(ctx, `INSERT INTO returns (order_id, status, reason, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $4) RETURNING id`, r.OrderID, r.Status, r.Reason, now.Unix()).Scan(&r.ID); err != nil {
 		return Return{}, fmt.Errorf("return order %d: %w", req.OrderID, err)
 	}
 	for _, l := range r.Lines {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO return_lines (return_id, item_id, qty, price_cents) VALUES ($1, $2, $3, $4)`,
-			r.ID, l.ItemID, l.Qty, l.PriceCents); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO return_lines (return_id, item_id, variant_id, qty, price_cents) VALUES ($1, $2, $3, $4, $5)`,
+			r.ID, l.ItemID, l.VariantID, l.Qty, l.PriceCents); err != nil {
 			return Return{}, fmt.Errorf("return order %d: %w", req.OrderID, err)
 		}
 	}
@@ -102,10 +106,10 @@ func (s *Service) Ask(ctx context.Context, req Request) (Return, error) {
 	return r, nil
 }
 
-// Returnable is what is left to return of each line of an order (by item
-// id): bought less what returns not rejected hold. Lines with nothing left
+// Returnable is what is left to return of each line of an order: bought
+// less what returns not rejected hold. Lines with nothing left
 // are kept, with Qty 0.
-func (s *Service) Returnable(ctx context.Context, orderID int64) (map[int64]Line, error) {
+func (s *Service) Returnable(ctx context.Context, orderID int64) (map[LineKey]Line, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.kind == platform.DBPostgres})
 	if err != nil {
 		return nil, fmt.Errorf("returnable %d: %w", orderID, err)
@@ -114,38 +118,39 @@ func (s *Service) Returnable(ctx context.Context, orderID int64) (map[int64]Line
 	return returnable(ctx, tx, orderID)
 }
 
-func returnable(ctx context.Context, tx *sql.Tx, orderID int64) (map[int64]Line, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT item_id, name, price_cents, qty FROM order_lines WHERE order_id = $1`, orderID)
+func returnable(ctx context.Context, tx *sql.Tx, orderID int64) (map[LineKey]Line, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT item_id, variant_id, name, price_cents, qty FROM order_lines WHERE order_id = $1`, orderID)
 	if err != nil {
 		return nil, fmt.Errorf("returnable %d: %w", orderID, err)
 	}
-	left := map[int64]Line{}
+	left := map[LineKey]Line{}
 	for rows.Next() {
 		var l Line
-		if err := rows.Scan(&l.ItemID, &l.Name, &l.PriceCents, &l.Qty); err != nil {
+		if err := rows.Scan(&l.ItemID, &l.VariantID, &l.Name, &l.PriceCents, &l.Qty); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("returnable %d: %w", orderID, err)
 		}
-		left[l.ItemID] = l
+		left[l.Key()] = l
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("returnable %d: %w", orderID, err)
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT rl.item_id, SUM(rl.qty) FROM return_lines rl JOIN returns r ON r.id = rl.return_id
-		WHERE r.order_id = $1 AND r.status <> $2 GROUP BY rl.item_id`, orderID, Rejected)
+	rows, err = tx.QueryContext(ctx, `SELECT rl.item_id, rl.variant_id, SUM(rl.qty) FROM return_lines rl JOIN returns r ON r.id = rl.return_id
+		WHERE r.order_id = $1 AND r.status <> $2 GROUP BY rl.item_id, rl.variant_id`, orderID, Rejected)
 	if err != nil {
 		return nil, fmt.Errorf("returnable %d: %w", orderID, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var item, qty int64
-		if err := rows.Scan(&item, &qty); err != nil {
+		var key LineKey
+		var qty int64
+		if err := rows.Scan(&key.ItemID, &key.VariantID, &qty); err != nil {
 			return nil, fmt.Errorf("returnable %d: %w", orderID, err)
 		}
-		if l, ok := left[item]; ok {
+		if l, ok := left[key]; ok {
 			l.Qty = max(l.Qty-qty, 0)
-			left[item] = l
+			left[key] = l
 		}
 	}
 	return left, rows.Err()

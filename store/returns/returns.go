@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -73,12 +74,47 @@ type Return struct {
 	UpdatedAt   time.Time
 }
 
-// Line is a returned order line: its item, how many, at the price paid.
+// Line is a returned order line: its item and variant, how many, at the
+// price paid.
 type Line struct {
 	ItemID     int64
+	VariantID  int64 // 0 for an item without options
 	Name       string
 	Qty        int64
 	PriceCents int64
+}
+
+// LineKey names an order line: its item and variant (0 for an item
+// without options). As text (forms) it is "<item>", or "<item>-<variant>".
+type LineKey struct{ ItemID, VariantID int64 }
+
+// Key is the order line the returned line is of.
+func (l Line) Key() LineKey { return LineKey{l.ItemID, l.VariantID} }
+
+// String is the key as forms carry it.
+func (k LineKey) String() string {
+	if k.VariantID == 0 {
+		return strconv.FormatInt(k.ItemID, 10)
+	}
+	return strconv.FormatInt(k.ItemID, 10) + "-" + strconv.FormatInt(k.VariantID, 10)
+}
+
+// ParseLineKey reads a key as String writes it.
+func ParseLineKey(s string) (LineKey, bool) {
+	item, variant, hasVariant := strings.Cut(s, "-")
+	id, err := strconv.ParseInt(item, 10, 64)
+	if err != nil || id <= 0 {
+		return LineKey{}, false
+	}
+	k := LineKey{ItemID: id}
+	if hasVariant {
+		v, err := strconv.ParseInt(variant, 10, 64)
+		if err != nil || v <= 0 {
+			return LineKey{}, false
+		}
+		k.VariantID = v
+	}
+	return k, true
 }
 
 // GoodsCents is the returned lines' price paid times their quantity.
@@ -221,10 +257,10 @@ func (s *Service) list(ctx context.Context, where string, args []any, limit int)
 	for _, r := range out {
 		lo, hi = min(lo, r.ID), max(hi, r.ID)
 	}
-	lrows, err := s.db.QueryContext(ctx, `SELECT rl.return_id, rl.item_id, COALESCE(ol.name, ''), rl.qty, rl.price_cents
+	lrows, err := s.db.QueryContext(ctx, `SELECT rl.return_id, rl.item_id, rl.variant_id, COALESCE(ol.name, ''), rl.qty, rl.price_cents
 		FROM return_lines rl JOIN returns r ON r.id = rl.return_id
-		LEFT JOIN order_lines ol ON ol.order_id = r.order_id AND ol.item_id = rl.item_id
-		WHERE rl.return_id BETWEEN $1 AND $2 ORDER BY rl.return_id, rl.item_id`, lo, hi)
+		LEFT JOIN order_lines ol ON ol.order_id = r.order_id AND ol.item_id = rl.item_id AND ol.variant_id = rl.variant_id
+		WHERE rl.return_id BETWEEN $1 AND $2 ORDER BY rl.return_id, rl.item_id, rl.variant_id`, lo, hi)
 	if err != nil {
 		return nil, fmt.Errorf("return lines: %w", err)
 	}
@@ -232,7 +268,7 @@ func (s *Service) list(ctx context.Context, where string, args []any, limit int)
 	for lrows.Next() {
 		var rid int64
 		var l Line
-		if err := lrows.Scan(&rid, &l.ItemID, &l.Name, &l.Qty, &l.PriceCents); err != nil {
+		if err := lrows.Scan(&rid, &l.ItemID, &l.VariantID, &l.Name, &l.Qty, &l.PriceCents); err != nil {
 			return nil, fmt.Errorf("return lines: %w", err)
 		}
 		if i, ok := byID[rid]; ok {

@@ -65,7 +65,7 @@ func TestReturnFromRequestToRefund(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
 	o, uid := delivered(t, st, "ret1", cart.Line{ItemID: 3, Qty: 2}, cart.Line{ItemID: 4, Qty: 1})
-	r, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{3: 1}, Reason: "Too small"})
+	r, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 3}: 1}, Reason: "Too small"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestAskRefusals(t *testing.T) {
 	st.SetClock(func() time.Time { return now })
 	o, uid := delivered(t, st, "ret2", cart.Line{ItemID: 3, Qty: 2})
 	_, other := wiringtest.Shopper(t, st, "ret2other")
-	if _, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{3: 1}, Reason: "one back"}); err != nil {
+	if _, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 3}: 1}, Reason: "one back"}); err != nil {
 		t.Fatal(err)
 	}
 	// A second order, not delivered.
@@ -128,18 +128,18 @@ func TestAskRefusals(t *testing.T) {
 	before := count(t, st, `SELECT COUNT(*) FROM returns`)
 	lines := count(t, st, `SELECT COUNT(*) FROM return_lines`)
 	mails := returnMails(t, st)
-	ok := map[int64]int64{3: 1}
+	ok := map[returns.LineKey]int64{{ItemID: 3}: 1}
 	for name, c := range map[string]struct {
 		req  returns.Request
 		want error
 	}{
-		"not delivered": {returns.Request{OrderID: pending.ID, UserID: uid, Qty: map[int64]int64{4: 1}, Reason: "x"}, returns.ErrNotDelivered},
-		"no line":       {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{}, Reason: "x"}, returns.ErrNoLines},
-		"zero":          {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{3: 0}, Reason: "x"}, returns.ErrQty},
-		"negative":      {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{3: -1}, Reason: "x"}, returns.ErrQty},
-		"too many":      {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{3: 2}, Reason: "x"}, returns.ErrTooMany},
-		"absurd":        {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{3: 1 << 60}, Reason: "x"}, returns.ErrTooMany},
-		"unknown line":  {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{999: 1}, Reason: "x"}, returns.ErrUnknownLine},
+		"not delivered": {returns.Request{OrderID: pending.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 4}: 1}, Reason: "x"}, returns.ErrNotDelivered},
+		"no line":       {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{}, Reason: "x"}, returns.ErrNoLines},
+		"zero":          {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 3}: 0}, Reason: "x"}, returns.ErrQty},
+		"negative":      {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 3}: -1}, Reason: "x"}, returns.ErrQty},
+		"too many":      {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 3}: 2}, Reason: "x"}, returns.ErrTooMany},
+		"absurd":        {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 3}: 1 << 60}, Reason: "x"}, returns.ErrTooMany},
+		"unknown line":  {returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 999}: 1}, Reason: "x"}, returns.ErrUnknownLine},
 		"no reason":     {returns.Request{OrderID: o.ID, UserID: uid, Qty: ok, Reason: "  "}, returns.ErrReason},
 		"long reason":   {returns.Request{OrderID: o.ID, UserID: uid, Qty: ok, Reason: string(make([]byte, 501))}, returns.ErrReason},
 		"control":       {returns.Request{OrderID: o.ID, UserID: uid, Qty: ok, Reason: "bad\x00reason"}, returns.ErrReason},
@@ -171,7 +171,7 @@ func TestReturnMoves(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
 	o, uid := delivered(t, st, "ret3", cart.Line{ItemID: 5, Qty: 1})
-	ask := returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{5: 1}, Reason: "changed my mind"}
+	ask := returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 5}: 1}, Reason: "changed my mind"}
 	r, err := st.Returns.Ask(ctx, ask)
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +222,7 @@ func TestRefundNeverExceedsPayment(t *testing.T) {
 	if _, err := st.Orders.RefundOrder(ctx, o.ID, o.TotalCents, "admin:a"); err != nil {
 		t.Fatal(err)
 	}
-	r, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{6: 1}, Reason: "broken"})
+	r, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 6}: 1}, Reason: "broken"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestConcurrentAsksForLastUnit(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
 	o, uid := delivered(t, st, "ret5", cart.Line{ItemID: 7, Qty: 2})
-	if _, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{7: 1}, Reason: "first"}); err != nil {
+	if _, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 7}: 1}, Reason: "first"}); err != nil {
 		t.Fatal(err)
 	}
 	const n = 12
@@ -260,7 +260,7 @@ func TestConcurrentAsksForLastUnit(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{7: 1}, Reason: "last one"})
+			_, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 7}: 1}, Reason: "last one"})
 			errs <- err
 		}()
 	}
@@ -286,7 +286,7 @@ func TestConcurrentRefunds(t *testing.T) {
 	st := wiringtest.New(t)
 	ctx := t.Context()
 	o, uid := delivered(t, st, "ret6", cart.Line{ItemID: 8, Qty: 3})
-	r, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[int64]int64{8: 2}, Reason: "two too many"})
+	r, err := st.Returns.Ask(ctx, returns.Request{OrderID: o.ID, UserID: uid, Qty: map[returns.LineKey]int64{{ItemID: 8}: 2}, Reason: "two too many"})
 	if err != nil {
 		t.Fatal(err)
 	}

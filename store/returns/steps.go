@@ -89,7 +89,7 @@ func (s *Service) move(ctx context.Context, id int64, action, from, to string, r
 	var items []int64
 	if restock {
 		for _, l := range r.Lines { // item id order: the checkout's lock order
-			if err := catalog.PutBackStock(ctx, tx, l.ItemID, l.Qty); err != nil {
+			if err := catalog.PutBackStock(ctx, tx, l.ItemID, l.VariantID, l.Qty); err != nil {
 				return nil, fmt.Errorf("return %d: restock: %w", id, err)
 			}
 			items = append(items, l.ItemID)
@@ -184,15 +184,16 @@ func readReturnTx(ctx context.Context, tx *sql.Tx, id int64) (Return, error) {
 		return Return{}, fmt.Errorf("return %d: %w", id, errNoRows(err))
 	}
 	r.Restocked, r.CreatedAt, r.UpdatedAt = restocked != 0, time.Unix(created, 0), time.Unix(updated, 0)
-	rows, err := tx.QueryContext(ctx, `SELECT rl.item_id, COALESCE(ol.name, ''), rl.qty, rl.price_cents FROM return_lines rl
-		LEFT JOIN order_lines ol ON ol.order_id = $1 AND ol.item_id = rl.item_id WHERE rl.return_id = $2 ORDER BY rl.item_id`, r.OrderID, id)
+	rows, err := tx.QueryContext(ctx, `SELECT rl.item_id, rl.variant_id, COALESCE(ol.name, ''), rl.qty, rl.price_cents FROM return_lines rl
+		LEFT JOIN order_lines ol ON ol.order_id = $1 AND ol.item_id = rl.item_id AND ol.variant_id = rl.variant_id
+		WHERE rl.return_id = $2 ORDER BY rl.item_id, rl.variant_id`, r.OrderID, id)
 	if err != nil {
 		return Return{}, fmt.Errorf("return %d: %w", id, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var l Line
-		if err := rows.Scan(&l.ItemID, &l.Name, &l.Qty, &l.PriceCents); err != nil {
+		if err := rows.Scan(&l.ItemID, &l.VariantID, &l.Name, &l.Qty, &l.PriceCents); err != nil {
 			return Return{}, fmt.Errorf("return %d: %w", id, err)
 		}
 		r.Lines = append(r.Lines, l)

@@ -85,3 +85,84 @@ func demoColourOf(name string) string {
 	}
 	return "natural"
 }
+
+// demoSizes are the sizes every Apparel item comes in.
+var demoSizes = []string{"S", "M", "L", "XL"}
+
+// DemoVariants returns the demo catalog's options and variants by item
+// id: every Apparel item in sizes S, M, L and XL (XL at $2 more), every
+// third one also in two colours, and every fourth Home item in three
+// colours. Each item's stock is shared out over its variants, so a sold
+// out item stays sold out; some variants show a compare-at price.
+func DemoVariants(items []catalog.Item) map[int64]catalog.VariantSet {
+	out := map[int64]catalog.VariantSet{}
+	apparel, home := 0, 0
+	for _, it := range items {
+		var set catalog.VariantSet
+		switch it.Category {
+		case "Apparel":
+			apparel++
+			set.Options = []string{"Size"}
+			combos := [][]string{}
+			colours := []string{""}
+			if apparel%3 == 0 {
+				set.Options = append(set.Options, "Colour")
+				colours = []string{demoColourOf(it.Name), "Black"}
+			}
+			for _, c := range colours {
+				for _, size := range demoSizes {
+					combos = append(combos, append([]string{size}, nonEmpty(c)...))
+				}
+			}
+			set.Variants = demoVariantRows(it, combos)
+			for i := range set.Variants {
+				if set.Variants[i].Values[0] == "XL" {
+					set.Variants[i].OwnPrice, set.Variants[i].PriceSet = it.PriceCents+200, true
+				}
+			}
+		case "Home":
+			home++
+			if home%4 != 0 {
+				continue
+			}
+			set.Options = []string{"Colour"}
+			combos := [][]string{{demoColourOf(it.Name)}}
+			for _, c := range []string{"Ivory", "Charcoal", "Sand"} {
+				if len(combos) < 3 && c != combos[0][0] {
+					combos = append(combos, []string{c})
+				}
+			}
+			set.Variants = demoVariantRows(it, combos)
+		default:
+			continue
+		}
+		if len(out)%5 == 0 { // the first item with variants, then every fifth
+			set.Variants[0].CompareAtCents = it.PriceCents + 1000
+		}
+		out[it.ID] = set
+	}
+	return out
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// demoVariantRows makes one variant per combination, sharing out the
+// item's stock and naming each SKU after the item's and its values.
+func demoVariantRows(it catalog.Item, combos [][]string) []catalog.Variant {
+	n := int64(len(combos))
+	out := make([]catalog.Variant, len(combos))
+	for i, vals := range combos {
+		k := int64(i)
+		sku := catalog.DefaultSKU(it.ID)
+		for _, v := range vals {
+			sku += "-" + strings.ToUpper(strings.ReplaceAll(v, " ", ""))
+		}
+		out[i] = catalog.Variant{SKU: sku, Values: vals, Stock: it.Stock*(k+1)/n - it.Stock*k/n}
+	}
+	return out
+}

@@ -41,6 +41,9 @@ type Options struct {
 	// Pictures gives demo items generated pictures (main turns it on;
 	// tests that want them opt in).
 	Pictures bool
+	// Variants gives the demo catalog its options and variants
+	// (DemoVariants; main turns it on, tests that want them opt in).
+	Variants bool
 	// PictureCacheDir, if set, is a directory where the generated demo
 	// pictures are kept for the next start of the same program (see
 	// demoPictures): drawing them is most of a first start's work.
@@ -87,8 +90,14 @@ func (s *Service) Items(ctx context.Context) error {
 	if err != nil || !empty {
 		return err
 	}
-	if err := s.Catalog.AddItems(ctx, DemoItems(s.clock.Now())); err != nil {
+	items := DemoItems(s.clock.Now())
+	if err := s.Catalog.AddItems(ctx, items); err != nil {
 		return fmt.Errorf("seed items: %w", err)
+	}
+	if s.opt.Variants {
+		if err := s.Catalog.AddDemoVariants(ctx, DemoVariants(items)); err != nil {
+			return fmt.Errorf("seed variants: %w", err)
+		}
 	}
 	s.log.Info("seeded demo catalog", "items", DemoItemCount)
 	return nil

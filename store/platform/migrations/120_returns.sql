@@ -15,12 +15,13 @@ CREATE TABLE returns (
 );
 CREATE INDEX returns_order ON returns (order_id, id);
 CREATE INDEX returns_status ON returns (status, id);
--- The lines of a return: which order line (its item) and how many, at the
--- price the order paid for it.
+-- The lines of a return: which order line (its item and variant, 0 for
+-- an item without options) and how many, at the price the order paid.
 CREATE TABLE return_lines (
     return_id   BIGINT NOT NULL REFERENCES returns (id),
     item_id     BIGINT NOT NULL,
+    variant_id  BIGINT NOT NULL DEFAULT 0,
     qty         BIGINT NOT NULL CHECK (qty > 0),
     price_cents BIGINT NOT NULL,
-    PRIMARY KEY (return_id, item_id)
+    PRIMARY KEY (return_id, item_id, variant_id)
 );
