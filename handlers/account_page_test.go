@@ -31,6 +31,9 @@ func TestAccountPageAddressBook(t *testing.T) {
 	if page.Status != http.StatusOK || len(testids(page.Body, "account-page", "")) != 1 || len(testids(page.Body, "address-row", "")) != 0 {
 		t.Fatalf("account page: %d", page.Status)
 	}
+	if got := testids(page.Body, "account-page-email", "data-verified"); len(got) != 1 || got[0] != "false" || !strings.Contains(page.Body, "pat@example.com") {
+		t.Errorf("the account page's email: %v", got)
+	}
 	if len(testids(pat.Get("/").Body, "account-link", "")) != 1 {
 		t.Error("the header has no link to the account page")
 	}

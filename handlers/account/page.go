@@ -55,7 +55,11 @@ func (h *Handler) renderAccount(c echo.Context, status int, form views.CheckoutF
 	if err != nil {
 		return err
 	}
-	d := views.AccountData{Username: s.UserName, MoreOrders: total > len(list), Full: len(entries) >= addressbook.MaxAddresses,
+	email, err := h.accounts.Email(ctx, s.UserID)
+	if err != nil {
+		return err
+	}
+	d := views.AccountData{Username: s.UserName, Email: email.Email, EmailVerified: email.Verified, MoreOrders: total > len(list), Full: len(entries) >= addressbook.MaxAddresses,
 		Form: form, Countries: web.CountryOptions()}
 	for _, o := range list {
 		d.Orders = append(d.Orders, views.OrderSummary{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, ItemCount: o.ItemCount, Placed: web.When(o.CreatedAt)})
