@@ -96,7 +96,7 @@ func readAddress(c echo.Context) (orders.Address, map[string]string, error) {
 }
 
 // AddAddress is POST /account/addresses: save an address (422 with the
-// form as typed when a field is wrong, or when the book is full).
+// form as typed when a field is wrong, or when no more addresses fit).
 func (h *Handler) AddAddress(c echo.Context) error {
 	a, errs, err := readAddress(c)
 	if err != nil {
