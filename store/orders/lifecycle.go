@@ -52,7 +52,10 @@ func CanMoveOrder(from, to string) bool {
 // MoveError means an order cannot move from its status to the one asked:
 // a backward move, a move out of cancelled or delivered, a cancel after
 // shipping, or another move that got there first. Nothing changed.
-type MoveError struct{ From, To string }
+type MoveError struct {
+	From, To string
+	Raced    bool // the order changed between the read and the update
+}
 
 func (e *MoveError) Error() string {
 	return fmt.Sprintf("order cannot move from %s to %s", e.From, e.To)
@@ -95,6 +98,14 @@ func (s *Service) moveOrder(ctx context.Context, id, ownerID int64, from, to, ac
 		return Order{}, platform.ErrInvalid
 	}
 	userID, lines, err := s.moveOrderTx(ctx, id, ownerID, from, to, actor, tracking)
+	// A move that lost the race to another one is tried again while the
+	// order's new status still allows it: an admin marking a new order
+	// delivered must not fail because fulfilment processed it meanwhile.
+	// Two moves to the same status, or a cancel and a shipping, still
+	// leave exactly one applied: the loser's retry sees it can no longer move.
+	for tries := 0; tries < 3 && from == "" && lostRace(err, to); tries++ {
+		userID, lines, err = s.moveOrderTx(ctx, id, ownerID, from, to, actor, tracking)
+	}
 	if err != nil {
 		return Order{}, err
 	}
@@ -107,6 +118,13 @@ func (s *Service) moveOrder(ctx context.Context, id, ownerID int64, from, to, ac
 		}
 	}
 	return s.OrderAny(ctx, id)
+}
+
+// lostRace reports whether err says another move changed the order
+// between the read and the update, to a status that may still move to to.
+func lostRace(err error, to string) bool {
+	var me *MoveError
+	return errors.As(err, &me) && me.Raced && CanMoveOrder(me.From, to)
 }
 
 // moveOrderTx is MoveOrder's transaction. It returns the order's owner
@@ -140,7 +158,7 @@ func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, want, to, 
 		// PostgreSQL the update waited for it and then saw the new
 		// status): it won, this one changes nothing.
 		_ = tx.QueryRowContext(ctx, `SELECT status FROM orders WHERE id = $1`, id).Scan(&from)
-		return 0, nil, &MoveError{From: from, To: to}
+		return 0, nil, &MoveError{From: from, To: to, Raced: true}
 	}
 	var items []int64
 	if to == OrderCancelled {

@@ -133,3 +133,51 @@ func TestCancelRacesShipping(t *testing.T) {
 		}
 	}
 }
+
+// TestAdminMoveRacesFulfilment: an admin marks new orders delivered while
+// fulfilment processes them. Fulfilment's step is the machine's, not a
+// decision: the admin's move must apply either way, never fail with
+// "cannot move from processed".
+func TestAdminMoveRacesFulfilment(t *testing.T) {
+	st := wiringtest.New(t)
+	ctx := t.Context()
+	owner, _ := wiringtest.Shopper(t, st, "racer")
+	wiringtest.SetStock(t, st, 9, 100)
+	const n = 30
+	ids := make([]int64, n)
+	for i := range ids {
+		o, err := placeTestOrder(t, st, owner, []cart.Line{{ItemID: 9, Qty: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = o.ID
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*n)
+	for _, id := range ids {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			_, err := st.Orders.FulfilOrder(ctx, id)
+			errs <- err
+		}()
+		go func() {
+			defer wg.Done()
+			_, err := st.Orders.MoveOrder(ctx, id, 0, orders.OrderDelivered, orders.AdminActor("a"))
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("move: %v", err)
+		}
+	}
+	for _, id := range ids {
+		o, err := st.Orders.OrderAny(ctx, id)
+		if err != nil || o.Status != orders.OrderDelivered {
+			t.Fatalf("order %d is %q, want delivered: %v", id, o.Status, err)
+		}
+	}
+}
