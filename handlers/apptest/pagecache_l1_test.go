@@ -86,21 +86,26 @@ func TestPageCacheCoherenceAcrossInstances(t *testing.T) {
 	eventually(t, "purging all reaches A", func() bool { return get(a).Header.Get("X-Cache") != "HIT" })
 }
 
-// TestHitWritesAndSIGKILL: hits' writes wait in process for WRITE_BEHIND
-// (an hour here, so nothing is flushed on the clock): a SIGKILL loses those
-// views and nothing else; the session and the cart were written before
-// their responses. A SIGTERM flushes them.
+// TestHitWritesAndSIGKILL: hits' writes, and a first visit's session,
+// wait in process for WRITE_BEHIND (an hour here, so nothing is flushed
+// on the clock): a SIGKILL loses those views and the first visit's
+// session, whose token still works: the guest's next request, to the
+// restarted shop, is that session again, and its cart write lands. The
+// signed-in session and the cart were written before their responses. A
+// SIGTERM flushes everything.
 func TestHitWritesAndSIGKILL(t *testing.T) {
 	sh := sharedEnv(t, map[string]string{"WRITE_BEHIND": "1h"})
 	ctx := t.Context()
 	accounts := newAccountMaker(t, sh.env)
+	known := func(tok string) bool {
+		_, err := sh.rdb.ZScore(ctx, keys.Recent, keys.OfSession(tok).ID).Result()
+		return err == nil
+	}
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
 		p := apptest.Start(t, sh.env)
 		base := p.URL
 		s := signIn(t, accounts, base, "killed_"+strconv.Itoa(int(sig)))
 		s.At(base).MustPost("/cart", url.Values{"item": {"5"}, "qty": {"3"}}, http.StatusSeeOther)
-		guest := apptest.NewClient(t, base)
-		guest.MustGet("/items/88", http.StatusOK) // a new session: made before the answer
 		eventually(t, "item 88 is cached", func() bool {
 			return s.At(base).MustGet("/items/88", http.StatusOK).Header.Get("X-Cache") == "HIT"
 		})
@@ -111,13 +116,19 @@ func TestHitWritesAndSIGKILL(t *testing.T) {
 				t.Fatalf("X-Cache %s", x)
 			}
 		}
+		guest := apptest.NewClient(t, base)
+		if x := guest.MustGet("/items/88", http.StatusOK).Header.Get("X-Cache"); x != "HIT" {
+			t.Fatalf("first visit: X-Cache %s", x)
+		}
+		buffered := hits + 2 // and the hit that ended the wait, and the first visit
 		token, guestToken := s.At(base).Cookie("sid"), guest.Cookie("sid")
+		if guestToken == "" || known(guestToken) {
+			t.Fatalf("first visit: token %q, session written before the answer %v; want it behind", guestToken, known(guestToken))
+		}
 		_ = p.Signal(sig)
 		_ = p.Wait()
-		for _, tok := range []string{token, guestToken} {
-			if _, err := sh.rdb.ZScore(ctx, keys.Recent, keys.OfSession(tok).ID).Result(); err != nil {
-				t.Errorf("%v: a session is gone: %v", sig, err)
-			}
+		if !known(token) {
+			t.Errorf("%v: the signed-in session is gone", sig)
 		}
 		// A signed-in shopper's cart is the account's.
 		uid := storetest.Must(sh.rdb.HGet(ctx, keys.Login, keys.OfSession(token).ID).Result())(t)
@@ -125,14 +136,32 @@ func TestHitWritesAndSIGKILL(t *testing.T) {
 			t.Errorf("%v: cart line %q, want 3", sig, q)
 		}
 		after := storetest.Must(sh.rdb.ZScore(ctx, keys.ViewRanking, "88").Result())(t)
-		lost := hits + 1 - int(before-after) // and the hit that ended the wait
+		lost := buffered - int(before-after)
 		switch {
-		case sig == syscall.SIGKILL && (lost < 0 || lost > hits+1):
-			t.Errorf("SIGKILL: %d views lost of %d buffered", lost, hits+1)
+		case sig == syscall.SIGKILL && (lost < 0 || lost > buffered):
+			t.Errorf("SIGKILL: %d views lost of %d buffered", lost, buffered)
 		case sig == syscall.SIGTERM && lost != 0:
 			t.Errorf("SIGTERM: %d buffered views were not flushed on shutdown", lost)
+		case sig == syscall.SIGTERM && !known(guestToken):
+			t.Error("SIGTERM: the first visit's session was not flushed on shutdown")
 		}
-		t.Logf("%v: %d of %d buffered views lost", sig, lost, hits+1)
+		if sig == syscall.SIGKILL {
+			if known(guestToken) {
+				t.Fatal("SIGKILL: the first visit's session was written; want it lost with the buffer")
+			}
+			p2 := apptest.Start(t, sh.env)
+			g := guest.At(p2.URL)
+			g.MustPost("/cart", url.Values{"item": {"5"}, "qty": {"1"}}, http.StatusSeeOther)
+			if g.Cookie("sid") != guestToken || !known(guestToken) {
+				t.Errorf("after SIGKILL the guest's token changed (%v) or its session was not made again (%v)", g.Cookie("sid") != guestToken, known(guestToken))
+			}
+			if got := apptest.TextOf(g.MustGet("/", http.StatusOK).Body, "cart-count"); got != "1" {
+				t.Errorf("after SIGKILL the guest's cart counts %q, want 1", got)
+			}
+			_ = p2.Signal(syscall.SIGTERM)
+			_ = p2.Wait()
+		}
+		t.Logf("%v: %d of %d buffered views lost", sig, lost, buffered)
 	}
 }
 
@@ -203,6 +232,45 @@ func TestCachedHitZeroRoundTrips(t *testing.T) {
 	after := storetest.Must(rdb.ZScore(ctx, keys.ViewRanking, "61").Result())(t)
 	if after != before-float64(hits) || flushTrips != 1 {
 		t.Errorf("flush: ranking %v -> %v (want %d views less) in %d round trips, want 1", before, after, hits, flushTrips)
+	}
+
+	// First visits, each a new visitor without cookies: a token at once,
+	// no round trip; their sessions are created by the next flush.
+	// The flush's view counts dropped the item's cached counters; once the
+	// invalidation arrived, a first visit reads them again and caches them.
+	// (Those visits' sessions are created by the flush of the test's end.)
+	sessionsBefore := storetest.Must(rdb.ZCard(ctx, keys.Recent).Result())(t)
+	eventually(t, "a first visit reads from the client-side cache", func() bool {
+		m := cached.CSCStats().Misses
+		apptest.NewClient(t, srv.URL).MustGet("/items/61", http.StatusOK)
+		return cached.CSCStats().Misses == m
+	})
+	trips.n = 0
+	misses = cached.CSCStats().Misses
+	tokens := map[string]bool{}
+	for range n {
+		fresh := apptest.NewClient(t, srv.URL)
+		r := fresh.MustGet("/items/61", http.StatusOK)
+		tok := fresh.Cookie("sid")
+		if r.Header.Get("X-Cache") != "HIT" || tok == "" || tokens[tok] {
+			t.Fatalf("first visit: X-Cache %s, token %q (seen before: %v)", r.Header.Get("X-Cache"), tok, tokens[tok])
+		}
+		tokens[tok] = true
+	}
+	if trips.n != 0 || cached.CSCStats().Misses != misses {
+		t.Errorf("%d first visits made %d round trips and %d client-side cache misses, want none",
+			n, trips.n, cached.CSCStats().Misses-misses)
+	}
+	if err := st.Pages.FlushWrites(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := storetest.Must(rdb.ZCard(ctx, keys.Recent).Result())(t); got < sessionsBefore+n {
+		t.Errorf("%d sessions after the flush, want at least %d (the %d first visits')", got, sessionsBefore+n, n)
+	}
+	for tok := range tokens {
+		if err := rdb.ZScore(ctx, keys.Recent, keys.SessionID(tok)).Err(); err != nil {
+			t.Fatalf("a first visit's session was not created: %v", err)
+		}
 	}
 }
 

@@ -25,7 +25,7 @@ func (h *Handler) ShowItem(c echo.Context) error {
 	}
 	s := web.SessionOf(c)
 	req := pagecache.ItemPageRequest{ItemID: id, Query: c.QueryParams(), Token: s.Token,
-		ClaimedUserID: s.ClaimedID(), Render: h.renderItem, NewToken: h.web.NewToken}
+		ClaimedUserID: s.ClaimedID(), Render: h.renderItem, NewToken: h.web.NewVisitToken}
 	v, err := h.pages.ServeItemPage(c.Request().Context(), req)
 	if v.DroppedToken || v.Degraded {
 		// An unknown token (evicted, signed out, replayed): the visitor is

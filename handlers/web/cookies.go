@@ -2,7 +2,6 @@ package web
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -96,21 +95,25 @@ func (k CookieKeys) codecs() []securecookie.Codec {
 	return out
 }
 
-// Tokens are 32 random bytes followed by a 16-byte MAC of them, both
-// base64url: the MAC lets a forged token be recognised without asking Redis.
+// Tokens are 32 bytes (random, or for a first visit the time it was
+// made, then random; see sessions.TokenBody) followed by a 16-byte MAC of them, both base64url:
+// the MAC lets any instance tell a token of the shop's from a forged one
+// without asking Redis.
 const (
 	tokenRandBytes = 32
 	tokenMACBytes  = 16
 	tokenLen       = 43 + 1 + 22
 )
 
-// NewToken is a fresh session token.
+// NewToken is a fresh token for a session created with it.
 func (k *Kit) NewToken() string {
-	b := make([]byte, tokenRandBytes)
-	if _, err := rand.Read(b); err != nil {
-		panic("crypto/rand failed: " + err.Error()) // never happens on Linux
-	}
-	return signToken(k.cfg.CookieKeys[0].Hash, base64.RawURLEncoding.EncodeToString(b))
+	return signToken(k.cfg.CookieKeys[0].Hash, sessions.TokenBody(time.Time{}, false))
+}
+
+// NewVisitToken is a fresh token for a first visit, whose session is
+// created behind: it carries the time it was made (sessions.Pending).
+func (k *Kit) NewVisitToken() string {
+	return signToken(k.cfg.CookieKeys[0].Hash, sessions.TokenBody(time.Now(), true))
 }
 
 // signToken appends the MAC of the random part r.

@@ -72,7 +72,7 @@ func (k *Kit) sessionMiddleware(next echo.HandlerFunc, always bool) echo.Handler
 		s := k.readCookies(c)
 		c.Set(sessionCtxKey, s)
 		if s.Token != "" {
-			load := k.deps.Sessions.LoadSession
+			load := k.deps.Views.LoadSession
 			if m := c.Request().Method; !always && (m == http.MethodGet || m == http.MethodHead) {
 				load = k.deps.Views.ViewSession
 			}

@@ -60,11 +60,15 @@ type Sessions interface {
 	UserByID(ctx context.Context, id int64) (sessions.User, error)
 }
 
-// SessionViews reads a session for a page read (GET, HEAD): from the
-// client-side cache where it can, with the session's touch written behind
-// (the page cache's ViewSession).
+// SessionViews reads a session as the page cache's writes behind leave
+// it (a first visit's session is created there): ViewSession for a page
+// read (GET, HEAD), from the client-side cache where it can, with the
+// session's touch written behind; LoadSession, from Redis, for a request
+// that changes data, with the session created first if it is still on
+// its way.
 type SessionViews interface {
 	ViewSession(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, error)
+	LoadSession(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, error)
 }
 
 // Limiter is the shared sliding-window rate limiter.

@@ -52,8 +52,17 @@
 // and on Close, through the owners' helpers (sessions.AddTouch and
 // AddViews, analytics.AddViews). The flush also learns which guest
 // sessions ended (sessions.AddAlive) and drops what they left. A crash
-// loses at most one interval of analytics; a session, cart, order or vote
-// is written before its response. ViewSession gives every other page read
+// loses at most one interval of analytics; a cart, order or vote is
+// written before its response.
+//
+// First visits (pagecache.go, visit.go). A visitor without a session gets
+// a token at once (signed, carrying the time it was made) and its
+// session's creation goes behind too: the flush counts it against the
+// address's cap (sessions.AdmitNew) and creates the admitted ones. Until
+// then a request that reads or changes the session flushes first
+// (Settle), and another instance takes a young token it does not know for
+// the new session it is (sessions.Pending): its pages show an empty guest
+// session and its writes create the session first (LoadSession). ViewSession gives every other page read
 // the same: the session through the client-side cache, the touch behind.
 //
 // Purge and invalidation (purge.go). An item change announced by the

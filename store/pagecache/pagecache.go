@@ -262,21 +262,20 @@ func (s *Service) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemV
 		local = s.l1.get(key, now)
 	}
 	ep := s.l1.epoch(req.ItemID)
-	newToken := "" // the visitor's new token, if it needs one
-	var err error
-	if req.Token == "" {
-		if newToken, err = s.makeToken(ctx, req); err != nil {
+	if req.Token != "" {
+		// Its session may still wait to be created here: write it first,
+		// so that what the visitor did shows.
+		if err := s.Settle(ctx, req.Token); err != nil && !platform.IsUnavailable(err) {
 			return ItemView{}, err
 		}
 	}
 	var v visitReads
-	// A returning visitor, or one left without a session (over the cap),
-	// is read through the client-side cache; a new session is made in a
-	// round trip.
-	returning := req.Token != "" && !s.sessions.Gone(req.Token)
-	sessionless := req.Token == "" && newToken == ""
+	var err error
+	// Every visitor's holes are read through the client-side cache when
+	// the page is in this process: a returning one's session, and for a
+	// first visit or one left without a session only the item's counters.
 	cachedRead := false
-	if c := s.reader.Cached(); local != nil && c != nil && (returning || sessionless) {
+	if c := s.reader.Cached(); local != nil && c != nil && !s.sessions.Gone(req.Token) {
 		v, err = s.readVisitCached(ctx, c, req)
 		if cachedRead = err == nil; !cachedRead {
 			// The caching client cannot answer (its server restarted,
@@ -285,7 +284,7 @@ func (s *Service) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemV
 		}
 	}
 	if !cachedRead {
-		v, err = s.readVisit(ctx, req, newToken, key, cacheable && local == nil)
+		v, err = s.readVisit(ctx, req, key, cacheable && local == nil)
 	}
 	if platform.IsUnavailable(err) {
 		return s.degradedPage(ctx, req)
@@ -298,22 +297,24 @@ func (s *Service) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemV
 	switch {
 	case v.session.Known:
 		out.Token, w.token, w.signedIn = req.Token, req.Token, v.session.UserID > 0
+	case req.Token != "" && s.sessions.Pending(req.Token):
+		// A new session whose creation waits on another instance (or on a
+		// flush that failed): it is this visitor's, created behind again.
+		out.Session = sessions.SessionState{Known: true}
+		out.Token, w.token, w.create = req.Token, req.Token, true
 	case req.Token != "":
 		// A well-formed token the server does not know (evicted, signed
 		// out, replayed): the visitor is anonymous and gets a new session.
 		out.DroppedToken = true
 		out.Session = sessions.SessionState{}
 		out.Recent = []int64{req.ItemID}
-		if newToken, err = s.makeToken(ctx, req); err != nil {
-			return ItemView{}, err
-		}
 		fallthrough
 	default:
-		out.Token, out.NewSession, w.token = newToken, newToken != "", newToken
-		w.create = !v.created
-	}
-	if out.Token == "" {
-		w.create = false
+		// A first visit's token; its session is created behind.
+		if newToken := s.makeToken(ctx, req); newToken != "" {
+			out.Session = sessions.SessionState{Known: true}
+			out.Token, out.NewSession, w.token, w.create = newToken, true, newToken, true
+		}
 	}
 	fill := pageFill{Key: key, ItemID: req.ItemID, Variant: variant, Gen: v.gen, Names: out.Recent, Render: req.Render, Views: v.like.Counts.Views, epoch: ep}
 	switch {
@@ -361,32 +362,33 @@ func (s *Service) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemV
 	if err != nil {
 		return ItemView{}, err
 	}
+	if w.create {
+		// A first visit's session and its view of the item go behind: the
+		// visitor waits on nothing, and the flush counts the session
+		// against its address's cap before creating it.
+		s.writes.add(visitWrites{itemID: req.ItemID, token: w.token, create: true, addr: sessions.ClientAddr(ctx)}, s.clock.Seconds())
+		w.token, w.create = "", false
+	}
 	w.result = out.Result
 	s.requests.WithLabelValues(out.Result).Inc()
-	if out.Result == PageHit && !w.create {
-		// Nothing here loses a cart, an order or a session: the session
-		// exists already; what waits is its touch and the analytics.
+	if out.Result == PageHit {
+		// Nothing here loses a cart, an order or a vote: what waits is
+		// the session's touch and the analytics.
 		s.writes.add(w, s.clock.Seconds())
 		return out, nil
 	}
 	return out, s.sendWrites(ctx, &w)
 }
 
-// makeToken makes a new guest token for the visitor, or "" over the
-// client address's cap of new sessions (the page is still served, with no
-// session and no view recorded).
-func (s *Service) makeToken(ctx context.Context, req ItemPageRequest) (string, error) {
-	if req.NewToken == nil {
-		return "", nil
+// makeToken makes a first visit's guest token without asking Redis, or
+// "" when this instance learnt that the client address is over its cap
+// of new sessions (the page is still served, with no session). The cap
+// itself is counted behind, when the session is created.
+func (s *Service) makeToken(ctx context.Context, req ItemPageRequest) string {
+	if req.NewToken == nil || s.sessions.CappedHere(ctx) {
+		return ""
 	}
-	if err := s.sessions.Admit(ctx); err != nil {
-		var tooMany *sessions.TooManySessionsError
-		if !errors.As(err, &tooMany) {
-			return "", err
-		}
-		return "", nil
-	}
-	return req.NewToken(), nil
+	return req.NewToken()
 }
 
 // isFresh reports whether a page with ttl left in Redis is within
@@ -398,7 +400,6 @@ func (s *Service) isFresh(ttl time.Duration) bool {
 // visitReads is what an item page's one read round trip learnt.
 type visitReads struct {
 	session sessions.SessionState
-	created bool    // the request's NewToken session was made in the trip
 	recent  []int64 // the session's viewed items, newest first
 	rank    int64   // the item's rank in viewed: (0 = most viewed), -1 if unranked
 	gen     PageGen
@@ -409,10 +410,8 @@ type visitReads struct {
 
 // readVisit reads, in one pipelined round trip, the session's state and
 // viewed items, the like box's counts, and (withPage) the item's rank, the
-// purge generations and the stored page. A visitor without a session gets
-// one (newToken) in the same trip when the item is known to exist (a
-// hostile id never makes a session).
-func (s *Service) readVisit(ctx context.Context, req ItemPageRequest, newToken, key string, withPage bool) (visitReads, error) {
+// purge generations and the stored page.
+func (s *Service) readVisit(ctx context.Context, req ItemPageRequest, key string, withPage bool) (visitReads, error) {
 	v := visitReads{rank: -1}
 	pipe := s.rdb.Pipeline()
 	var reads *sessions.Load
@@ -421,9 +420,6 @@ func (s *Service) readVisit(ctx context.Context, req ItemPageRequest, newToken, 
 		r := sessions.AddLoad(ctx, pipe, req.Token, req.ClaimedUserID)
 		reads = &r
 		recent = sessions.AddRecent(ctx, pipe, req.Token, s.opt.ViewedPerSession)
-	} else if newToken != "" && s.catalog.Known(req.ItemID) {
-		s.sessions.AddNew(ctx, pipe, newToken)
-		v.created = true
 	}
 	like := social.AddLikeBox(ctx, pipe, req.ItemID, req.ClaimedUserID)
 	var rank analytics.RankRead

@@ -2,6 +2,7 @@ package pagecache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
@@ -30,8 +31,8 @@ import (
 func (s *Service) readVisitCached(ctx context.Context, c *redis.Client, req ItemPageRequest) (visitReads, error) {
 	v := visitReads{rank: -1, session: sessions.SessionState{Known: true}}
 	if req.Token == "" {
-		// A visitor without a session who gets none (over the cap of new
-		// sessions): only the item's counters.
+		// A first visit, or a visitor over the cap of new sessions: only
+		// the item's counters.
 		v.session = sessions.SessionState{}
 		return readLikeCached(ctx, c, req.ItemID, v)
 	}
@@ -63,9 +64,23 @@ func readLikeCached(ctx context.Context, c *redis.Client, itemID int64, v visitR
 // nothing (a page read): a returning visitor's state comes through the
 // client-side cache and its touch is written behind with the page cache
 // hits' writes, so the request costs no blocking round trip. Requests
-// that change data, and tokens the flush found gone, take LoadSession.
-// Without client-side caching it is LoadSession.
+// that change data take LoadSession; tokens the flush found gone, and
+// everything without client-side caching, read from Redis. A new session
+// whose creation is still on its way (sessions.Pending) is an empty guest
+// session, and its creation is asked for again behind.
 func (s *Service) ViewSession(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, error) {
+	if err := s.Settle(ctx, token); err != nil {
+		return sessions.SessionState{}, err
+	}
+	st, err := s.viewSession(ctx, token, claimedUserID)
+	if err != nil || st.Known || !s.sessions.Pending(token) {
+		return st, err
+	}
+	s.writes.add(visitWrites{token: token, create: true, addr: sessions.ClientAddr(ctx)}, s.clock.Seconds())
+	return sessions.SessionState{Known: true}, nil
+}
+
+func (s *Service) viewSession(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, error) {
 	c := s.reader.Cached()
 	if c == nil || s.sessions.Gone(token) {
 		return s.sessions.LoadSession(ctx, token, claimedUserID)
@@ -82,4 +97,38 @@ func (s *Service) ViewSession(ctx context.Context, token string, claimedUserID i
 	}
 	s.writes.touch(token, st.UserID > 0, s.clock.Seconds())
 	return st, nil
+}
+
+// LoadSession is the sessions' LoadSession for a request that changes
+// data (a cart line, a vote, a sign-in): the visitor's session must exist
+// before the change is written to it. A new session whose creation waits
+// in this instance's writes behind is written first (Settle); one whose
+// creation waits elsewhere is created now, counted against the address's
+// cap like any new session (over it, the visitor is a guest without a
+// session, as before).
+func (s *Service) LoadSession(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, error) {
+	if err := s.Settle(ctx, token); err != nil {
+		return sessions.SessionState{}, err
+	}
+	st, err := s.sessions.LoadSession(ctx, token, claimedUserID)
+	if err != nil || st.Known || !s.sessions.Pending(token) {
+		return st, err
+	}
+	var tooMany *sessions.TooManySessionsError
+	if err := s.sessions.CreateSession(ctx, token, 0); errors.As(err, &tooMany) {
+		return st, nil
+	} else if err != nil {
+		return st, err
+	}
+	return sessions.SessionState{Known: true}, nil
+}
+
+// Settle writes the buffered writes now if token's session is a first
+// visit's whose creation still waits in them, so that a request that
+// reads or changes the session finds it in Redis.
+func (s *Service) Settle(ctx context.Context, token string) error {
+	if token == "" || !s.writes.creating(token) {
+		return nil
+	}
+	return s.FlushWrites(ctx)
 }

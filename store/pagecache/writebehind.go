@@ -20,8 +20,10 @@ import (
 type visitWrites struct {
 	itemID int64
 	token  string // the session that viewed the item ("" for none)
-	// create makes token's guest session first (a visitor without one).
+	// create makes token's guest session first (a first visit): such
+	// writes always go behind, where the session is admitted (addr).
 	create   bool
+	addr     string
 	signedIn bool   // the session is signed in (its place in `recent:`)
 	result   string // how the page was served, for stats:pagecache
 	rendered bool   // a render that was not stored, for stats:pagecache
@@ -33,12 +35,8 @@ type visitWrites struct {
 
 // addVisitWrites queues w on pipe, at time now (Unix seconds).
 func (s *Service) addVisitWrites(ctx context.Context, pipe redis.Pipeliner, w *visitWrites, now float64) {
-	if w.token != "" {
-		if w.create {
-			s.sessions.AddNew(ctx, pipe, w.token)
-		} else {
-			sessions.AddTouch(ctx, pipe, w.token, w.signedIn, now)
-		}
+	if w.token != "" && !w.create {
+		sessions.AddTouch(ctx, pipe, w.token, w.signedIn, now)
 		s.sessions.AddViews(ctx, pipe, w.token, map[int64]float64{w.itemID: now})
 	}
 	if w.countView {
@@ -74,9 +72,10 @@ func (s *Service) sendWrites(ctx context.Context, w *visitWrites) error {
 // writeBehind buffers the writes of page cache hits, coalesced: one touch
 // per session (the latest), one viewed-list entry per session and item
 // (the latest), one increment per item and counter. They are flushed in
-// one pipeline every WRITE_BEHIND and on Close. Only analytics and touches
-// wait here; a session is made, and a cart, an order or a vote written,
-// before its response is sent.
+// one pipeline every WRITE_BEHIND and on Close. Analytics, touches and
+// the creation of first visits' sessions wait here (with the per-address
+// cap's count); a cart, an order or a vote is written before its response
+// is sent, after the creation of its session (Settle).
 type writeBehind struct {
 	mu       sync.Mutex
 	sessions map[string]*pendingSession
@@ -86,11 +85,14 @@ type writeBehind struct {
 	flushMu  sync.Mutex       // one flush at a time, so that counts stay in order
 }
 
-// pendingSession is one session's buffered touch and views.
+// pendingSession is one session's buffered touch and views, and for a
+// first visit its creation.
 type pendingSession struct {
 	seen     float64
 	signedIn bool
 	views    map[int64]float64 // item -> time viewed
+	create   bool              // a new guest session, admitted at the flush
+	addr     string            // the client address the cap counts it against
 }
 
 func newWriteBehind() *writeBehind {
@@ -115,7 +117,12 @@ func (w *writeBehind) add(v visitWrites, now float64) {
 			w.sessions[v.token] = ps
 		}
 		ps.seen, ps.signedIn = max(ps.seen, now), v.signedIn
-		ps.views[v.itemID] = max(ps.views[v.itemID], now)
+		if v.itemID > 0 {
+			ps.views[v.itemID] = max(ps.views[v.itemID], now)
+		}
+		if v.create && !ps.create {
+			ps.create, ps.addr = true, v.addr
+		}
 	}
 	if v.countView {
 		w.views[v.itemID]++
@@ -144,6 +151,15 @@ func (w *writeBehind) touch(token string, signedIn bool, now float64) {
 	ps.seen, ps.signedIn = max(ps.seen, now), signedIn
 }
 
+// creating reports whether token's session is a first visit's whose
+// creation waits here.
+func (w *writeBehind) creating(token string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ps := w.sessions[token]
+	return ps != nil && ps.create
+}
+
 // FlushWrites sends the buffered writes of page cache hits now, in one
 // pipeline, then deletes the viewed lists of sessions that turned out to
 // be gone (evicted or signed out meanwhile), so that they leave no state.
@@ -158,10 +174,17 @@ func (s *Service) FlushWrites(ctx context.Context) error {
 	if len(pending)+len(views)+len(hits)+len(stats) == 0 {
 		return nil
 	}
+	if err := s.admitNew(ctx, pending); err != nil {
+		return fmt.Errorf("flush page cache writes: %w", err)
+	}
 	pipe := s.rdb.Pipeline()
 	alive := make([]sessions.AliveRead, 0, len(pending))
 	for token, ps := range pending {
-		sessions.AddTouch(ctx, pipe, token, ps.signedIn, ps.seen)
+		if ps.create {
+			sessions.AddCreate(ctx, pipe, token, ps.seen)
+		} else {
+			sessions.AddTouch(ctx, pipe, token, ps.signedIn, ps.seen)
+		}
 		s.sessions.AddViews(ctx, pipe, token, ps.views)
 		alive = append(alive, sessions.AddAlive(ctx, pipe, token))
 	}
@@ -194,6 +217,31 @@ func (s *Service) FlushWrites(ctx context.Context) error {
 	if pipe.Len() > 0 {
 		if _, err := pipe.Exec(ctx); err != nil {
 			return fmt.Errorf("flush page cache writes: %w", err)
+		}
+	}
+	return nil
+}
+
+// admitNew counts the first visits' new sessions in pending against their
+// addresses' cap and takes the refused ones out: they write nothing, and
+// their visitors' next requests drop the tokens (sessions.AdmitNew).
+func (s *Service) admitNew(ctx context.Context, pending map[string]*pendingSession) error {
+	var news []sessions.NewSession
+	for token, ps := range pending {
+		if ps.create {
+			news = append(news, sessions.NewSession{Token: token, Addr: ps.addr})
+		}
+	}
+	if len(news) == 0 {
+		return nil
+	}
+	admitted, err := s.sessions.AdmitNew(ctx, news)
+	if err != nil {
+		return err
+	}
+	for _, n := range news {
+		if !admitted[n.Token] {
+			delete(pending, n.Token)
 		}
 	}
 	return nil

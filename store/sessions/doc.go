@@ -25,6 +25,11 @@
 // views behind with AddTouch and AddViews (AddAlive and AddDropIfGone
 // learn behind that a guest's session ended).
 //
+// First visits (firstvisit.go): a first visit's token carries the time it
+// was made; its session is created behind by the page cache, counted
+// against the address's cap there (AdmitNew), and until then, for
+// PendingAge, a token Redis does not know counts as that new session.
+//
 // Invariants: a token the server never issued creates no server state;
 // signing in rotates the token and keeps the cart and viewed items;
 // ending a session deletes every key and entry it has; the cleanup evicts
