@@ -28,7 +28,7 @@ func (h *Handler) servePage(c echo.Context, pv *pageVisit) error {
 	}
 	req, hdr := c.Request(), c.Response().Header()
 	gz := web.AcceptsGzip(req.Header.Get(echo.HeaderAcceptEncoding))
-	tag := page.ETag(fills)
+	tag := page.ETagFills(fills)
 	if gz {
 		tag += "-gz" // another representation: another strong tag
 	}
@@ -42,7 +42,7 @@ func (h *Handler) servePage(c echo.Context, pv *pageVisit) error {
 		return c.NoContent(http.StatusNotModified)
 	}
 	if !gz {
-		html, err := page.HTML(fills)
+		html, err := page.HTMLFills(fills)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func (h *Handler) servePage(c echo.Context, pv *pageVisit) error {
 	}
 	bp := bodyPool.Get().(*[]byte)
 	defer bodyPool.Put(bp)
-	*bp = page.Gzip((*bp)[:0], fills)
+	*bp = page.GzipFills((*bp)[:0], fills)
 	hdr.Set(echo.HeaderContentEncoding, "gzip")
 	hdr.Set(echo.HeaderContentLength, strconv.Itoa(len(*bp)))
 	return c.Blob(http.StatusOK, echo.MIMETextHTMLCharsetUTF8, *bp)
