@@ -194,22 +194,16 @@ func (k *Kit) CrossOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// ClientAddr puts the client's address in the request context, where the
-// store's session-creating functions find it for their per-address cap.
-func (k *Kit) ClientAddr(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		c.SetRequest(c.Request().WithContext(sessions.WithClientAddr(c.Request().Context(), c.RealIP())))
-		return next(c)
-	}
-}
-
 // Deadline bounds every request so that a slow Redis or database turns
-// into a 503 within the budget instead of a hang.
+// into a 503 within the budget instead of a hang, and puts the client's
+// address in the request context, where the store's session-creating
+// functions find it for their per-address cap: one context and one copy
+// of the request for both.
 func (k *Kit) Deadline(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), k.cfg.RequestTimeout)
 		defer cancel()
-		c.SetRequest(c.Request().WithContext(ctx))
+		c.SetRequest(c.Request().WithContext(sessions.WithClientAddr(ctx, c.RealIP())))
 		return next(c)
 	}
 }
