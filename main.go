@@ -48,10 +48,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "LOG_LEVEL: want debug, info, warn or error")
 		os.Exit(2)
 	}
-	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	logs := newLogWriter(os.Stderr)
+	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(logger)
-	if err := run(ctx, os.Getenv, logger, nil); err != nil {
+	err := run(ctx, os.Getenv, logger, nil)
+	if err != nil {
 		logger.Error("storefront stopped", "err", err)
+	}
+	logs.Close()
+	if err != nil {
 		os.Exit(1)
 	}
 }

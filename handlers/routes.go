@@ -12,21 +12,21 @@ import (
 
 // routes registers every route, grouped by who may call it; each group
 // carries its own middleware. The chain every request passes first,
-// outermost first: request id, the request deadline (which wraps all the
-// rest), compression of the response, request log (which also turns
-// errors into pages, so error pages are compressed too), panic recovery,
-// security headers and the cross-origin check. Every route then limits
-// its body (web.BodyLimit), takes form bodies only (web.FormBody: 415 for
-// JSON or any other body) and checks that every query parameter and form
-// field is UTF-8 (web.ValidText), except the picture upload, which streams
-// and limits its own multipart body. Each route names the area that
-// answers it: h.ops, h.shop, h.board, h.account or h.admin.
+// outermost first: request id, the request deadline and the client's
+// address (which wrap all the rest), compression of the response, request
+// log (which also turns errors into pages, so error pages are compressed
+// too), panic recovery, security headers and the cross-origin check.
+// Every route then limits its body (web.BodyLimit), takes form bodies only
+// (web.FormBody: 415 for JSON or any other body) and checks that every
+// query parameter and form field is UTF-8 (web.ValidText), except the
+// picture upload, which streams and limits its own multipart body. Each
+// route names the area that answers it: h.ops, h.shop, h.board, h.account
+// or h.admin.
 func (h *Handler) routes(e *echo.Echo) {
 	e.HTTPErrorHandler = h.web.ErrorHandler
 	e.IPExtractor = h.web.IPExtractor()
 	e.Use(h.web.RequestID)
 	e.Use(h.web.Deadline)
-	e.Use(h.web.ClientAddr)
 	e.Use(web.CompressPages())
 	e.Use(h.web.RequestLog)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogLevel: 0}))

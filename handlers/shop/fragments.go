@@ -3,6 +3,7 @@ package shop
 import (
 	"bytes"
 	"context"
+	"strconv"
 	"sync"
 
 	"github.com/a-h/templ"
@@ -57,7 +58,8 @@ var fragments = map[string]fragment{
 		return views.Account(v), v, nil
 	},
 	views.HoleFlash: func(_ context.Context, _ *Handler, pv *pageVisit) (templ.Component, any, error) {
-		return views.FlashMessage(web.SessionOf(pv.c).Flash, true), nil, nil
+		msg := web.SessionOf(pv.c).Flash
+		return views.FlashMessage(msg, true), flashModel{msg}, nil
 	},
 	views.HoleLike: func(_ context.Context, _ *Handler, pv *pageVisit) (templ.Component, any, error) {
 		s := web.SessionOf(pv.c)
@@ -90,25 +92,36 @@ var fragments = map[string]fragment{
 			return nil, nil, err
 		}
 		items := make([]views.ItemCard, 0, len(pv.view.Recent))
+		var key []byte
 		for _, id := range pv.view.Recent {
 			if id == pv.itemID {
 				continue // the page's own item: the visitor is looking at it
 			}
 			if name, ok := names[id]; ok {
 				items = append(items, views.ItemCard{ID: id, Name: name})
+				key = append(strconv.AppendInt(key, id, 10), 0)
+				key = append(append(key, name...), 0)
 			}
 		}
-		return views.RecentlyViewed(items), nil, nil
+		return views.RecentlyViewed(items), recentModel(key), nil
 	},
 }
 
-// renderFragments renders every hole of page for this visitor; a hole
-// rendered before from an equal view model is taken from the memo.
-func (h *Handler) renderFragments(ctx context.Context, page *pagebody.Page, pv *pageVisit) (map[string][]byte, error) {
-	out := map[string][]byte{}
+// flashModel is the flash hole's view model (the message, "" for none).
+type flashModel struct{ msg string }
+
+// recentModel is the recently viewed hole's view model: the ids and names
+// it lists, in order, each followed by a NUL.
+type recentModel string
+
+// renderFragments renders every hole of page for this visitor, in the
+// page's order; a hole rendered before from an equal view model is taken,
+// compressed already, from the memo.
+func (h *Handler) renderFragments(ctx context.Context, page *pagebody.Page, pv *pageVisit) (pagebody.Fills, error) {
+	out := make(pagebody.Fills, page.HoleCount())
 	var buf bytes.Buffer
-	for _, name := range page.Holes() {
-		f, ok := fragments[name]
+	for i := range out {
+		f, ok := fragments[page.HoleName(i)]
 		if !ok {
 			continue
 		}
@@ -116,32 +129,37 @@ func (h *Handler) renderFragments(ctx context.Context, page *pagebody.Page, pv *
 		if err != nil {
 			return nil, err
 		}
-		if b, ok := h.holes.get(model); ok {
-			out[name] = b
+		if fill, ok := h.holes.get(model); ok {
+			out[i] = fill
 			continue
 		}
 		buf.Reset()
 		if err := comp.Render(ctx, &buf); err != nil {
 			return nil, err
 		}
-		out[name] = append(make([]byte, 0, buf.Len()), buf.Bytes()...)
-		h.holes.put(model, out[name])
+		html := append(make([]byte, 0, buf.Len()), buf.Bytes()...)
+		if model == nil {
+			out[i] = pagebody.NewFill(html, pagebody.FillPlain)
+			continue
+		}
+		out[i] = pagebody.NewFill(html, pagebody.FillCompressed)
+		h.holes.put(model, out[i])
 	}
 	return out, nil
 }
 
 // holeMemo remembers rendered holes by their view model (a comparable
-// struct whose type names the component: views are pure functions of
-// their models). Bounded: past holeMemoMax it starts over. The bytes are
-// shared and never written to.
+// value whose type names the component: views are pure functions of
+// their models), compressed for the gzip body. Bounded: past holeMemoMax
+// it starts over. The fills are shared and never written to.
 type holeMemo struct {
 	mu sync.Mutex
-	m  map[any][]byte
+	m  map[any]*pagebody.Fill
 }
 
 const holeMemoMax = 4096
 
-func (m *holeMemo) get(model any) ([]byte, bool) {
+func (m *holeMemo) get(model any) (*pagebody.Fill, bool) {
 	if model == nil {
 		return nil, false
 	}
@@ -151,14 +169,14 @@ func (m *holeMemo) get(model any) ([]byte, bool) {
 	return b, ok
 }
 
-func (m *holeMemo) put(model any, b []byte) {
+func (m *holeMemo) put(model any, b *pagebody.Fill) {
 	if model == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.m == nil || len(m.m) >= holeMemoMax {
-		m.m = make(map[any][]byte)
+		m.m = make(map[any]*pagebody.Fill)
 	}
 	m.m[model] = b
 }

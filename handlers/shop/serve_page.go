@@ -16,6 +16,21 @@ import (
 // handler returns.
 var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
+// Header values every page response shares (never written to in place),
+// under canonical names, so that setting them allocates nothing.
+var (
+	privateNoCache     = []string{"private, no-cache"}
+	varyEncodingCookie = []string{"Accept-Encoding, Cookie"}
+	encodingGzip       = []string{"gzip"}
+	xCache             = map[string][]string{}
+)
+
+func init() {
+	for _, r := range []string{pagecache.PageHit, pagecache.PageMiss, pagecache.PageStale, pagecache.PageBypass} {
+		xCache[r] = []string{strings.ToUpper(r)}
+	}
+}
+
 // servePage answers with a page and this visitor's fragments: gzip as
 // stored for clients that accept it (nearly all), plain otherwise; a strong
 // ETag over the page and the fragments, and 304 when it matches. The
@@ -28,21 +43,21 @@ func (h *Handler) servePage(c echo.Context, pv *pageVisit) error {
 	}
 	req, hdr := c.Request(), c.Response().Header()
 	gz := web.AcceptsGzip(req.Header.Get(echo.HeaderAcceptEncoding))
-	tag := page.ETag(fills)
+	tag := page.ETagFills(fills)
 	if gz {
 		tag += "-gz" // another representation: another strong tag
 	}
 	etag := `"` + tag + `"`
-	hdr.Set("ETag", etag)
-	hdr.Set("Cache-Control", "private, no-cache")
-	hdr.Add("Vary", "Accept-Encoding, Cookie")
-	hdr.Set("X-Cache", strings.ToUpper(result))
-	hdr.Set("Cache-Status", cacheStatus(result, pv.view))
+	hdr["Etag"] = []string{etag}
+	hdr["Cache-Control"] = privateNoCache
+	hdr["Vary"] = append(hdr["Vary"], varyEncodingCookie...)
+	hdr["X-Cache"] = xCache[result]
+	hdr["Cache-Status"] = []string{cacheStatus(result, pv.view)}
 	if web.ETagMatches(req.Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	if !gz {
-		html, err := page.HTML(fills)
+		html, err := page.HTMLFills(fills)
 		if err != nil {
 			return err
 		}
@@ -50,9 +65,9 @@ func (h *Handler) servePage(c echo.Context, pv *pageVisit) error {
 	}
 	bp := bodyPool.Get().(*[]byte)
 	defer bodyPool.Put(bp)
-	*bp = page.Gzip((*bp)[:0], fills)
-	hdr.Set(echo.HeaderContentEncoding, "gzip")
-	hdr.Set(echo.HeaderContentLength, strconv.Itoa(len(*bp)))
+	*bp = page.GzipFills((*bp)[:0], fills)
+	hdr[echo.HeaderContentEncoding] = encodingGzip
+	hdr[echo.HeaderContentLength] = []string{strconv.Itoa(len(*bp))}
 	return c.Blob(http.StatusOK, echo.MIMETextHTMLCharsetUTF8, *bp)
 }
 

@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"storefront/store/sessions"
 )
@@ -35,17 +34,17 @@ const maxBody = 64 << 10
 func BodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		tooLarge := echo.NewHTTPError(http.StatusRequestEntityTooLarge, "That request is too large.")
+		tooLarge := func() error { return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "That request is too large.") }
 		switch {
 		case req.ContentLength > maxBody:
-			return tooLarge
+			return tooLarge()
 		case req.ContentLength < 0 && req.Body != nil && req.Body != http.NoBody:
 			b, err := io.ReadAll(io.LimitReader(req.Body, maxBody+1))
 			if err != nil {
 				return echo.NewHTTPError(http.StatusBadRequest, "The request body could not be read.")
 			}
 			if len(b) > maxBody {
-				return tooLarge
+				return tooLarge()
 			}
 			req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
 		}
@@ -53,15 +52,32 @@ func BodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// securityHeaders are the security headers of every response, under
+// their canonical names. Their values are shared by every response (a
+// header value is never written to in place; Add on one would copy), so
+// setting them costs no allocation.
+var securityHeaders = [...]struct {
+	name  string
+	value []string
+}{
+	{"X-Xss-Protection", []string{"0"}},
+	{"X-Content-Type-Options", []string{"nosniff"}},
+	{"X-Frame-Options", []string{"DENY"}},
+	{"Referrer-Policy", []string{"strict-origin-when-cross-origin"}},
+	{"Content-Security-Policy", []string{contentSecurityPolicy}},
+}
+
 // SecureHeaders sets the security headers of every response.
 func (k *Kit) SecureHeaders() echo.MiddlewareFunc {
-	return middleware.SecureWithConfig(middleware.SecureConfig{
-		XSSProtection:         "0",
-		ContentTypeNosniff:    "nosniff",
-		XFrameOptions:         "DENY",
-		ReferrerPolicy:        "strict-origin-when-cross-origin",
-		ContentSecurityPolicy: contentSecurityPolicy,
-	})
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			h := c.Response().Header()
+			for _, sh := range securityHeaders {
+				h[sh.name] = sh.value
+			}
+			return next(c)
+		}
+	}
 }
 
 // RequestID gives every request an id for the log and the X-Request-Id
@@ -129,10 +145,12 @@ func ValidQuery(next echo.HandlerFunc) echo.HandlerFunc {
 		if !utf8.ValidString(c.Request().URL.Path) {
 			return errNotUTF8()
 		}
-		// A malformed pair is dropped, as c.QueryParam drops it.
-		q, _ := url.ParseQuery(c.Request().URL.RawQuery)
-		if !validValues(q) {
-			return errNotUTF8()
+		if raw := c.Request().URL.RawQuery; raw != "" {
+			// A malformed pair is dropped, as c.QueryParam drops it.
+			q, _ := url.ParseQuery(raw)
+			if !validValues(q) {
+				return errNotUTF8()
+			}
 		}
 		return next(c)
 	}
@@ -194,22 +212,16 @@ func (k *Kit) CrossOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// ClientAddr puts the client's address in the request context, where the
-// store's session-creating functions find it for their per-address cap.
-func (k *Kit) ClientAddr(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		c.SetRequest(c.Request().WithContext(sessions.WithClientAddr(c.Request().Context(), c.RealIP())))
-		return next(c)
-	}
-}
-
 // Deadline bounds every request so that a slow Redis or database turns
-// into a 503 within the budget instead of a hang.
+// into a 503 within the budget instead of a hang, and puts the client's
+// address in the request context, where the store's session-creating
+// functions find it for their per-address cap: one context and one copy
+// of the request for both.
 func (k *Kit) Deadline(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), k.cfg.RequestTimeout)
 		defer cancel()
-		c.SetRequest(c.Request().WithContext(ctx))
+		c.SetRequest(c.Request().WithContext(sessions.WithClientAddr(ctx, c.RealIP())))
 		return next(c)
 	}
 }

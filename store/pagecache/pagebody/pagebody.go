@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -60,15 +59,15 @@ type Page struct {
 	// Digest is the SHA-256 of the anonymous page, the base of its ETag.
 	Digest [32]byte
 	segs   []segment
+	// holeIdx are the indexes of the holes in segs.
+	holeIdx []int
 }
 
 // Holes lists the page's holes in order.
 func (p *Page) Holes() []string {
-	var out []string
-	for _, s := range p.segs {
-		if s.Hole != "" {
-			out = append(out, s.Hole)
-		}
+	out := make([]string, len(p.holeIdx))
+	for i := range out {
+		out[i] = p.HoleName(i)
 	}
 	return out
 }
@@ -86,6 +85,7 @@ func Build(html []byte, itemID int64, name string, genItem, genAll int64, level 
 		p.segs = append(p.segs, segment{Hole: part.hole, Comp: deflateSync(part.text, level),
 			CRC: crc32.ChecksumIEEE(part.text), Size: uint32(len(part.text)), shift: crcShift(int64(len(part.text)))})
 	}
+	p.indexHoles()
 	return p, nil
 }
 
@@ -177,30 +177,17 @@ func appendStored(dst, b []byte) []byte {
 // Gzip appends the page to dst as one gzip member, with each hole filled
 // from fill (a nil or missing entry keeps the hole's anonymous default).
 func (p *Page) Gzip(dst []byte, fill map[string][]byte) []byte {
-	dst = append(dst, gzipHeader...)
-	var crc, size uint32
-	for _, s := range p.segs {
-		comp, c, n, shift := s.Comp, s.CRC, s.Size, s.shift
-		if f, ok := fill[s.Hole]; ok && s.Hole != "" && f != nil {
-			c, n, shift = crc32.ChecksumIEEE(f), uint32(len(f)), crcShift(int64(len(f)))
-			if len(f) > storedFragmentMax {
-				comp = deflateSync(f, flate.BestSpeed)
-			} else {
-				dst, comp = appendStored(dst, f), nil
-			}
-		}
-		dst = append(dst, comp...)
-		crc = crc32CombineShift(crc, c, shift)
-		size += n
-	}
-	dst = append(dst, finalBlock...)
-	dst = binary.LittleEndian.AppendUint32(dst, crc)
-	return binary.LittleEndian.AppendUint32(dst, size)
+	return p.GzipFills(dst, p.fillsOf(fill))
 }
 
 // HTML returns the page with its holes filled from fill, uncompressed.
 func (p *Page) HTML(fill map[string][]byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(p.Gzip(nil, fill)))
+	return p.HTMLFills(p.fillsOf(fill))
+}
+
+// HTMLFills returns the page with its holes filled from fills, uncompressed.
+func (p *Page) HTMLFills(fills Fills) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(p.GzipFills(nil, fills)))
 	if err != nil {
 		return nil, err
 	}
@@ -210,19 +197,7 @@ func (p *Page) HTML(fill map[string][]byte) ([]byte, error) {
 // ETag is a strong validator of the page with these fills: it changes when
 // the page or any per-visitor fragment does.
 func (p *Page) ETag(fill map[string][]byte) string {
-	h := sha256.New()
-	h.Write(p.Digest[:])
-	for _, s := range p.segs {
-		if f, ok := fill[s.Hole]; ok && s.Hole != "" && f != nil {
-			var n [9]byte
-			n[0] = 1
-			binary.LittleEndian.PutUint64(n[1:], uint64(len(f)))
-			h.Write([]byte(s.Hole))
-			h.Write(n[:])
-			h.Write(f)
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	return p.ETagFills(p.fillsOf(fill))
 }
 
 // Encode serialises the page for storage.
@@ -283,6 +258,7 @@ func Decode(b []byte) (*Page, error) {
 	if r.err != nil || len(r.b) != 0 {
 		return nil, ErrBadPage
 	}
+	p.indexHoles()
 	return p, nil
 }
 
