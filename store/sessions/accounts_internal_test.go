@@ -81,7 +81,7 @@ func dropByCommand(ctx context.Context, s *Service, tokens []string, scores []fl
 	for i, tok := range tokens {
 		dropped[i] = redis.Z{Member: keys.SessionID(tok), Score: scores[i]}
 	}
-	return s.dropSessionsByCommand(ctx, dropped)
+	return cleanup{s}.dropSessionsByCommand(ctx, dropped)
 }
 
 // sessionAlive says whether any of the session's keys or entries is left.

@@ -91,13 +91,17 @@ end
 redis.call('ZREMRANGEBYRANK', recent, 0, take - 1)
 return {take, excess - take}`)
 
+// cleanup is the service seen as its session cleanup: the eviction's
+// steps, apart from the sessions' other work.
+type cleanup struct{ *Service }
+
 // CleanSessions evicts the least recently seen sessions until at most
 // SessionLimit are left, guests before signed-in shoppers, and returns how
 // many it evicted. It runs synchronously (tests and benchmarks call it; the
 // worker runs it under a lease) and is safe to run from several instances
 // at once.
 func (s *Service) CleanSessions(ctx context.Context) (int64, error) {
-	n, _, err := s.cleanSessions(ctx, time.Time{})
+	n, _, err := cleanup{s}.cleanSessions(ctx, time.Time{})
 	return n, err
 }
 
@@ -106,7 +110,7 @@ func (s *Service) CleanSessions(ctx context.Context) (int64, error) {
 // more says whether work is left. On a single node a batch is one script
 // (cleanFront). On Cluster, where one script cannot reach the sessions'
 // keys in other slots, it is cleanSpread.
-func (s *Service) cleanSessions(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
+func (s cleanup) cleanSessions(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
 	if !platform.IsCluster(s.rdb) {
 		return s.cleanFront(ctx, until)
 	}
@@ -118,7 +122,7 @@ func (s *Service) cleanSessions(ctx context.Context, until time.Time) (evicted i
 // every node, are deleted while the next batch is being evicted, so the
 // two never wait on each other. At most cleanupDeletesInFlight batches'
 // deletes are in flight, and all are done when it returns.
-func (s *Service) cleanSpread(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
+func (s cleanup) cleanSpread(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
 	drops := make(chan error, cleanupDeletesInFlight)
 	inFlight := 0
 	// wait waits until fewer than max batches' deletes are in flight,
@@ -182,7 +186,7 @@ func readEvicted(res []any) (left int64, dropped []redis.Z, err error) {
 
 // cleanFront is cleanSessions on a single node: one evictFrontScript call
 // per batch.
-func (s *Service) cleanFront(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
+func (s cleanup) cleanFront(ctx context.Context, until time.Time) (evicted int64, more bool, err error) {
 	recentAndLogin := []string{keys.Recent, keys.Login}
 	for {
 		if !until.IsZero() && time.Now().After(until) {
@@ -210,7 +214,7 @@ func (s *Service) cleanFront(ctx context.Context, until time.Time) (evicted int6
 // ones. The keys are grouped by the node that holds them and each group
 // goes in one unlinkScript call, all nodes at once. It finishes even if ctx
 // was cancelled meanwhile (shutdown), or the keys would linger.
-func (s *Service) dropSessions(ctx context.Context, dropped []redis.Z) error {
+func (s cleanup) dropSessions(ctx context.Context, dropped []redis.Z) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	c, ok := s.rdb.(*redis.ClusterClient)
@@ -260,7 +264,7 @@ func (s *Service) dropSessions(ctx context.Context, dropped []redis.Z) error {
 
 // dropSessionsByCommand is dropSessions with one UNLINK per session, the
 // way that works wherever the keys are.
-func (s *Service) dropSessionsByCommand(ctx context.Context, dropped []redis.Z) error {
+func (s cleanup) dropSessionsByCommand(ctx context.Context, dropped []redis.Z) error {
 	var signedIn []string
 	pipe := s.rdb.Pipeline()
 	for _, z := range dropped {
@@ -298,7 +302,7 @@ func (s *Service) cleanupWorker() workers.Worker {
 	return s.host.Leased(workers.Leased{
 		Name: keys.LeaseCleanup, Lease: cleanupLeaseTTL, Every: cleanupIdle,
 		Pass: func(ctx context.Context) (workers.Run, bool) {
-			n, more, err := s.cleanSessions(ctx, time.Now().Add(cleanupBudget))
+			n, more, err := cleanup{s}.cleanSessions(ctx, time.Now().Add(cleanupBudget))
 			if err == nil && n > 0 {
 				s.log.Info("sessions evicted", "evicted", n, "limit", s.opt.SessionLimit)
 			}
