@@ -146,4 +146,13 @@ func CategoryClass(cat string) string {
 // ItemURL is an item page's path.
 func ItemURL(id int64) string { return "/items/" + strconv.FormatInt(id, 10) }
 
+// VariantURL is the page of an item with its variant chosen (the item's
+// page for variant 0): the URL the variant picker leads to.
+func VariantURL(itemID, variantID int64) string {
+	if variantID == 0 {
+		return ItemURL(itemID)
+	}
+	return ItemURL(itemID) + "?variant=" + i64(variantID)
+}
+
 func i64(n int64) string { return strconv.FormatInt(n, 10) }

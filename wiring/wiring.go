@@ -240,13 +240,13 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		seed.Deps{Catalog: s.Catalog, Media: s.Media, Sessions: s.Sessions, Board: s.Board, Social: s.Social})
 
 	// Effects across domains, each in one line.
-	s.Catalog.OnChange(s.Pages.ItemsChanged)       // an item changed: purge its pages
-	s.Catalog.OnChange(s.Search.ItemsChanged)      // ... and move the search version
-	s.Pages.OnPurgeAll(s.Search.AllChanged)        // every page purged: search starts afresh too
-	s.Orders.OnPlaced(analytics.AddBoughtTogether) // an order: the "also bought" statistics grow
-	s.Orders.OnStatus(s.Notify.NotifyOrder)        // an order moved: the shopper is notified
-	s.Board.SetEvents(s.Social.BoardEvents())      // posts, votes, comments, hides: feeds, counters, notes
-	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch)    // the own-review memo follows the page purges
+	s.Catalog.OnChange(s.Pages.ItemsChanged)    // an item changed: purge its pages
+	s.Catalog.OnChange(s.Search.ItemsChanged)   // ... and move the search version
+	s.Pages.OnPurgeAll(s.Search.AllChanged)     // every page purged: search starts afresh too
+	s.Orders.OnPlaced(countBoughtTogether)      // an order: the "also bought" statistics grow, per item and variant
+	s.Orders.OnStatus(s.Notify.NotifyOrder)     // an order moved: the shopper is notified
+	s.Board.SetEvents(s.Social.BoardEvents())   // posts, votes, comments, hides: feeds, counters, notes
+	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch) // the own-review memo follows the page purges
 	m := mailer{outbox: s.Mail, shop: strings.TrimSuffix(opt.ShopURL, "/")}
 	s.Orders.OnPlacedTx(m.orderPlaced) // an order: its confirmation email, in the checkout's transaction
 	s.Orders.OnStatusTx(m.orderMoved)  // shipped, delivered, cancelled: an email in the move's transaction
@@ -344,4 +344,14 @@ func (s *Services) WorkerStatuses(ctx context.Context) ([]workers.Status, error)
 		names[i] = w.Name()
 	}
 	return s.Host.Statuses(ctx, names)
+}
+
+// countBoughtTogether hands a placed order's lines to the analytics'
+// "also bought" statistics, as items and variants.
+func countBoughtTogether(ctx context.Context, pipe redis.Pipeliner, lines []cart.Line) {
+	bought := make([]analytics.Bought, len(lines))
+	for i, l := range lines {
+		bought[i] = analytics.Bought{ItemID: l.ItemID, VariantID: l.VariantID}
+	}
+	analytics.AddBoughtTogether(ctx, pipe, bought)
 }

@@ -71,14 +71,16 @@ type browserApp struct {
 // startBrowserApp starts the app (apptest.Start) on the current test
 // backend's Redis (flushed) and a fresh database (a schema of its own in
 // DATABASE_URL, else SQLite in a temporary DATA_DIR). env adds or
-// overrides variables (SESSION_LIMIT...).
+// overrides variables (SESSION_LIMIT...); edit, if given, adjusts the
+// options the harness seeds with (SeedVariants for the demo sizes and
+// colours).
 //
 // The harness seeds the demo data itself first, as another instance
 // starting at the same time would, with the cheapest bcrypt cost: the app
 // then finds it and leaves it alone. Otherwise the demo writers' random
 // passwords, hashed at the default cost, would take most of each test's
 // time (a second, and over ten under -race).
-func startBrowserApp(t *testing.T, env map[string]string) *browserApp {
+func startBrowserApp(t *testing.T, env map[string]string, edit ...func(*wiring.Options)) *browserApp {
 	t.Helper()
 	b := apptest.NewBackend(t)
 	vars := b.With(env)
@@ -91,6 +93,9 @@ func startBrowserApp(t *testing.T, env map[string]string) *browserApp {
 	opt := wiringtest.Options()
 	opt.RedisMode = b.Mode
 	opt.SeedArticles = true
+	for _, f := range edit {
+		f(&opt)
+	}
 	st := wiring.New(b.Redis, db, opt, storetest.Logger(t))
 	t.Cleanup(st.Close)
 	if err := st.Migrate(ctx); err != nil {

@@ -71,8 +71,9 @@ func (h *Handler) renderItem(ctx context.Context, facts pagecache.PageData) ([]b
 	d.MaxQty = min(d.Item.Stock, int64(h.cfg.MaxLineQty))
 	d.ViewToBuy, d.HasViewToBuy = facts.ViewToBuy()
 	for _, b := range facts.AlsoBought {
-		d.AlsoBought = append(d.AlsoBought, views.ItemCard{ID: b.ID, Name: b.Name})
+		d.AlsoBought = append(d.AlsoBought, views.AlsoBoughtLine{ItemID: b.ID, Name: b.Name, VariantID: b.VariantID, SKU: b.SKU, Variant: b.Variant})
 	}
+	d.AlsoBoughtOf = variantLabel(it, facts.Variants, facts.AlsoBoughtOf)
 	var buf bytes.Buffer
 	err := views.ItemPage(views.Chrome{Title: it.Name, FlashOK: true}, d).Render(ctx, &buf)
 	return buf.Bytes(), err

@@ -147,3 +147,14 @@ func variantPage(d *views.ItemData, it catalog.Item, vs []catalog.Variant, chose
 		d.Pictures = append(pics, d.Pictures[p:]...)
 	}
 }
+
+// variantLabel is the options of the item's variant id as a shopper reads
+// them ("Size: M"), "" for variant 0 or one not in vs.
+func variantLabel(it catalog.Item, vs []catalog.Variant, id int64) string {
+	for _, v := range vs {
+		if id != 0 && v.ID == id {
+			return v.Label(it.Options)
+		}
+	}
+	return ""
+}

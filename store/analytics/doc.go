@@ -3,8 +3,9 @@
 // the most viewed) and each item's views counter, their periodic rescale
 // (once across instances, under the `rescale` lease), and the order
 // statistics an item page shows: the items bought together with it
-// (`{item:<id>}:also`) and how many orders included it (the `buyers`
-// field of `{item:<id>}:counts`).
+// (`{item:<id>}:also`), what was bought with each of its variants, named
+// with their variants (`{item:<id>}:also:<variant>`), and how many orders
+// included it (the `buyers` field of `{item:<id>}:counts`).
 //
 // Other domains write through its pipeline helpers, so that a view or an
 // order costs no round trip of its own: AddViews (sessions, the page

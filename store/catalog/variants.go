@@ -121,6 +121,48 @@ func (s *Service) VariantsByID(ctx context.Context, ids []int64) (map[int64]Vari
 	return out, err
 }
 
+// VariantName is a variant as a list of links names it: its item, SKU and
+// options as a shopper reads them ("Size: M").
+type VariantName struct {
+	ItemID int64
+	SKU    string
+	Label  string
+}
+
+// VariantNames reads variants' items and labels by id, in one query (the
+// "also bought" list's). Variants no longer offered are left out: deleted
+// ones, and those of an item that has no options any more.
+func (s *Service) VariantNames(ctx context.Context, ids []int64) (map[int64]VariantName, error) {
+	out := make(map[int64]VariantName, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	ph, args := platform.InList(1, ids)
+	rows, err := s.db.QueryContext(ctx, `SELECT v.id, v.item_id, v.sku, v.option1, v.option2, v.option3, i.option_names
+		FROM item_variants v JOIN items i ON i.id = v.item_id WHERE v.id IN (`+ph+`) AND i.option_names <> ''`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("variant names: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var v Variant
+		var o [3]string
+		var options string
+		if err := rows.Scan(&id, &v.ItemID, &v.SKU, &o[0], &o[1], &o[2], &options); err != nil {
+			return nil, fmt.Errorf("variant names: %w", err)
+		}
+		for _, val := range o {
+			if val == "" {
+				break
+			}
+			v.Values = append(v.Values, val)
+		}
+		out[id] = VariantName{ItemID: v.ItemID, SKU: v.SKU, Label: v.Label(splitOptions(options))}
+	}
+	return out, rows.Err()
+}
+
 // SellableAs is what a cart line of variantID (0: the implicit one) of it
 // sells as, and false when there is no such variant of the item: the
 // implicit variant of an item with options, or a variant of another

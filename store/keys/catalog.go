@@ -33,6 +33,14 @@ func ItemLikes(id int64) string { return itemTag(id) + ":likes" }
 // item id -> orders they shared.
 func AlsoBought(id int64) string { return itemTag(id) + ":also" }
 
+// AlsoBoughtVariant is the ZSET of what was bought in the same orders as
+// one variant of the item: "<item>" or "<item>:<variant>" -> orders they
+// shared. It carries the item's hash tag, so an order's script counts the
+// item and its variants together.
+func AlsoBoughtVariant(id, variantID int64) string {
+	return itemTag(id) + ":also:" + strconv.FormatInt(variantID, 10)
+}
+
 // Item likes across items.
 const (
 	MostLiked     = "most-liked:"     // ZSET item id -> likes (leaderboard)

@@ -27,6 +27,7 @@ func TestKeysThatGoTogetherShareASlot(t *testing.T) {
 	for _, pair := range [][2]string{
 		{keys.ItemLikes(7), keys.ItemCounts(7)},
 		{keys.AlsoBought(7), keys.ItemCounts(7)},
+		{keys.AlsoBoughtVariant(7, 31), keys.ItemCounts(7)},
 		{keys.Following(3), keys.UserCounts(3)},
 		{keys.Followers(3), keys.FollowVersions(3)},
 		{keys.AccountCart(3), keys.CheckoutLock(3, "")},

@@ -348,7 +348,7 @@ func (s *Service) afterCheckout(ctx context.Context, owner cart.Owner, o Order, 
 		s.addEnqueueOrder(ctx, pipe, o.ID)
 	}
 	for _, f := range s.placed {
-		f(ctx, pipe, ids)
+		f(ctx, pipe, ordered)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		s.log.Error("after checkout: cart, queue or statistics", "order", o.ID, "err", err)

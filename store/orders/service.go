@@ -34,7 +34,7 @@ type Service struct {
 	payments []PaymentMethod
 	// placed and status are the listeners the wiring registers (OnPlaced,
 	// OnStatus).
-	placed []func(ctx context.Context, pipe redis.Pipeliner, itemIDs []int64)
+	placed []func(ctx context.Context, pipe redis.Pipeliner, lines []cart.Line)
 	status []func(ctx context.Context, userID, orderID int64, status string)
 	// placedTx and statusTx write inside the change's transaction
 	// (OnPlacedTx, OnStatusTx).
@@ -115,10 +115,10 @@ func (s *Service) Collectors() []prometheus.Collector {
 }
 
 // OnPlaced registers a listener for placed orders: it queues its writes
-// about the order's items on the pipeline that empties the cart, so that
-// it costs no round trip of its own (the wiring registers the analytics'
-// "also bought" statistics).
-func (s *Service) OnPlaced(f func(ctx context.Context, pipe redis.Pipeliner, itemIDs []int64)) {
+// about the order's lines (item, variant and quantity) on the pipeline
+// that empties the cart, so that it costs no round trip of its own (the
+// wiring registers the analytics' "also bought" statistics).
+func (s *Service) OnPlaced(f func(ctx context.Context, pipe redis.Pipeliner, lines []cart.Line)) {
 	s.placed = append(s.placed, f)
 }
 

@@ -129,7 +129,7 @@ func (s *Service) fill(ctx context.Context, f pageFill, wait bool) (fillResult, 
 		begin := pipe.Eval(ctx, fillBeginScript, pageAndLock, tok, pageLockTTL.Milliseconds())
 		if i == 0 { // the row and order statistics, in case this call renders
 			row = catalog.AddRowRead(ctx, pipe, f.ItemID)
-			f.bought = analytics.AddAlsoBoughtRead(ctx, pipe, f.ItemID)
+			f.bought = analytics.AddAlsoBoughtRead(ctx, pipe, f.ItemID, f.Variant)
 		}
 		cmds, err := pipe.Exec(ctx)
 		if err = platform.RealErr(cmds, err); err != nil {
@@ -232,7 +232,7 @@ func (s *Service) renderPage(ctx context.Context, f pageFill, row catalog.RowRea
 // pageData gathers what an item page shows for everyone.
 func (s *Service) pageData(ctx context.Context, f pageFill, row catalog.RowRead) (PageData, error) {
 	bought := f.bought.Result()
-	it, err := s.catalog.PageItem(ctx, f.ItemID, row, append(slices.Clone(f.Names), bought.ItemIDs...))
+	it, err := s.catalog.PageItem(ctx, f.ItemID, row, append(slices.Clone(f.Names), bought.ItemIDs()...))
 	if err != nil {
 		return PageData{}, err
 	}
@@ -248,12 +248,10 @@ func (s *Service) pageData(ctx context.Context, f pageFill, row catalog.RowRead)
 			return PageData{}, platform.ErrNotFound // not one of the item's: never stored
 		}
 	}
-	names, _ := s.catalog.CachedNames(bought.ItemIDs)
-	for _, id := range bought.ItemIDs {
-		if name, ok := names[id]; ok {
-			d.AlsoBought = append(d.AlsoBought, NamedItem{ID: id, Name: name})
-		}
+	if d.AlsoBought, err = s.alsoBought(ctx, bought); err != nil {
+		return PageData{}, err
 	}
+	d.AlsoBoughtOf = bought.Variant
 	// Pictures and reviews are the same for everyone, so they are part of
 	// the stored page; adding one announces the item's change, which
 	// purges its pages.
@@ -264,6 +262,28 @@ func (s *Service) pageData(ctx context.Context, f pageFill, row catalog.RowRead)
 		return PageData{}, err
 	}
 	return d, nil
+}
+
+// alsoBought names the lines of the "also bought" list: items by the
+// names read with the page's item, variants by their options (one query,
+// only when the list has variants). A line whose item or variant is gone
+// is left out.
+func (s *Service) alsoBought(ctx context.Context, bought analytics.AlsoBought) ([]NamedItem, error) {
+	names, _ := s.catalog.CachedNames(bought.ItemIDs())
+	variants, err := s.catalog.VariantNames(ctx, bought.VariantIDs())
+	if err != nil {
+		return nil, err
+	}
+	var out []NamedItem
+	for _, l := range bought.Lines {
+		name, ok := names[l.ItemID]
+		v, known := variants[l.VariantID]
+		if !ok || (l.VariantID != 0 && (!known || v.ItemID != l.ItemID)) {
+			continue
+		}
+		out = append(out, NamedItem{ID: l.ItemID, Name: name, VariantID: l.VariantID, SKU: v.SKU, Variant: v.Label})
+	}
+	return out, nil
 }
 
 // storePage stores a rendered page with its hard TTL, releases the lock,
@@ -293,7 +313,7 @@ func (s *Service) releasePageLock(ctx context.Context, key, tok string) {
 func (s *Service) buildPage(ctx context.Context, f pageFill) (*pagebody.Page, error) {
 	pipe := s.rdb.Pipeline()
 	row := catalog.AddRowRead(ctx, pipe, f.ItemID)
-	f.bought = analytics.AddAlsoBoughtRead(ctx, pipe, f.ItemID)
+	f.bought = analytics.AddAlsoBoughtRead(ctx, pipe, f.ItemID, f.Variant)
 	if err := platform.RealErr(pipe.Exec(ctx)); err != nil {
 		return nil, fmt.Errorf("build page: %w", err)
 	}

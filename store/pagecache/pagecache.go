@@ -185,23 +185,32 @@ type RenderFunc func(ctx context.Context, d PageData) ([]byte, error)
 // with it (existing ones, most first, with their names) and how many
 // orders included it.
 type PageData struct {
-	Item       catalog.Item
-	Pictures   []media.ItemImage
-	Reviews    []reviews.Review
-	Rating     reviews.Rating
-	Views      int64
-	AlsoBought []NamedItem
-	Buyers     int64
+	Item     catalog.Item
+	Pictures []media.ItemImage
+	Reviews  []reviews.Review
+	Rating   reviews.Rating
+	Views    int64
+	// AlsoBought is what was most often bought with the chosen variant
+	// (AlsoBoughtOf names it, each line with its variant), or with the
+	// item when no variant is chosen or nobody bought the chosen one with
+	// anything yet (AlsoBoughtOf is 0, the lines are items).
+	AlsoBought   []NamedItem
+	AlsoBoughtOf int64
+	Buyers       int64
 	// Variants are the item's variants (none without options) and
 	// Variant the one the URL chose (0: none chosen, the page picks).
 	Variants []catalog.Variant
 	Variant  int64
 }
 
-// NamedItem is an item as a list of links shows it.
+// NamedItem is an item as a list of links shows it, with its variant
+// (VariantID 0 for none) named by its SKU and options.
 type NamedItem struct {
-	ID   int64
-	Name string
+	ID        int64
+	Name      string
+	VariantID int64
+	SKU       string
+	Variant   string
 }
 
 // ViewToBuy is the percentage of the item's views that ended in an order.
