@@ -162,21 +162,9 @@ func (s *Service) addUpdateToken(ctx context.Context, pipe redis.Pipeliner, toke
 	pipe.ZAddArgs(ctx, keys.Recent, redis.ZAddArgs{XX: true, GT: true,
 		Members: []redis.Z{{Score: sessionScore(s.clock.Seconds(), !guest), Member: keys.SessionID(token)}}})
 	if itemID > 0 {
-		s.addSessionView(ctx, pipe, token, itemID)
+		s.addViewedIDs(ctx, pipe, keys.SessionID(token), []int64{itemID})
 		analytics.AddViews(ctx, pipe, itemID, 1)
 	}
-}
-
-// addSessionView queues the session's half of an item view: the item goes
-// first in the session's viewed list (once: an earlier view of it is
-// removed), trimmed to the newest ViewedPerSession. A LIST keeps the order
-// and the trim exactly and stores each id in a few bytes, where a ZSET
-// would also store a timestamp per item.
-func (s *Service) addSessionView(ctx context.Context, pipe redis.Pipeliner, token string, itemID int64) {
-	vk, id := keys.SessionViewed(token), strconv.FormatInt(itemID, 10)
-	pipe.LRem(ctx, vk, 1, id)
-	pipe.LPush(ctx, vk, id)
-	pipe.LTrim(ctx, vk, 0, s.opt.ViewedPerSession-1)
 }
 
 // AddNew queues the creation of a guest session.
@@ -198,15 +186,15 @@ func (s *Service) UpdateToken(ctx context.Context, token string, guest bool, ite
 
 // RecentlyViewed returns the session's viewed item ids, newest first.
 func (s *Service) RecentlyViewed(ctx context.Context, token string) ([]int64, error) {
-	var ids *redis.StringSliceCmd
+	var r RecentRead
 	err := s.reader.Read(ctx, func(c redis.Cmdable) error {
-		ids = c.LRange(ctx, keys.SessionViewed(token), 0, -1)
-		return platform.CmdErr(ids)
+		r = AddRecent(ctx, c, token, s.opt.ViewedPerSession)
+		return platform.CmdErr(r.Cmds()...)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("recently viewed: %w", err)
 	}
-	return platform.ParseIDs(ids.Val()), nil
+	return r.IDs(), nil
 }
 
 // SignIn moves a session to a new token for userID and returns how many
@@ -219,28 +207,24 @@ func (s *Service) RecentlyViewed(ctx context.Context, token string) ([]int64, er
 // another's account.
 func (s *Service) SignIn(ctx context.Context, oldToken, newToken string, userID int64) (int64, error) {
 	var guestCart *cart.GuestRead
-	var viewed []string
+	var viewed []int64
 	if oldToken != "" {
 		pipe := s.rdb.Pipeline()
 		owner := pipe.HGet(ctx, keys.Login, keys.SessionID(oldToken))
 		c := cart.AddGuestRead(ctx, pipe, oldToken)
-		v := pipe.LRange(ctx, keys.SessionViewed(oldToken), 0, -1)
+		v := AddRecent(ctx, pipe, oldToken, s.opt.ViewedPerSession)
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 			return 0, fmt.Errorf("sign in: %w", err)
 		}
 		if o := owner.Val(); o == "" || o == strconv.FormatInt(userID, 10) {
-			guestCart, viewed = &c, v.Val()
+			guestCart, viewed = &c, v.IDs()
 		}
 	}
 	sid := keys.SessionID(newToken)
 	pipe := s.rdb.Pipeline()
 	merged := s.carts.AddMerge(ctx, pipe, userID, guestCart)
 	if len(viewed) > 0 {
-		vals := make([]any, len(viewed))
-		for i, v := range viewed {
-			vals[i] = v
-		}
-		pipe.RPush(ctx, keys.SessionViewedOf(sid), vals...)
+		pipe.Set(ctx, keys.SessionViewedOf(sid), PackViewed(viewed), 0)
 	}
 	pipe.HSet(ctx, keys.Login, sid, userID)
 	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.clock.Seconds(), true), Member: sid})
@@ -276,10 +260,10 @@ func (s *Service) EndSession(ctx context.Context, token string) error {
 }
 
 // addDeleteSession queues the removal of every key and entry of a session.
-// The session's two keys share a slot (see viewedKey), so one UNLINK drops
-// both, also on Cluster.
+// The session's keys share a slot (see keys.SessionViewed), so one UNLINK
+// drops them all, also on Cluster.
 func (s *Service) addDeleteSession(ctx context.Context, pipe redis.Pipeliner, sid string) {
-	pipe.Unlink(ctx, keys.SessionViewedOf(sid), keys.GuestCartOf(sid))
+	pipe.Unlink(ctx, sessionKeys(sid)...)
 	pipe.HDel(ctx, keys.Login, sid)
 	pipe.ZRem(ctx, keys.Recent, sid)
 }
@@ -290,7 +274,7 @@ func (s *Service) addDeleteSession(ctx context.Context, pipe redis.Pipeliner, si
 func (s *Service) SessionWithRecent(ctx context.Context, token string, claimedUserID int64) (SessionState, []int64, error) {
 	pipe := s.rdb.Pipeline()
 	reads := AddLoad(ctx, pipe, token, claimedUserID)
-	recent := pipe.LRange(ctx, keys.SessionViewed(token), 0, -1)
+	recent := AddRecent(ctx, pipe, token, s.opt.ViewedPerSession)
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return SessionState{}, nil, fmt.Errorf("load session: %w", err)
 	}
@@ -298,7 +282,7 @@ func (s *Service) SessionWithRecent(ctx context.Context, token string, claimedUs
 	if !st.Known {
 		return st, nil, nil
 	}
-	return st, platform.ParseIDs(recent.Val()), nil
+	return st, recent.IDs(), nil
 }
 
 // NewSessionView creates a guest session and records its first item view
@@ -326,33 +310,17 @@ func AddTouch(ctx context.Context, pipe redis.Pipeliner, token string, signedIn 
 }
 
 // AddViews queues the session's half of several item views (item -> time
-// viewed): each goes first in the session's viewed list, oldest view
-// first, so the newest ends at the front.
+// viewed) in one script call: they go first in the session's viewed list,
+// the newest at the front.
 func (s *Service) AddViews(ctx context.Context, pipe redis.Pipeliner, token string, views map[int64]float64) {
 	ids := make([]int64, 0, len(views))
 	for id := range views {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return views[ids[i]] < views[ids[j]] })
-	for _, id := range ids {
-		s.addSessionView(ctx, pipe, token, id)
-	}
+	// Newest first, as the viewed list holds them.
+	sort.Slice(ids, func(i, j int) bool { return views[ids[i]] > views[ids[j]] })
+	s.addViewedIDs(ctx, pipe, keys.SessionID(token), ids)
 }
-
-// RecentRead is a queued read of a session's viewed items.
-type RecentRead struct{ cmd *redis.StringSliceCmd }
-
-// AddRecent queues the read of the newest n items the session viewed on
-// c, a pipeline (or the client-side caching client, which answers at once).
-func AddRecent(ctx context.Context, c redis.Cmdable, token string, n int64) RecentRead {
-	return RecentRead{cmd: c.LRange(ctx, keys.SessionViewed(token), 0, n-1)}
-}
-
-// Cmd is the read's command, for its error.
-func (r RecentRead) Cmd() redis.Cmder { return r.cmd }
-
-// IDs are the viewed items once the pipeline ran, newest first.
-func (r RecentRead) IDs() []int64 { return platform.ParseIDs(r.cmd.Val()) }
 
 // ReadCached reads a returning visitor's session state through c, the
 // client-side caching client, in lookups Redis answers in process while
@@ -386,4 +354,11 @@ func ReadCached(ctx context.Context, c redis.Cmdable, token string, claimedUserI
 	}
 	st.CartCount = n
 	return st, nil
+}
+
+// sessionKeys are every key of a session, to delete it: its viewed items
+// (and the list sessions kept them in before), its guest cart. They share
+// the session's slot.
+func sessionKeys(sid string) []string {
+	return []string{keys.SessionViewedOf(sid), keys.OldSessionViewedOf(sid), keys.GuestCartOf(sid)}
 }
