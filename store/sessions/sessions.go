@@ -35,7 +35,22 @@ type SessionState struct {
 // claimedUserID is who the signed `user` cookie says is signed in (0 for
 // none): their unread count is read in the same round trip, and the user is
 // kept only if `login:` agrees.
+//
+// Where there is a client-side cache, only whether the session exists
+// and who is signed in on it (the `login:` or `recent:` entry) come from
+// Redis with the touch; the header's counts, which grant nothing, come
+// through the cache (this instance's own writes drop its copies at once).
 func (s *Service) LoadSession(ctx context.Context, token string, claimedUserID int64) (SessionState, error) {
+	if c := s.reader.Cached(); c != nil {
+		st, err := s.loadSessionCounted(ctx, c, token, claimedUserID)
+		if err == nil {
+			return st, nil
+		}
+		if !errors.Is(err, errCachedCounts) {
+			return SessionState{}, err
+		}
+		s.reader.Failed()
+	}
 	pipe := s.rdb.Pipeline()
 	reads := AddLoad(ctx, pipe, token, claimedUserID)
 	s.addUpdateToken(ctx, pipe, token, claimedUserID == 0, 0)
@@ -43,6 +58,56 @@ func (s *Service) LoadSession(ctx context.Context, token string, claimedUserID i
 		return SessionState{}, fmt.Errorf("load session: %w", err)
 	}
 	return reads.State(), nil
+}
+
+// errCachedCounts is a failure of the caching client in
+// loadSessionCounted: the session is read again without it.
+var errCachedCounts = errors.New("cached counts")
+
+// loadSessionCounted is LoadSession with the counts read through c, the
+// client-side caching client.
+func (s *Service) loadSessionCounted(ctx context.Context, c *redis.Client, token string, claimedUserID int64) (SessionState, error) {
+	sid := keys.SessionID(token)
+	pipe := s.rdb.Pipeline()
+	var login *redis.StringCmd
+	var seen *redis.FloatCmd
+	if claimedUserID > 0 {
+		login = pipe.HGet(ctx, keys.Login, sid)
+	} else {
+		seen = pipe.ZScore(ctx, keys.Recent, sid)
+	}
+	s.addUpdateToken(ctx, pipe, token, claimedUserID == 0, 0)
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return SessionState{}, fmt.Errorf("load session: %w", err)
+	}
+	var st SessionState
+	if login != nil {
+		v, err := login.Result()
+		st.Known = err == nil
+		st.UserID, _ = strconv.ParseInt(v, 10, 64)
+	} else {
+		st.Known = seen.Err() == nil
+	}
+	if !st.Known {
+		return st, nil
+	}
+	// The account's cart when `login:` agrees with the claim, else the
+	// guest cart, as Load.State counts.
+	var cartOf int64
+	if st.UserID > 0 && st.UserID == claimedUserID {
+		cartOf = st.UserID
+	}
+	n, err := cart.CountOf(ctx, c, token, cartOf)
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return SessionState{}, fmt.Errorf("%w: %w", errCachedCounts, err)
+	}
+	st.CartCount = n
+	if st.UserID > 0 && st.UserID == claimedUserID {
+		if st.Unread, err = notify.UnreadOf(ctx, c, claimedUserID); err != nil && !errors.Is(err, redis.Nil) {
+			return SessionState{}, fmt.Errorf("%w: %w", errCachedCounts, err)
+		}
+	}
+	return st, nil
 }
 
 // Load is the queued reads of a session's state: one of seen and login,
@@ -348,7 +413,13 @@ func ReadCached(ctx context.Context, c redis.Cmdable, token string, claimedUserI
 	}
 	// The header counts the account's cart once the server agrees who is
 	// signed in, else the session's guest cart (as the session read does).
-	n, err := cart.CountOf(ctx, c, token, st.UserID)
+	// The account's cart when `login:` agrees with the claim, else the
+	// guest cart, as Load.State counts.
+	var cartOf int64
+	if st.UserID > 0 && st.UserID == claimedUserID {
+		cartOf = st.UserID
+	}
+	n, err := cart.CountOf(ctx, c, token, cartOf)
 	if err != nil {
 		return SessionState{}, fmt.Errorf("session: %w", err)
 	}
