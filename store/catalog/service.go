@@ -21,7 +21,7 @@ type Service struct {
 	// reader reads the row cache through the client-side cache.
 	reader *platform.Reader
 	host   *workers.Host
-	names *nameCache
+	names  *nameCache
 	// listeners hear of every committed item change (OnChange).
 	listeners []func(context.Context, Change) error
 }

@@ -85,10 +85,10 @@ type writeBehind struct {
 	mu       sync.Mutex
 	sessions map[string]*pendingSession // views, by token
 	touches  map[string]*pendingSession // touches, by token
-	views    map[int64]int64  // item -> views
-	hits     map[int64]int64  // item -> page cache hits
-	stats    map[string]int64 // stats:pagecache field -> increment
-	flushMu  sync.Mutex       // one flush at a time, so that counts stay in order
+	views    map[int64]int64            // item -> views
+	hits     map[int64]int64            // item -> page cache hits
+	stats    map[string]int64           // stats:pagecache field -> increment
+	flushMu  sync.Mutex                 // one flush at a time, so that counts stay in order
 }
 
 // touchBehind is how long touches wait in the buffer at most.
