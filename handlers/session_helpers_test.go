@@ -18,6 +18,7 @@ import (
 	"storefront/handlers"
 	"storefront/handlers/apptest"
 	"storefront/store/keys"
+	"storefront/store/sessions"
 	"storefront/store/storetest"
 )
 
@@ -87,7 +88,7 @@ func (a *app) putCart(c *client, item, qty int) {
 // viewedList is a session's viewed:<token>, newest first.
 func (a *app) viewedList(token string) []string {
 	a.t.Helper()
-	v, err := a.rdb().LRange(a.t.Context(), keys.OfSession(token).Viewed, 0, -1).Result()
+	v, err := sessions.ReadViewed(a.t.Context(), a.rdb(), token)
 	if err != nil {
 		a.t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"storefront/handlers/apptest"
 	"storefront/handlers/web"
 	"storefront/store/keys"
+	"storefront/store/sessions"
 	"storefront/store/storetest"
 	"storefront/wiring"
 )
@@ -115,13 +116,13 @@ func TestNonItemPagesLeaveViewsAlone(t *testing.T) {
 	c.view(4, 5, 6, 5)
 	ctx, rdb := t.Context(), a.rdb()
 	tok := c.Cookie("sid")
-	before := storetest.Must(rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Result())(t)
+	before := storetest.Must(sessions.ReadViewed(ctx, rdb, tok))(t)
 	popular := storetest.Must(rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Result())(t)
 	for _, p := range []string{"/", "/items", "/items?page=2", "/items?q=lamp", "/items?category=Books", "/login", "/register",
 		"/items/999999", "/items/0", "/items/abc", "/nowhere", "/healthz", "/metrics"} {
 		c.Get(p)
 	}
-	if after := storetest.Must(rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Result())(t); !slices.Equal(after, before) {
+	if after := storetest.Must(sessions.ReadViewed(ctx, rdb, tok))(t); !slices.Equal(after, before) {
 		t.Errorf("viewed:<token> changed: %v -> %v", before, after)
 	}
 	if after := storetest.Must(rdb.ZRangeWithScores(ctx, keys.ViewRanking, 0, -1).Result())(t); !slices.Equal(after, popular) {

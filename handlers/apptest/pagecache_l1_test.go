@@ -295,11 +295,14 @@ func cachedApp(t testing.TB) (*redis.Client, *platform.CachingClient, *wiring.Se
 // routerApp serves the real router over a migrated, seeded store on rdb,
 // reading through cached where it is not nil; the write-behind is left to
 // the test (flushed by it only).
-func routerApp(t testing.TB, rdb redis.UniversalClient, cached *platform.CachingClient) (*wiring.Services, *httptest.Server) {
+func routerApp(t testing.TB, rdb redis.UniversalClient, cached *platform.CachingClient, edit ...func(*wiring.Options)) (*wiring.Services, *httptest.Server) {
 	t.Helper()
 	o := wiringtest.Options() // the run's Redis mode
 	o.WriteBehind = time.Hour // flushed by the test only
 	o.PageCacheTTL, o.PageCacheTop = time.Minute, 100
+	for _, f := range edit {
+		f(&o)
+	}
 	if cached != nil {
 		o.RedisMode = platform.ModeSingle
 	}

@@ -12,9 +12,11 @@ import (
 
 	"storefront/handlers/apptest"
 	"storefront/store/board"
+	"storefront/store/cart"
 	"storefront/store/keys"
 	"storefront/store/storetest"
 	"storefront/wiring"
+	"storefront/wiring/wiringtest"
 )
 
 // keyTouches records the commands sent to Redis on keys a test watches,
@@ -191,5 +193,44 @@ func TestListingsFromClientSideCache(t *testing.T) {
 	got, err := st.Board.ArticlesByID(ctx, []int64{a.ID}, u.ID)
 	if err != nil || len(got) != 1 || got[0].MyVote != board.VoteDown || got[0].Up != a.Up || got[0].Down != a.Down+1 {
 		t.Fatalf("this instance's own vote is not shown at once: %+v, %v", got, err)
+	}
+}
+
+// TestFormPostSessionCountsFromCache: a form post's session read (taken
+// from Redis for who is signed in, the header's counts through the
+// client-side cache) counts the account's cart once `login:` agrees with
+// the claim, the guest cart when it does not, shows a cart change at once,
+// and knows a session that ended.
+func TestFormPostSessionCountsFromCache(t *testing.T) {
+	_, cached, st, _ := cachedApp(t)
+	ctx := t.Context()
+	owner, uid := wiringtest.Shopper(t, st, "counted")
+	guest := cart.Owner{Token: owner.Token}
+	if _, err := st.Cart.SetCartLine(ctx, guest, 5, 2); err != nil { // left from before sign-in
+		t.Fatal(err)
+	}
+	hits := cached.CSCStats().Hits
+	for i := int64(1); i <= 5; i++ {
+		if _, err := st.Cart.SetCartLine(ctx, owner, 3, i); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the second read is answered in process
+			state, err := st.Sessions.LoadSession(ctx, owner.Token, uid)
+			if err != nil || !state.Known || state.UserID != uid || state.CartCount != i {
+				t.Fatalf("after setting %d: %+v, %v", i, state, err)
+			}
+		}
+	}
+	if cached.CSCStats().Hits == hits {
+		t.Errorf("no count was read through the client-side cache")
+	}
+	if state, _ := st.Sessions.LoadSession(ctx, owner.Token, uid+1); state.UserID != uid || state.CartCount != 2 {
+		t.Errorf("claiming another user: %+v, want the guest cart's count 2", state)
+	}
+	if err := st.Sessions.EndSession(ctx, owner.Token); err != nil {
+		t.Fatal(err)
+	}
+	if state, err := st.Sessions.LoadSession(ctx, owner.Token, uid); err != nil || state.Known {
+		t.Errorf("ended session: %+v, %v", state, err)
 	}
 }

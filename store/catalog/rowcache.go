@@ -304,22 +304,27 @@ func (s *Service) ItemRow(ctx context.Context, id int64) (body []byte, cached bo
 // map. It is the one read path for "what does this item cost and how many
 // are left" outside the item pages: the cart page, cart validation and the
 // checkout's pre-check use it. Scheduled rows come from the row cache
-// (`inv:<id>`, one pipelined read), the rest from the database. The
-// checkout transaction itself always re-checks stock and takes its price
-// snapshot from the database, so a row-cache copy a few seconds old can
-// never oversell.
+// (`inv:<id>`, read through the client-side cache where there is one, else
+// one pipelined read), the rest from the database. A cached copy is
+// dropped when the refresh rewrites the row, so it is never older than
+// Redis's. The checkout transaction itself always re-checks stock and
+// takes its price snapshot from the database, so a row-cache copy a few
+// seconds old can never oversell.
 func (s *Service) CatalogRows(ctx context.Context, ids []int64) (map[int64]Item, error) {
 	out := make(map[int64]Item, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	pipe := s.rdb.Pipeline()
 	cmds := make([]*redis.StringCmd, len(ids))
-	for i, id := range ids {
-		cmds[i] = pipe.Get(ctx, keys.RowCache(id)) // one GET each: MGET would cross slots
-	}
-	res, err := pipe.Exec(ctx)
-	if err = platform.RealErr(res, err); err != nil {
+	err := s.reader.Read(ctx, func(c redis.Cmdable) error {
+		reads := make([]redis.Cmder, len(ids))
+		for i, id := range ids {
+			cmds[i] = c.Get(ctx, keys.RowCache(id)) // one GET each: MGET would cross slots
+			reads[i] = cmds[i]
+		}
+		return platform.CmdErr(reads...)
+	})
+	if err != nil {
 		return nil, fmt.Errorf("catalog rows: %w", err)
 	}
 	var missing []int64

@@ -18,15 +18,17 @@ type Service struct {
 	db    *sql.DB
 	log   *slog.Logger
 	clock *platform.Clock
-	host  *workers.Host
-	names *nameCache
+	// reader reads the row cache through the client-side cache.
+	reader *platform.Reader
+	host   *workers.Host
+	names  *nameCache
 	// listeners hear of every committed item change (OnChange).
 	listeners []func(context.Context, Change) error
 }
 
 // New returns the catalog over the shared base.
 func New(b platform.Base, host *workers.Host) *Service {
-	return &Service{rdb: b.Redis, db: b.DB, log: b.Log, clock: b.Clock, host: host, names: newNameCache()}
+	return &Service{rdb: b.Redis, db: b.DB, log: b.Log, clock: b.Clock, reader: b.Reader, host: host, names: newNameCache()}
 }
 
 // Workers returns the catalog's background loop: the row cache refresher,

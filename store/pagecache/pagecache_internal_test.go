@@ -95,3 +95,42 @@ func TestFillFindsPageStoredMeanwhile(t *testing.T) {
 		t.Error("a failed render kept its lock")
 	}
 }
+
+// The flushes between two touch flushes send a session's views but keep
+// its touch (and its alive check) buffered, coalesced, for the next full
+// flush; a session that ended meanwhile is not revived by it.
+func TestTouchesWaitForTheFullFlush(t *testing.T) {
+	s := newService(t)
+	ctx, rdb := t.Context(), s.rdb
+	for _, tok := range []string{"reader", "ended"} {
+		if err := s.sessions.CreateSession(ctx, tok, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sid := keys.SessionID("reader")
+	seen := storetest.Must(rdb.ZScore(ctx, keys.Recent, sid).Result())(t)
+	s.writes.add(visitWrites{itemID: 4, token: "reader", countView: true}, seen+5)
+	s.writes.touch("reader", false, seen+7)
+	s.writes.touch("ended", false, seen+7)
+	if err := s.flushWrites(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := sessions.ReadViewed(ctx, rdb, "reader"); len(got) != 1 || got[0] != "4" {
+		t.Errorf("views flushed without the touches: %v, want [4]", got)
+	}
+	if now := storetest.Must(rdb.ZScore(ctx, keys.Recent, sid).Result())(t); now != seen {
+		t.Errorf("touched at %v before the full flush, want still %v", now, seen)
+	}
+	if err := s.sessions.EndSession(ctx, "ended"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.flushWrites(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if now := storetest.Must(rdb.ZScore(ctx, keys.Recent, sid).Result())(t); now != seen+7 {
+		t.Errorf("after the full flush seen at %v, want %v", now, seen+7)
+	}
+	if _, err := rdb.ZScore(ctx, keys.Recent, keys.SessionID("ended")).Result(); err == nil {
+		t.Error("the touch revived an ended session")
+	}
+}

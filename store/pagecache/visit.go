@@ -42,7 +42,7 @@ func (s *Service) readVisitCached(ctx context.Context, c *redis.Client, req Item
 	}
 	v.session = st
 	recent := sessions.AddRecent(ctx, c, req.Token, s.opt.ViewedPerSession)
-	if err := platform.CmdErr(recent.Cmd()); err != nil {
+	if err := platform.CmdErr(recent.Cmds()...); err != nil {
 		return v, fmt.Errorf("item visit: %w", err)
 	}
 	v.recent = recent.IDs()

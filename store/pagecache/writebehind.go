@@ -72,20 +72,28 @@ func (s *Service) sendWrites(ctx context.Context, w *visitWrites) error {
 // writeBehind buffers the writes of page cache hits, coalesced: one touch
 // per session (the latest), one viewed-list entry per session and item
 // (the latest), one increment per item and counter. They are flushed in
-// one pipeline every WRITE_BEHIND and on Close. Analytics, touches and
-// the creation of first visits' sessions wait here (with the per-address
-// cap's count); a cart, an order or a vote is written before its response
-// is sent, after the creation of its session (Settle).
+// one pipeline every WRITE_BEHIND and on Close, the touches (and the check
+// that their sessions still exist) only every touchBehind: a session's
+// last-seen time orders the cleanup and the account page's list, for which
+// a second is precise enough, and a shopper's every page would otherwise
+// cost two commands. Analytics, touches and the creation of first visits'
+// sessions (with the per-address cap's count, at the next flush) wait
+// here; a cart, an order or a vote is written before its response is
+// sent, after the creation of its session (Settle).
 type writeBehind struct {
 	mu       sync.Mutex
-	sessions map[string]*pendingSession
-	views    map[int64]int64  // item -> views
-	hits     map[int64]int64  // item -> page cache hits
-	stats    map[string]int64 // stats:pagecache field -> increment
-	flushMu  sync.Mutex       // one flush at a time, so that counts stay in order
+	sessions map[string]*pendingSession // views, by token
+	touches  map[string]*pendingSession // touches, by token
+	views    map[int64]int64            // item -> views
+	hits     map[int64]int64            // item -> page cache hits
+	stats    map[string]int64           // stats:pagecache field -> increment
+	flushMu  sync.Mutex                 // one flush at a time, so that counts stay in order
 }
 
-// pendingSession is one session's buffered touch and views, and for a
+// touchBehind is how long touches wait in the buffer at most.
+const touchBehind = time.Second
+
+// pendingSession is one session's buffered touch, or its views and for a
 // first visit its creation.
 type pendingSession struct {
 	seen     float64
@@ -102,8 +110,18 @@ func newWriteBehind() *writeBehind {
 }
 
 func (w *writeBehind) reset() {
-	w.sessions = map[string]*pendingSession{}
+	w.sessions, w.touches = map[string]*pendingSession{}, map[string]*pendingSession{}
 	w.views, w.hits, w.stats = map[int64]int64{}, map[int64]int64{}, map[string]int64{}
+}
+
+// touchLocked buffers a session's touch; w.mu is held.
+func (w *writeBehind) touchLocked(token string, signedIn bool, now float64) {
+	ps := w.touches[token]
+	if ps == nil {
+		ps = &pendingSession{}
+		w.touches[token] = ps
+	}
+	ps.seen, ps.signedIn = max(ps.seen, now), signedIn
 }
 
 // add buffers one view's writes, made at now (Unix seconds).
@@ -111,12 +129,13 @@ func (w *writeBehind) add(v visitWrites, now float64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if v.token != "" {
+		w.touchLocked(v.token, v.signedIn, now)
 		ps := w.sessions[v.token]
 		if ps == nil {
 			ps = &pendingSession{views: map[int64]float64{}}
 			w.sessions[v.token] = ps
 		}
-		ps.seen, ps.signedIn = max(ps.seen, now), v.signedIn
+		ps.seen = max(ps.seen, now)
 		if v.itemID > 0 {
 			ps.views[v.itemID] = max(ps.views[v.itemID], now)
 		}
@@ -143,12 +162,7 @@ func (w *writeBehind) add(v visitWrites, now float64) {
 func (w *writeBehind) touch(token string, signedIn bool, now float64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	ps := w.sessions[token]
-	if ps == nil {
-		ps = &pendingSession{views: map[int64]float64{}}
-		w.sessions[token] = ps
-	}
-	ps.seen, ps.signedIn = max(ps.seen, now), signedIn
+	w.touchLocked(token, signedIn, now)
 }
 
 // creating reports whether token's session is a first visit's whose
@@ -160,32 +174,43 @@ func (w *writeBehind) creating(token string) bool {
 	return ps != nil && ps.create
 }
 
-// FlushWrites sends the buffered writes of page cache hits now, in one
+// FlushWrites sends every buffered write of page cache hits now, in one
 // pipeline, then deletes the viewed lists of sessions that turned out to
 // be gone (evicted or signed out meanwhile), so that they leave no state.
-func (s *Service) FlushWrites(ctx context.Context) error {
+func (s *Service) FlushWrites(ctx context.Context) error { return s.flushWrites(ctx, true) }
+
+// flushWrites is FlushWrites, leaving the touches buffered unless
+// withTouches.
+func (s *Service) flushWrites(ctx context.Context, withTouches bool) error {
 	w := s.writes
 	w.flushMu.Lock()
 	defer w.flushMu.Unlock()
 	w.mu.Lock()
-	pending, views, hits, stats := w.sessions, w.views, w.hits, w.stats
+	pending, touches, views, hits, stats := w.sessions, w.touches, w.views, w.hits, w.stats
 	w.reset()
+	if !withTouches {
+		w.touches, touches = touches, nil
+	}
 	w.mu.Unlock()
-	if len(pending)+len(views)+len(hits)+len(stats) == 0 {
+	if len(pending)+len(touches)+len(views)+len(hits)+len(stats) == 0 {
 		return nil
 	}
 	if err := s.admitNew(ctx, pending); err != nil {
 		return fmt.Errorf("flush page cache writes: %w", err)
 	}
 	pipe := s.rdb.Pipeline()
-	alive := make([]sessions.AliveRead, 0, len(pending))
 	for token, ps := range pending {
 		if ps.create {
 			sessions.AddCreate(ctx, pipe, token, ps.seen)
-		} else {
-			sessions.AddTouch(ctx, pipe, token, ps.signedIn, ps.seen)
+		}
+		if len(ps.views) == 0 {
+			continue
 		}
 		s.sessions.AddViews(ctx, pipe, token, ps.views)
+	}
+	alive := make([]sessions.AliveRead, 0, len(touches))
+	for token, ps := range touches {
+		sessions.AddTouch(ctx, pipe, token, ps.signedIn, ps.seen)
 		alive = append(alive, sessions.AddAlive(ctx, pipe, token))
 	}
 	for id, n := range views {
@@ -268,13 +293,18 @@ func (s *Service) runBackground() {
 		defer close(flushing)
 		t := time.NewTicker(s.opt.WriteBehind)
 		defer t.Stop()
+		touched := time.Now()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
+				withTouches := time.Since(touched) >= touchBehind-s.opt.WriteBehind/2
+				if withTouches {
+					touched = time.Now()
+				}
 				fctx, fcancel := context.WithTimeout(ctx, 5*time.Second)
-				if err := s.FlushWrites(fctx); err != nil && ctx.Err() == nil {
+				if err := s.flushWrites(fctx, withTouches); err != nil && ctx.Err() == nil {
 					s.log.Warn("flush of page cache writes failed; those views are lost", "err", err)
 				}
 				fcancel()

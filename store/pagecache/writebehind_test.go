@@ -12,6 +12,7 @@ import (
 
 	"storefront/store/keys"
 	"storefront/store/pagecache"
+	"storefront/store/sessions"
 	"storefront/store/storetest"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
@@ -85,10 +86,10 @@ func TestWriteBehindCoalesces(t *testing.T) {
 	if len(hook.pipes) != 1 || hook.alone != 0 {
 		t.Fatalf("flush sent %d pipelines and %d lone commands, want 1 pipeline", len(hook.pipes), hook.alone)
 	}
-	// Per session: touch (2), viewed list (add, trim), alive check; per
+	// Per session: touch, viewed items (one script), alive check; per
 	// item: ranking, counter, hits, rank; the stats field.
-	if n := len(hook.pipes[0]); n != 2*5+4+1 {
-		t.Errorf("flush pipeline of %d commands %v, want 15 (coalesced)", n, hook.pipes[0])
+	if n := len(hook.pipes[0]); n != 2*3+4+1 {
+		t.Errorf("flush pipeline of %d commands %v, want 11 (coalesced)", n, hook.pipes[0])
 	}
 	score := storetest.Must(rdb.ZScore(ctx, keys.ViewRanking, "7").Result())(t)
 	counter := storetest.Must(rdb.HGet(ctx, keys.ItemCounts(7), "views").Int64())(t)
@@ -100,7 +101,7 @@ func TestWriteBehindCoalesces(t *testing.T) {
 		t.Errorf("hits counted %d, served %d", stats[pagecache.PageHit], results[pagecache.PageHit])
 	}
 	for _, tok := range tokens {
-		if ids := storetest.Must(rdb.LRange(ctx, keys.OfSession(tok).Viewed, 0, -1).Result())(t); len(ids) != 1 || ids[0] != "7" {
+		if ids := storetest.Must(sessions.ReadViewed(ctx, rdb, tok))(t); len(ids) != 1 || ids[0] != "7" {
 			t.Errorf("%s viewed %v", tok, ids)
 		}
 	}

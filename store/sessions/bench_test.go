@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 
 	"storefront/store/keys"
 	"storefront/store/platform"
+	"storefront/store/sessions"
 	"storefront/store/storetest"
 	"storefront/wiring"
 	"storefront/wiring/wiringtest"
@@ -237,6 +239,10 @@ func queueSession(ctx context.Context, pipe redis.Pipeliner, token string, userI
 		pipe.HSet(ctx, keys.Login, k.ID, userID)
 	}
 	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: seen, Member: k.ID})
-	pipe.RPush(ctx, k.Viewed, viewed...)
+	ids := make([]int64, len(viewed))
+	for i, v := range viewed {
+		ids[i], _ = strconv.ParseInt(fmt.Sprint(v), 10, 64)
+	}
+	pipe.Set(ctx, k.Viewed, sessions.PackViewed(ids), 0)
 	pipe.HSet(ctx, k.Cart, cart...)
 }

@@ -45,16 +45,16 @@ redis.call('ZREMRANGEBYRANK', key, 0, take - 1)
 return {excess - take, front}`)
 
 // unlinkScript deletes sessions' keys that live on one Cluster node but in
-// many slots, in one call instead of one UNLINK command each: KEYS[1] and
-// ARGV[1] are one session's two keys, then ARGV holds the others' in
-// pairs. Each UNLINK stays within one slot (a session's keys share one);
-// the flag lets the script reach the other slots of the node it runs on.
-// A node that refuses it (an older Redis, a slot moving away) gets the
-// plain commands instead (see dropSessions).
+// many slots, in one call instead of one UNLINK command each: KEYS[1],
+// ARGV[1] and ARGV[2] are one session's three keys (sessionKeys), then
+// ARGV holds the others' in threes. Each UNLINK stays within one slot (a
+// session's keys share one); the flag lets the script reach the other
+// slots of the node it runs on. A node that refuses it (an older Redis, a
+// slot moving away) gets the plain commands instead (see dropSessions).
 var unlinkScript = redis.NewScript(`#!lua flags=allow-cross-slot-keys
-local n = redis.call('UNLINK', KEYS[1], ARGV[1])
-for i = 2, #ARGV, 2 do
-  n = n + redis.call('UNLINK', ARGV[i], ARGV[i + 1])
+local n = redis.call('UNLINK', KEYS[1], ARGV[1], ARGV[2])
+for i = 3, #ARGV, 3 do
+  n = n + redis.call('UNLINK', ARGV[i], ARGV[i + 1], ARGV[i + 2])
 end
 return n`)
 
@@ -62,8 +62,9 @@ return n`)
 // one atomic step: while `recent:` (KEYS[1])
 // holds more than ARGV[1] sessions it takes up to ARGV[2] from its front
 // (guests first, least recently seen first: see keys.SignedInScore), deletes
-// their viewed lists and carts (named ARGV[4] .. sid .. ARGV[6] and ARGV[5]
-// .. sid .. ARGV[6], as viewedKeyOf and cartKeyOf do) and the `login:`
+// their viewed items, old viewed lists and carts (named ARGV[4] .. sid ..
+// ARGV[7], ARGV[5] .. sid .. ARGV[7] and ARGV[6] .. sid .. ARGV[7], as
+// sessionKeys does) and the `login:`
 // (KEYS[2]) entries of those past the guests (scored at or above ARGV[3]),
 // and cuts them off `recent:` by rank. Being one script, cleaners running at once never evict
 // more than the excess between them. It reaches keys it is not given in
@@ -79,14 +80,15 @@ local front = redis.call('ZRANGE', recent, 0, take - 1)
 local guests = redis.call('ZCOUNT', recent, '-inf', '(' .. signed)
 local keys = {}
 for i = 1, take do
-  keys[2 * i - 1] = ARGV[4] .. front[i] .. ARGV[6]
-  keys[2 * i] = ARGV[5] .. front[i] .. ARGV[6]
+  keys[3 * i - 2] = ARGV[4] .. front[i] .. ARGV[7]
+  keys[3 * i - 1] = ARGV[5] .. front[i] .. ARGV[7]
+  keys[3 * i] = ARGV[6] .. front[i] .. ARGV[7]
 end
 for i = guests + 1, take, 1000 do
   redis.call('HDEL', login, unpack(front, i, math.min(i + 999, take)))
 end
-for i = 1, #keys, 1000 do
-  redis.call('UNLINK', unpack(keys, i, math.min(i + 999, #keys)))
+for i = 1, #keys, 999 do
+  redis.call('UNLINK', unpack(keys, i, math.min(i + 998, #keys)))
 end
 redis.call('ZREMRANGEBYRANK', recent, 0, take - 1)
 return {take, excess - take}`)
@@ -193,7 +195,7 @@ func (s cleanup) cleanFront(ctx context.Context, until time.Time) (evicted int64
 			return evicted, true, nil
 		}
 		res, err := evictFrontScript.Run(ctx, s.rdb, recentAndLogin, s.opt.SessionLimit, cleanupBatch,
-			strconv.FormatFloat(keys.SignedInScore, 'f', -1, 64), keys.SessionViewedPrefix, keys.GuestCartPrefix, keys.SessionKeyEnd).Int64Slice()
+			strconv.FormatFloat(keys.SignedInScore, 'f', -1, 64), keys.SessionViewedPrefix, keys.OldSessionViewedPrefix, keys.GuestCartPrefix, keys.SessionKeyEnd).Int64Slice()
 		if err != nil {
 			return evicted, true, fmt.Errorf("clean sessions: %w", err)
 		}
@@ -209,7 +211,7 @@ func (s cleanup) cleanFront(ctx context.Context, until time.Time) (evicted int64
 }
 
 // dropSessions deletes what evicted sessions leave once evictScript took
-// them out of `recent:`: their viewed lists and guest carts (an account's
+// them out of `recent:`: their viewed items and guest carts (an account's
 // cart outlives its sessions), and the login: entries of the signed-in
 // ones. The keys are grouped by the node that holds them and each group
 // goes in one unlinkScript call, all nodes at once. It finishes even if ctx
@@ -228,12 +230,12 @@ func (s cleanup) dropSessions(ctx context.Context, dropped []redis.Z) error {
 		if z.Score >= keys.SignedInScore {
 			signedIn = append(signedIn, sid)
 		}
-		viewed, cart := keys.SessionViewedOf(sid), keys.GuestCartOf(sid)
-		node, err := c.MasterForKey(ctx, viewed)
+		own := sessionKeys(sid)
+		node, err := c.MasterForKey(ctx, own[0])
 		if err != nil {
 			return s.dropSessionsByCommand(ctx, dropped)
 		}
-		groups[node] = append(groups[node], viewed, cart)
+		groups[node] = append(groups[node], own...)
 	}
 	var g errgroup.Group
 	if len(signedIn) > 0 {
@@ -249,8 +251,8 @@ func (s cleanup) dropSessions(ctx context.Context, dropped []redis.Z) error {
 			// way to another node): one UNLINK per session, which the
 			// Cluster client redirects as needed.
 			pipe := c.Pipeline()
-			for i := 0; i+1 < len(nodeKeys); i += 2 {
-				pipe.Unlink(ctx, nodeKeys[i], nodeKeys[i+1])
+			for i := 0; i+2 < len(nodeKeys); i += 3 {
+				pipe.Unlink(ctx, nodeKeys[i:i+3]...)
 			}
 			_, err = pipe.Exec(ctx)
 			return err
@@ -272,7 +274,7 @@ func (s cleanup) dropSessionsByCommand(ctx context.Context, dropped []redis.Z) e
 		if z.Score >= keys.SignedInScore {
 			signedIn = append(signedIn, sid)
 		}
-		pipe.Unlink(ctx, keys.SessionViewedOf(sid), keys.GuestCartOf(sid))
+		pipe.Unlink(ctx, sessionKeys(sid)...)
 	}
 	if len(signedIn) > 0 {
 		pipe.HDel(ctx, keys.Login, signedIn...)

@@ -102,7 +102,7 @@ func alive(t *testing.T, rdb redis.UniversalClient, token string, signedIn bool)
 func sessionKeyCount(t *testing.T, rdb redis.UniversalClient) int64 {
 	t.Helper()
 	var n int64
-	for _, pattern := range []string{keys.SessionViewedPrefix + "*", keys.GuestCartPrefix + "*"} {
+	for _, pattern := range []string{keys.SessionViewedPrefix + "*", keys.OldSessionViewedPrefix + "*", keys.GuestCartPrefix + "*"} {
 		found, err := scanAll(t.Context(), rdb, pattern)
 		if err != nil {
 			t.Fatal(err)
@@ -246,7 +246,7 @@ func TestCleanupSparesRecentlySeenAndIgnoresOrphans(t *testing.T) {
 	// Leftovers of a session already gone from recent: (another cleaner or
 	// a sign-out removed its entry and died before its keys) are not a
 	// session: they never count towards the limit.
-	rdb.RPush(ctx, keys.OfSession("orphan").Viewed, "1")
+	rdb.Set(ctx, keys.OfSession("orphan").Viewed, "\x01", 0)
 	guest(t, st, "touched")
 	guest(t, st, "old")
 	guest(t, st, "new")

@@ -9,8 +9,8 @@
 //
 // Redis keys: `recent:` (every session, last seen; signed-in ones ranked
 // after every guest by keys.SignedInScore), `login:` (signed-in session ->
-// user), a session's `viewed:{<sid>}` list (with its guest cart, in one
-// slot), `{user:<id>}:sessions` and `{user:<id>}:devices` (where each of
+// user), a session's viewed items `seen:{<sid>}` (with its guest cart and
+// the `viewed:{<sid>}` list sessions kept them in before, in one slot), `{user:<id>}:sessions` and `{user:<id>}:devices` (where each of
 // those sessions signed in from, for the account page), the
 // `new-session` rate limit, and the `cleanup` lease and worker report.
 // Tables: users, account_tokens (the links: only the SHA-256 of each
@@ -37,7 +37,7 @@
 // on a Cluster; a ban or a password change ends the account's sessions at
 // once.
 //
-// Tests: sessions_test.go, cap_test.go, cleanup_test.go, bench_test.go
+// Tests: sessions_test.go, viewed_test.go, cap_test.go, cleanup_test.go, bench_test.go
 // (external) and accounts_internal_test.go here; the shared cookie keys
 // in the program's startup_test.go and handlers/apptest
 // (TestInstancesShareGeneratedCookieKeys).

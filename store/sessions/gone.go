@@ -66,7 +66,8 @@ func (s *Service) AddDropIfGone(ctx context.Context, pipe redis.Pipeliner, r Ali
 	if !errors.Is(r.cmd.Err(), redis.Nil) {
 		return false
 	}
-	pipe.Unlink(ctx, keys.SessionViewed(r.token))
+	sid := keys.SessionID(r.token)
+	pipe.Unlink(ctx, keys.SessionViewedOf(sid), keys.OldSessionViewedOf(sid))
 	s.gone.add(r.token)
 	return true
 }

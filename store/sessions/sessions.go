@@ -35,7 +35,22 @@ type SessionState struct {
 // claimedUserID is who the signed `user` cookie says is signed in (0 for
 // none): their unread count is read in the same round trip, and the user is
 // kept only if `login:` agrees.
+//
+// Where there is a client-side cache, only whether the session exists
+// and who is signed in on it (the `login:` or `recent:` entry) come from
+// Redis with the touch; the header's counts, which grant nothing, come
+// through the cache (this instance's own writes drop its copies at once).
 func (s *Service) LoadSession(ctx context.Context, token string, claimedUserID int64) (SessionState, error) {
+	if c := s.reader.Cached(); c != nil {
+		st, err := s.loadSessionCounted(ctx, c, token, claimedUserID)
+		if err == nil {
+			return st, nil
+		}
+		if !errors.Is(err, errCachedCounts) {
+			return SessionState{}, err
+		}
+		s.reader.Failed()
+	}
 	pipe := s.rdb.Pipeline()
 	reads := AddLoad(ctx, pipe, token, claimedUserID)
 	s.addUpdateToken(ctx, pipe, token, claimedUserID == 0, 0)
@@ -43,6 +58,56 @@ func (s *Service) LoadSession(ctx context.Context, token string, claimedUserID i
 		return SessionState{}, fmt.Errorf("load session: %w", err)
 	}
 	return reads.State(), nil
+}
+
+// errCachedCounts is a failure of the caching client in
+// loadSessionCounted: the session is read again without it.
+var errCachedCounts = errors.New("cached counts")
+
+// loadSessionCounted is LoadSession with the counts read through c, the
+// client-side caching client.
+func (s *Service) loadSessionCounted(ctx context.Context, c *redis.Client, token string, claimedUserID int64) (SessionState, error) {
+	sid := keys.SessionID(token)
+	pipe := s.rdb.Pipeline()
+	var login *redis.StringCmd
+	var seen *redis.FloatCmd
+	if claimedUserID > 0 {
+		login = pipe.HGet(ctx, keys.Login, sid)
+	} else {
+		seen = pipe.ZScore(ctx, keys.Recent, sid)
+	}
+	s.addUpdateToken(ctx, pipe, token, claimedUserID == 0, 0)
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return SessionState{}, fmt.Errorf("load session: %w", err)
+	}
+	var st SessionState
+	if login != nil {
+		v, err := login.Result()
+		st.Known = err == nil
+		st.UserID, _ = strconv.ParseInt(v, 10, 64)
+	} else {
+		st.Known = seen.Err() == nil
+	}
+	if !st.Known {
+		return st, nil
+	}
+	// The account's cart when `login:` agrees with the claim, else the
+	// guest cart, as Load.State counts.
+	var cartOf int64
+	if st.UserID > 0 && st.UserID == claimedUserID {
+		cartOf = st.UserID
+	}
+	n, err := cart.CountOf(ctx, c, token, cartOf)
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return SessionState{}, fmt.Errorf("%w: %w", errCachedCounts, err)
+	}
+	st.CartCount = n
+	if st.UserID > 0 && st.UserID == claimedUserID {
+		if st.Unread, err = notify.UnreadOf(ctx, c, claimedUserID); err != nil && !errors.Is(err, redis.Nil) {
+			return SessionState{}, fmt.Errorf("%w: %w", errCachedCounts, err)
+		}
+	}
+	return st, nil
 }
 
 // Load is the queued reads of a session's state: one of seen and login,
@@ -162,21 +227,9 @@ func (s *Service) addUpdateToken(ctx context.Context, pipe redis.Pipeliner, toke
 	pipe.ZAddArgs(ctx, keys.Recent, redis.ZAddArgs{XX: true, GT: true,
 		Members: []redis.Z{{Score: sessionScore(s.clock.Seconds(), !guest), Member: keys.SessionID(token)}}})
 	if itemID > 0 {
-		s.addSessionView(ctx, pipe, token, itemID)
+		s.addViewedIDs(ctx, pipe, keys.SessionID(token), []int64{itemID})
 		analytics.AddViews(ctx, pipe, itemID, 1)
 	}
-}
-
-// addSessionView queues the session's half of an item view: the item goes
-// first in the session's viewed list (once: an earlier view of it is
-// removed), trimmed to the newest ViewedPerSession. A LIST keeps the order
-// and the trim exactly and stores each id in a few bytes, where a ZSET
-// would also store a timestamp per item.
-func (s *Service) addSessionView(ctx context.Context, pipe redis.Pipeliner, token string, itemID int64) {
-	vk, id := keys.SessionViewed(token), strconv.FormatInt(itemID, 10)
-	pipe.LRem(ctx, vk, 1, id)
-	pipe.LPush(ctx, vk, id)
-	pipe.LTrim(ctx, vk, 0, s.opt.ViewedPerSession-1)
 }
 
 // AddNew queues the creation of a guest session.
@@ -198,15 +251,15 @@ func (s *Service) UpdateToken(ctx context.Context, token string, guest bool, ite
 
 // RecentlyViewed returns the session's viewed item ids, newest first.
 func (s *Service) RecentlyViewed(ctx context.Context, token string) ([]int64, error) {
-	var ids *redis.StringSliceCmd
+	var r RecentRead
 	err := s.reader.Read(ctx, func(c redis.Cmdable) error {
-		ids = c.LRange(ctx, keys.SessionViewed(token), 0, -1)
-		return platform.CmdErr(ids)
+		r = AddRecent(ctx, c, token, s.opt.ViewedPerSession)
+		return platform.CmdErr(r.Cmds()...)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("recently viewed: %w", err)
 	}
-	return platform.ParseIDs(ids.Val()), nil
+	return r.IDs(), nil
 }
 
 // SignIn moves a session to a new token for userID and returns how many
@@ -219,28 +272,24 @@ func (s *Service) RecentlyViewed(ctx context.Context, token string) ([]int64, er
 // another's account.
 func (s *Service) SignIn(ctx context.Context, oldToken, newToken string, userID int64) (int64, error) {
 	var guestCart *cart.GuestRead
-	var viewed []string
+	var viewed []int64
 	if oldToken != "" {
 		pipe := s.rdb.Pipeline()
 		owner := pipe.HGet(ctx, keys.Login, keys.SessionID(oldToken))
 		c := cart.AddGuestRead(ctx, pipe, oldToken)
-		v := pipe.LRange(ctx, keys.SessionViewed(oldToken), 0, -1)
+		v := AddRecent(ctx, pipe, oldToken, s.opt.ViewedPerSession)
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 			return 0, fmt.Errorf("sign in: %w", err)
 		}
 		if o := owner.Val(); o == "" || o == strconv.FormatInt(userID, 10) {
-			guestCart, viewed = &c, v.Val()
+			guestCart, viewed = &c, v.IDs()
 		}
 	}
 	sid := keys.SessionID(newToken)
 	pipe := s.rdb.Pipeline()
 	merged := s.carts.AddMerge(ctx, pipe, userID, guestCart)
 	if len(viewed) > 0 {
-		vals := make([]any, len(viewed))
-		for i, v := range viewed {
-			vals[i] = v
-		}
-		pipe.RPush(ctx, keys.SessionViewedOf(sid), vals...)
+		pipe.Set(ctx, keys.SessionViewedOf(sid), PackViewed(viewed), 0)
 	}
 	pipe.HSet(ctx, keys.Login, sid, userID)
 	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.clock.Seconds(), true), Member: sid})
@@ -276,10 +325,10 @@ func (s *Service) EndSession(ctx context.Context, token string) error {
 }
 
 // addDeleteSession queues the removal of every key and entry of a session.
-// The session's two keys share a slot (see viewedKey), so one UNLINK drops
-// both, also on Cluster.
+// The session's keys share a slot (see keys.SessionViewed), so one UNLINK
+// drops them all, also on Cluster.
 func (s *Service) addDeleteSession(ctx context.Context, pipe redis.Pipeliner, sid string) {
-	pipe.Unlink(ctx, keys.SessionViewedOf(sid), keys.GuestCartOf(sid))
+	pipe.Unlink(ctx, sessionKeys(sid)...)
 	pipe.HDel(ctx, keys.Login, sid)
 	pipe.ZRem(ctx, keys.Recent, sid)
 }
@@ -290,7 +339,7 @@ func (s *Service) addDeleteSession(ctx context.Context, pipe redis.Pipeliner, si
 func (s *Service) SessionWithRecent(ctx context.Context, token string, claimedUserID int64) (SessionState, []int64, error) {
 	pipe := s.rdb.Pipeline()
 	reads := AddLoad(ctx, pipe, token, claimedUserID)
-	recent := pipe.LRange(ctx, keys.SessionViewed(token), 0, -1)
+	recent := AddRecent(ctx, pipe, token, s.opt.ViewedPerSession)
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return SessionState{}, nil, fmt.Errorf("load session: %w", err)
 	}
@@ -298,7 +347,7 @@ func (s *Service) SessionWithRecent(ctx context.Context, token string, claimedUs
 	if !st.Known {
 		return st, nil, nil
 	}
-	return st, platform.ParseIDs(recent.Val()), nil
+	return st, recent.IDs(), nil
 }
 
 // NewSessionView creates a guest session and records its first item view
@@ -326,33 +375,17 @@ func AddTouch(ctx context.Context, pipe redis.Pipeliner, token string, signedIn 
 }
 
 // AddViews queues the session's half of several item views (item -> time
-// viewed): each goes first in the session's viewed list, oldest view
-// first, so the newest ends at the front.
+// viewed) in one script call: they go first in the session's viewed list,
+// the newest at the front.
 func (s *Service) AddViews(ctx context.Context, pipe redis.Pipeliner, token string, views map[int64]float64) {
 	ids := make([]int64, 0, len(views))
 	for id := range views {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return views[ids[i]] < views[ids[j]] })
-	for _, id := range ids {
-		s.addSessionView(ctx, pipe, token, id)
-	}
+	// Newest first, as the viewed list holds them.
+	sort.Slice(ids, func(i, j int) bool { return views[ids[i]] > views[ids[j]] })
+	s.addViewedIDs(ctx, pipe, keys.SessionID(token), ids)
 }
-
-// RecentRead is a queued read of a session's viewed items.
-type RecentRead struct{ cmd *redis.StringSliceCmd }
-
-// AddRecent queues the read of the newest n items the session viewed on
-// c, a pipeline (or the client-side caching client, which answers at once).
-func AddRecent(ctx context.Context, c redis.Cmdable, token string, n int64) RecentRead {
-	return RecentRead{cmd: c.LRange(ctx, keys.SessionViewed(token), 0, n-1)}
-}
-
-// Cmd is the read's command, for its error.
-func (r RecentRead) Cmd() redis.Cmder { return r.cmd }
-
-// IDs are the viewed items once the pipeline ran, newest first.
-func (r RecentRead) IDs() []int64 { return platform.ParseIDs(r.cmd.Val()) }
 
 // ReadCached reads a returning visitor's session state through c, the
 // client-side caching client, in lookups Redis answers in process while
@@ -380,10 +413,23 @@ func ReadCached(ctx context.Context, c redis.Cmdable, token string, claimedUserI
 	}
 	// The header counts the account's cart once the server agrees who is
 	// signed in, else the session's guest cart (as the session read does).
-	n, err := cart.CountOf(ctx, c, token, st.UserID)
+	// The account's cart when `login:` agrees with the claim, else the
+	// guest cart, as Load.State counts.
+	var cartOf int64
+	if st.UserID > 0 && st.UserID == claimedUserID {
+		cartOf = st.UserID
+	}
+	n, err := cart.CountOf(ctx, c, token, cartOf)
 	if err != nil {
 		return SessionState{}, fmt.Errorf("session: %w", err)
 	}
 	st.CartCount = n
 	return st, nil
+}
+
+// sessionKeys are every key of a session, to delete it: its viewed items
+// (and the list sessions kept them in before), its guest cart. They share
+// the session's slot.
+func sessionKeys(sid string) []string {
+	return []string{keys.SessionViewedOf(sid), keys.OldSessionViewedOf(sid), keys.GuestCartOf(sid)}
 }
