@@ -145,7 +145,21 @@ func TestOrderMailOverSMTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	storetest.Eventually(t, func() bool { return len(srv.received()) == 2 }, "the verification and the confirmation delivered")
+	// The worker marks a message sent after the server took it: wait for
+	// both, on a busy machine they are apart.
+	sent := func() bool {
+		entries, _, err := st.Mail.Entries(t.Context(), 10, 0)
+		if err != nil || len(entries) != 2 {
+			return false
+		}
+		for _, e := range entries {
+			if e.Status != mail.StatusSent {
+				return false
+			}
+		}
+		return true
+	}
+	storetest.Eventually(t, func() bool { return len(srv.received()) == 2 && sent() }, "the verification and the confirmation delivered and marked sent")
 	entries, _, err := st.Mail.Entries(t.Context(), 10, 0)
 	if err != nil {
 		t.Fatal(err)
