@@ -49,9 +49,13 @@ var (
 )
 
 // Main runs a test package that starts the app: its tests once per Redis
-// backend (storetest.Run), then it removes the binary it built.
-func Main(m *testing.M) {
+// backend (storetest.Run), then the package's own clean-ups (done), then
+// it removes the binary it built.
+func Main(m *testing.M, done ...func()) {
 	code := storetest.Run(m)
+	for _, f := range done {
+		f()
+	}
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}

@@ -6,4 +6,4 @@ import (
 	"storefront/handlers/apptest"
 )
 
-func TestMain(m *testing.M) { apptest.Main(m) }
+func TestMain(m *testing.M) { apptest.Main(m, closeChromium) }
