@@ -48,11 +48,13 @@ var (
 	buildErr  error
 )
 
-// Main runs a test package that starts the app: its tests once per Redis
-// backend (storetest.Run), then the package's own clean-ups (done), then
+// Main runs a test package that starts the app: the tests named in own,
+// which use servers of their own only, first and outside the shared
+// servers' lock, then the others once per Redis backend
+// (storetest.RunOwnFirst), then the package's own clean-ups (done), then
 // it removes the binary it built.
-func Main(m *testing.M, done ...func()) {
-	code := storetest.Run(m)
+func Main(m *testing.M, own []string, done ...func()) {
+	code := storetest.RunOwnFirst(m, own...)
 	for _, f := range done {
 		f()
 	}
