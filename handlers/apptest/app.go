@@ -114,8 +114,10 @@ type App struct {
 // Start runs the shop with env on a free port and waits until it listens.
 // The process sees only env, PATH, HOME and TMPDIR, plus defaults for what
 // env leaves out: ADDR (a free port), DATA_DIR (a temporary directory),
-// ADMIN_PASSWORD (storetest.AdminPassword), COOKIE_KEYS (CookieKeys) and
-// METRICS_TOKEN (MetricsToken).
+// ADMIN_PASSWORD (storetest.AdminPassword), COOKIE_KEYS (CookieKeys),
+// METRICS_TOKEN (MetricsToken) and DRAIN_DELAY (0: no load balancer
+// watches a test's app, so its stop need not wait for one to notice;
+// tests of the drain set it).
 // A variable set to "" in env is passed empty (so REDIS_URL="" selects the
 // embedded Redis). The app is stopped (SIGTERM) when the test ends.
 func Start(t testing.TB, env map[string]string) *App {
@@ -125,6 +127,7 @@ func Start(t testing.TB, env map[string]string) *App {
 		"ADMIN_PASSWORD": storetest.AdminPassword,
 		"COOKIE_KEYS":    CookieKeys,
 		"METRICS_TOKEN":  MetricsToken,
+		"DRAIN_DELAY":    "0",
 	}
 	for _, k := range []string{"PATH", "HOME", "TMPDIR"} {
 		if v, ok := os.LookupEnv(k); ok {
