@@ -48,10 +48,16 @@ var (
 	buildErr  error
 )
 
-// Main runs a test package that starts the app: its tests once per Redis
-// backend (storetest.Run), then it removes the binary it built.
-func Main(m *testing.M) {
-	code := storetest.Run(m)
+// Main runs a test package that starts the app: the tests named in own,
+// which use servers of their own only, first and outside the shared
+// servers' lock, then the others once per Redis backend
+// (storetest.RunOwnFirst), then the package's own clean-ups (done), then
+// it removes the binary it built.
+func Main(m *testing.M, own []string, done ...func()) {
+	code := storetest.RunOwnFirst(m, own...)
+	for _, f := range done {
+		f()
+	}
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
@@ -108,8 +114,10 @@ type App struct {
 // Start runs the shop with env on a free port and waits until it listens.
 // The process sees only env, PATH, HOME and TMPDIR, plus defaults for what
 // env leaves out: ADDR (a free port), DATA_DIR (a temporary directory),
-// ADMIN_PASSWORD (storetest.AdminPassword), COOKIE_KEYS (CookieKeys) and
-// METRICS_TOKEN (MetricsToken).
+// ADMIN_PASSWORD (storetest.AdminPassword), COOKIE_KEYS (CookieKeys),
+// METRICS_TOKEN (MetricsToken) and DRAIN_DELAY (0: no load balancer
+// watches a test's app, so its stop need not wait for one to notice;
+// tests of the drain set it).
 // A variable set to "" in env is passed empty (so REDIS_URL="" selects the
 // embedded Redis). The app is stopped (SIGTERM) when the test ends.
 func Start(t testing.TB, env map[string]string) *App {
@@ -119,6 +127,7 @@ func Start(t testing.TB, env map[string]string) *App {
 		"ADMIN_PASSWORD": storetest.AdminPassword,
 		"COOKIE_KEYS":    CookieKeys,
 		"METRICS_TOKEN":  MetricsToken,
+		"DRAIN_DELAY":    "0",
 	}
 	for _, k := range []string{"PATH", "HOME", "TMPDIR"} {
 		if v, ok := os.LookupEnv(k); ok {

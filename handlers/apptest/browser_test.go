@@ -121,11 +121,14 @@ func startBrowserApp(t *testing.T, env map[string]string, edit ...func(*wiring.O
 // client returns a new HTTP client (its own cookies) of the app.
 func (a *browserApp) client(t *testing.T) *apptest.Client { return apptest.NewClient(t, a.URL) }
 
-// e2eBrowser is one headless Chromium with its own profile.
+// e2eBrowser is a test's browser: a browser context of its own (its own
+// cookies, storage and cache, like a fresh profile) in the test binary's
+// one headless Chromium (sharedChromium).
 type e2eBrowser struct {
 	t       *testing.T
 	ctx     context.Context // the browser's first tab
-	started chan error      // Chromium's start-up, which runs while the app starts
+	cancel  context.CancelFunc
+	started chan error // the tab's opening, which runs while the app starts
 	once    sync.Once
 	err     error
 }
@@ -148,13 +151,61 @@ func findChromium(t *testing.T) string {
 	return path
 }
 
-// newBrowser starts Chromium for the test and stops it at the end. Call it
-// before startBrowserApp: a machine without Chromium skips at once, and
-// Chromium starts in the background while the app does.
+// newBrowser opens the test's browser (a new browser context in the
+// shared Chromium, started on first use) and closes it at the end. Call
+// it before startBrowserApp: a machine without Chromium skips at once,
+// and the browser opens in the background while the app starts.
 func newBrowser(t *testing.T) *e2eBrowser {
 	t.Helper()
+	path := findChromium(t)
+	b := &e2eBrowser{t: t, started: make(chan error, 1)}
+	go func() {
+		root, err := sharedChromium(path)
+		if err != nil {
+			b.started <- err
+			return
+		}
+		// The first action opens the tab and must run on ctx itself: a
+		// context derived from it would own the tab and close it when done.
+		b.ctx, b.cancel = chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+		b.started <- chromedp.Do(b.ctx, chromedp.Navigate("about:blank"))
+	}()
+	t.Cleanup(func() {
+		b.once.Do(func() { b.err = <-b.started })
+		if b.cancel != nil {
+			b.cancel() // closes the tabs and disposes of the browser context
+		}
+	})
+	return b
+}
+
+// chromium is the test binary's one headless Chromium, which every
+// browser test opens a browser context of its own in: starting a browser
+// per test cost each test a Chromium start-up. A Chromium that died is
+// started again for the next test.
+var chromium struct {
+	mu     sync.Mutex
+	ctx    context.Context // the browser's first tab, which no test uses
+	cancel func()
+}
+
+// sharedChromium returns the shared Chromium's first tab, starting the
+// browser if it is not running.
+func sharedChromium(path string) (context.Context, error) {
+	chromium.mu.Lock()
+	defer chromium.mu.Unlock()
+	if chromium.ctx != nil && chromium.ctx.Err() == nil {
+		return chromium.ctx, nil
+	}
+	if chromium.cancel != nil {
+		chromium.cancel()
+	}
+	dir, err := os.MkdirTemp("", "storefront-chromium-")
+	if err != nil {
+		return nil, err
+	}
 	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(findChromium(t)),
+		chromedp.ExecPath(path),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
@@ -165,17 +216,30 @@ func newBrowser(t *testing.T) *e2eBrowser {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true), // containers have a tiny /dev/shm
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 900),
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	b := &e2eBrowser{t: t, ctx: ctx, started: make(chan error, 1)}
-	// The first action starts the browser and must run on ctx itself: a
-	// context derived from it would own the browser and close it when done.
-	go func() { b.started <- chromedp.Do(ctx, chromedp.Navigate("about:blank")) }()
-	return b
+	chromium.ctx = ctx
+	chromium.cancel = func() { cancel(); cancelAlloc(); os.RemoveAll(dir) }
+	// The first action starts the browser and must run on ctx itself.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		chromium.cancel()
+		chromium.ctx, chromium.cancel = nil, nil
+		return nil, fmt.Errorf("start Chromium: %w", err)
+	}
+	return ctx, nil
+}
+
+// closeChromium stops the shared Chromium, if it was started (TestMain
+// calls it once the tests are done).
+func closeChromium() {
+	chromium.mu.Lock()
+	defer chromium.mu.Unlock()
+	if chromium.cancel != nil {
+		chromium.cancel()
+	}
 }
 
 // ready waits for Chromium to have started.
@@ -183,7 +247,7 @@ func (b *e2eBrowser) ready(t *testing.T) {
 	t.Helper()
 	b.once.Do(func() { b.err = <-b.started })
 	if b.err != nil {
-		t.Fatalf("start Chromium: %v", b.err)
+		t.Fatalf("open the browser: %v", b.err)
 	}
 }
 

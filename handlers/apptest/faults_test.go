@@ -222,7 +222,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 	t.Parallel()
 	rs := startOwnRedis(t)
 	dir := t.TempDir()
-	p := startUnlimited(t, map[string]string{"DATA_DIR": dir, "REDIS_URL": rs.URL(), "RESCALE_INTERVAL": "100ms"})
+	p := startUnlimited(t, map[string]string{"DATA_DIR": dir, "REDIS_URL": rs.URL(), "RESCALE_INTERVAL": "100ms", "DRAIN_DELAY": "2s"})
 	base := p.URL
 	users := newLoadUsers(t, base, 16, 30*time.Second, newAccountMaker(t, map[string]string{"DATA_DIR": dir}))
 	rec, stop := faultLoad(t, base, users, articleIDs(t, base))

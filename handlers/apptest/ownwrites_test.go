@@ -88,6 +88,8 @@ func TestOwnWritesOnNextPage(t *testing.T) {
 // a script and a deletion: the write drops the cached copy before it
 // returns, without waiting for Redis's invalidation.
 func TestOwnWriteDropsCachedRead(t *testing.T) {
+	storetest.OnePass(t) // a Redis server of its own: nothing to learn from a second backend
+	t.Parallel()
 	rdb, cached, _, _ := cachedApp(t)
 	ctx := t.Context()
 	incr := redis.NewScript(`return redis.call('HINCRBY', KEYS[1], 'n', 1)`)

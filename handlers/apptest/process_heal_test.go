@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"storefront/handlers/apptest"
+	"storefront/store/storetest"
 )
 
 // TestEmbeddedRedisHeals: the app's own redis-server child is killed
@@ -20,7 +21,8 @@ func TestEmbeddedRedisHeals(t *testing.T) {
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Skip("redis-server not installed: the embedded mode cannot start here")
 	}
-	apptest.Parallel(t)
+	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
+	t.Parallel()         // and nothing shared with other tests
 	app := apptest.Start(t, map[string]string{"REDIS_URL": "", "REDIS_CLUSTER_ADDRS": "", "DATABASE_URL": "",
 		"DRAIN_DELAY": "3s", "REQUEST_TIMEOUT": "2s"})
 	c := apptest.NewClient(t, app.URL)

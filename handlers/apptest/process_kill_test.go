@@ -28,7 +28,7 @@ func TestEmbeddedRedisKeepsCartAcrossKills(t *testing.T) {
 		t.Skip("redis-server not installed: the embedded mode cannot start here")
 	}
 	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
-	apptest.Parallel(t)
+	t.Parallel()         // and nothing shared with other tests
 	rounds := 20
 	if v := os.Getenv("KILL_ROUNDS"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -30,7 +30,8 @@ func waitGone(t *testing.T, pid int) {
 }
 
 func TestEmbeddedRedisDiesWithApp(t *testing.T) {
-	t.Parallel() // the app embeds a Redis of its own
+	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
+	t.Parallel()         // the app embeds a Redis of its own
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Skip("redis-server not installed: the embedded mode cannot start here")
 	}
@@ -79,6 +80,7 @@ func findChild(t *testing.T, parent int) int {
 // instead of drawing, and seeds the same pictures.
 func TestDemoPicturesKeptBetweenStarts(t *testing.T) {
 	storetest.OnePass(t) // its own servers: nothing to learn from a second backend
+	t.Parallel()         // and its own cache directory
 	cache := t.TempDir()
 	seeded := func() map[string]any {
 		app := apptest.Start(t, map[string]string{"XDG_CACHE_HOME": cache})

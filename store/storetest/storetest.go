@@ -43,6 +43,7 @@ var (
 	mu      sync.Mutex
 	backend = platform.ModeMiniredis
 	pass    int                // the index of the current backend's pass
+	ownPass bool               // RunOwnFirst's pass of tests on servers of their own
 	onePass = map[string]int{} // OnePass tests: name -> the pass they ran on
 	minis   = map[testing.TB]*miniredis.Miniredis{}
 )
@@ -68,14 +69,51 @@ func Main(m *testing.M) { os.Exit(Run(m)) }
 
 // Run is Main without the exit: it returns the exit code, for a TestMain
 // that has more to clean up.
-func Run(m *testing.M) int {
+func Run(m *testing.M) int { return RunOwnFirst(m) }
+
+// RunOwnFirst is Run for a package whose top-level tests named in own use
+// servers of their own only (an embedded Redis, a redis-server or a
+// database of the test's), never the run's shared Redis: they run first,
+// once, in a pass that does not wait for the shared servers' lock, so
+// they overlap other packages' turns on the shared servers; the backend
+// passes then leave them out (as -skip would). A test named here that
+// asks for the shared Redis fails. With -run, -bench, -fuzz or -list
+// given, there is no such pass: every test runs in the backend passes.
+func RunOwnFirst(m *testing.M, own ...string) int {
 	code := 0
 	if !flag.Parsed() {
 		flag.Parse() // as m.Run would: the user's -skip is read below
 	}
-	userSkip := ""
-	if f := flag.Lookup("test.skip"); f != nil {
-		userSkip = f.Value.String()
+	userSkip := flagValue("test.skip")
+	if len(own) > 0 && flagValue("test.run") == "" && flagValue("test.bench") == "" &&
+		flagValue("test.fuzz") == "" && flagValue("test.list") == "" {
+		names := make([]string, len(own))
+		for i, n := range own {
+			names[i] = regexp.QuoteMeta(n)
+		}
+		pattern := "^(" + strings.Join(names, "|") + ")$"
+		mu.Lock()
+		backend, pass, ownPass = Backends()[0], 0, true
+		mu.Unlock()
+		fmt.Fprintf(os.Stderr, "storetest: tests on servers of their own (not the shared Redis) database=%s\n", DBKind())
+		if err := flag.Set("test.run", pattern); err != nil {
+			fmt.Fprintf(os.Stderr, "storetest: %v\n", err)
+			return 1
+		}
+		if c := m.Run(); c != 0 {
+			code = c
+		}
+		mu.Lock()
+		ownPass = false
+		mu.Unlock()
+		if userSkip != "" {
+			pattern = userSkip + "|" + pattern
+		}
+		userSkip = pattern
+		if err := errors.Join(flag.Set("test.run", ""), flag.Set("test.skip", userSkip)); err != nil {
+			fmt.Fprintf(os.Stderr, "storetest: %v\n", err)
+			return 1
+		}
 	}
 	for i, b := range Backends() {
 		mu.Lock()
@@ -118,6 +156,14 @@ func OnePass(t testing.TB) {
 	if first != pass {
 		t.Skipf("uses servers of its own, not the backend: ran on the first backend's pass (this is redis=%s)", backend)
 	}
+}
+
+// flagValue is the value of the testing flag name ("" if there is none).
+func flagValue(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
 }
 
 // skipOnePassTests sets -test.skip so that the OnePass tests seen so far
@@ -177,6 +223,12 @@ func lockServer(mode string) func() {
 // Redis returns an empty Redis for the test.
 func Redis(t testing.TB) redis.UniversalClient {
 	t.Helper()
+	mu.Lock()
+	own := ownPass
+	mu.Unlock()
+	if own {
+		t.Fatalf("storetest: %s runs as a test on servers of its own (RunOwnFirst), outside the shared servers' lock, but asks for the shared Redis", t.Name())
+	}
 	ctx := context.Background()
 	switch Backend() {
 	case platform.ModeSingle:
