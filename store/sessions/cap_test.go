@@ -89,7 +89,10 @@ func TestSessionCapRemembersRefusal(t *testing.T) {
 		}
 	}
 	flush()
-	storetest.Must(st.Redis().Del(t.Context(), keys.Recent, keys.Rate(keys.RateNewSession, "203.0.113.9")).Result())(t)
+	// One key each: on a Cluster they live in different slots.
+	for _, k := range []string{keys.Recent, keys.Rate(keys.RateNewSession, "203.0.113.9")} {
+		storetest.Must(st.Redis().Del(t.Context(), k).Result())(t)
+	}
 	hook := &scriptHook{}
 	st.Redis().AddHook(hook)
 	var tokens []string
