@@ -33,12 +33,12 @@ type Service struct {
 // New returns the address book.
 func New(b platform.Base) *Service { return &Service{db: b.DB, clock: b.Clock} }
 
-const columns = `id, name, line1, line2, city, postcode, country, is_default`
+const columns = `id, name, line1, line2, city, region, postcode, country, phone, is_default`
 
 func scan(row interface{ Scan(...any) error }) (Entry, error) {
 	var e Entry
 	a := &e.Address
-	err := row.Scan(&e.ID, &a.Name, &a.Line1, &a.Line2, &a.City, &a.Postcode, &a.Country, &e.Default)
+	err := row.Scan(&e.ID, &a.Name, &a.Line1, &a.Line2, &a.City, &a.Region, &a.Postcode, &a.Country, &a.Phone, &e.Default)
 	return e, err
 }
 
@@ -115,9 +115,9 @@ func (s *Service) Add(ctx context.Context, userID int64, a orders.Address, makeD
 			}
 		}
 		var id int64
-		err := tx.QueryRowContext(ctx, `INSERT INTO addresses (user_id, name, line1, line2, city, postcode, country, is_default, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-			userID, a.Name, a.Line1, a.Line2, a.City, a.Postcode, a.Country, makeDefault, s.clock.Now().Unix()).Scan(&id)
+		err := tx.QueryRowContext(ctx, `INSERT INTO addresses (user_id, name, line1, line2, city, region, postcode, country, phone, is_default, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+			userID, a.Name, a.Line1, a.Line2, a.City, a.Region, a.Postcode, a.Country, a.Phone, makeDefault, s.clock.Now().Unix()).Scan(&id)
 		e = Entry{ID: id, Address: a, Default: makeDefault}
 		return err
 	})
@@ -130,8 +130,8 @@ func (s *Service) Add(ctx context.Context, userID int64, a orders.Address, makeD
 // Update replaces one of the account's addresses; platform.ErrNotFound
 // when the account has no such address.
 func (s *Service) Update(ctx context.Context, userID, id int64, a orders.Address) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE addresses SET name = $1, line1 = $2, line2 = $3, city = $4, postcode = $5, country = $6
-		WHERE id = $7 AND user_id = $8`, a.Name, a.Line1, a.Line2, a.City, a.Postcode, a.Country, id, userID)
+	res, err := s.db.ExecContext(ctx, `UPDATE addresses SET name = $1, line1 = $2, line2 = $3, city = $4, region = $5, postcode = $6,
+		country = $7, phone = $8 WHERE id = $9 AND user_id = $10`, a.Name, a.Line1, a.Line2, a.City, a.Region, a.Postcode, a.Country, a.Phone, id, userID)
 	return changedOne(res, err, "update address")
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 func home(name string) orders.Address {
-	return orders.Address{Name: name, Line1: "1 Main St", City: "Springfield", Postcode: "12345", Country: "US"}
+	return orders.Address{Name: name, Line1: "1 Main St", City: "Springfield", Region: "IL", Postcode: "12345", Country: "US"}
 }
 
 // The first address is the default; a later one made default takes its

@@ -18,8 +18,9 @@ import (
 	"storefront/store/platform"
 )
 
-// ArticleGroups is the site's list of groups an article can be posted in.
-var ArticleGroups = []string{"go", "redis", "databases", "web", "shopping", "offtopic"}
+// ArticleGroups is the site's list of groups an article can be posted in:
+// what the shop's readers talk about.
+var ArticleGroups = []string{"products", "care", "making", "kitchen", "outdoors", "offtopic"}
 
 // IsArticleGroup reports whether name is one of ArticleGroups.
 func IsArticleGroup(name string) bool { return slices.Contains(ArticleGroups, name) }
@@ -43,14 +44,23 @@ const (
 // another still takes votes.
 const voterSetGrace = 24 * time.Hour
 
-// Article is one post on the board as a reader sees it.
+// Article is one post on the board as a reader sees it: a title with a
+// link, a text (Body), or both.
 type Article struct {
-	ID       int64
-	Title    string
-	Link     string
+	ID    int64
+	Title string
+	Link  string // "" for a text post
+	// Body is the post's text as typed: plain text, paragraphs split by
+	// blank lines; pages escape it and make its http(s) addresses links.
+	Body     string
 	Poster   string // the poster's username
 	PosterID int64  // so that notifications can find the author
 	Posted   time.Time
+	// Edited is when its author last changed it (zero if never).
+	Edited time.Time
+	// EditLeft is how long its author may still edit or delete it (zero
+	// once EditWindow has passed, and for a hidden article).
+	EditLeft time.Duration
 	// Score is post time (Unix seconds) + VOTE_SCORE x (up - down): votes
 	// lift an article against the newer ones.
 	Score    float64
@@ -66,10 +76,12 @@ type Article struct {
 	Hidden bool
 }
 
-// NewArticle is what a reader posts.
+// NewArticle is what a reader posts: a title with a link, a body, or
+// both.
 type NewArticle struct {
 	Title    string
 	Link     string
+	Body     string
 	Groups   []string
 	PosterID int64
 	Poster   string
@@ -129,7 +141,7 @@ func (s *Service) Collectors() []prometheus.Collector { return []prometheus.Coll
 // post time + VOTE_SCORE. The caller validates the form; the board refuses
 // only what would corrupt it.
 func (s *Service) PostArticle(ctx context.Context, p NewArticle) (Article, error) {
-	if strings.TrimSpace(p.Title) == "" || p.Link == "" || p.PosterID <= 0 {
+	if strings.TrimSpace(p.Title) == "" || (p.Link == "" && strings.TrimSpace(p.Body) == "") || p.PosterID <= 0 {
 		return Article{}, platform.ErrInvalid
 	}
 	for _, g := range p.Groups {
@@ -143,9 +155,10 @@ func (s *Service) PostArticle(ctx context.Context, p NewArticle) (Article, error
 	}
 	now := s.clock.Seconds()
 	a := Article{
-		ID: id, Title: p.Title, Link: p.Link, Poster: p.Poster, PosterID: p.PosterID,
+		ID: id, Title: p.Title, Link: p.Link, Body: p.Body, Poster: p.Poster, PosterID: p.PosterID,
 		Posted: secondsTime(now), Score: now + float64(s.opt.VoteScore), Up: 1,
 		Groups: slices.Compact(slices.Sorted(slices.Values(p.Groups))), MyVote: VoteUp, Open: true,
+		EditLeft: EditWindow,
 	}
 	if err := s.writeArticle(ctx, a, []int64{p.PosterID}, nil); err != nil {
 		return Article{}, fmt.Errorf("post article: %w", err)
@@ -161,7 +174,7 @@ func (s *Service) writeArticle(ctx context.Context, a Article, up, down []int64)
 	t := unixSeconds(a.Posted)
 	pipe := s.rdb.TxPipeline()
 	pipe.HSet(ctx, keys.Article(a.ID), map[string]any{
-		"title": a.Title, "link": a.Link, "poster": a.Poster, "poster_id": a.PosterID,
+		"title": a.Title, "link": a.Link, "body": a.Body, "poster": a.Poster, "poster_id": a.PosterID,
 		"time": formatFloat(t), "score": formatFloat(a.Score), "up": a.Up, "down": a.Down, "votes": a.Up,
 		"groups": strings.Join(a.Groups, ","), "comments": a.Comments,
 	})
@@ -348,15 +361,26 @@ func (s *Service) parseArticle(id int64, h map[string]string, myVote string) Art
 	num := func(k string) int64 { n, _ := strconv.ParseInt(h[k], 10, 64); return n }
 	posted, _ := strconv.ParseFloat(h["time"], 64)
 	score, _ := strconv.ParseFloat(h["score"], 64)
+	now := s.clock.Seconds()
 	a := Article{
-		ID: id, Title: h["title"], Link: h["link"], Poster: h["poster"], PosterID: num("poster_id"),
+		ID: id, Title: h["title"], Link: h["link"], Body: h["body"], Poster: h["poster"], PosterID: num("poster_id"),
 		Posted: secondsTime(posted), Score: score, Up: num("up"), Down: num("down"),
 		Comments: num("comments"), MyVote: myVote,
-		Open:   s.clock.Seconds() < posted+s.opt.VoteWindow.Seconds(),
+		Open:   now < posted+s.opt.VoteWindow.Seconds(),
 		Hidden: h["hidden"] != "",
 	}
-	if g := h["groups"]; g != "" {
-		a.Groups = strings.Split(g, ",")
+	if e, _ := strconv.ParseFloat(h["edited"], 64); e > 0 {
+		a.Edited = secondsTime(e)
+	}
+	if !a.Hidden {
+		a.EditLeft = editLeft(posted, now)
+	}
+	// Only the site's groups: an article keeps the name of a group the
+	// site no longer has, which no page links to.
+	for g := range strings.SplitSeq(h["groups"], ",") {
+		if IsArticleGroup(g) {
+			a.Groups = append(a.Groups, g)
+		}
 	}
 	return a
 }
@@ -382,8 +406,8 @@ func (s *Service) ClaimDemo(ctx context.Context, instance string) (bool, error) 
 }
 
 // WriteDemo stores a demo article posted in the past (a.Posted) with its
-// voters and comments, as if they had happened, and returns it with its
-// id and score.
+// voters and comments (a comment's Parent names an earlier one by its
+// number), as if they had happened, and returns it with its id and score.
 func (s *Service) WriteDemo(ctx context.Context, a Article, up, down []int64, comments []Comment) (Article, error) {
 	id, err := s.rdb.Incr(ctx, keys.ArticleSeq).Result()
 	if err != nil {
@@ -400,7 +424,7 @@ func (s *Service) WriteDemo(ctx context.Context, a Article, up, down []int64, co
 	}
 	pipe := s.rdb.Pipeline()
 	for _, c := range comments {
-		raw, err := json.Marshal(storedComment{UserID: c.UserID, User: c.User, Body: c.Body, Time: unixSeconds(c.Posted)})
+		raw, err := json.Marshal(storedOf(c))
 		if err != nil {
 			return a, err
 		}

@@ -229,9 +229,9 @@ func TestListings(t *testing.T) {
 func TestGroupListings(t *testing.T) {
 	st := wiringtest.New(t, func(o *wiring.Options) { o.GroupCacheTTL = time.Second })
 	us := users(t, st, "reader", 2)
-	g1 := post(t, st, us[0], "go1", "go")
-	post(t, st, us[0], "web1", "web")
-	g2 := post(t, st, us[0], "go2", "go", "redis")
+	g1 := post(t, st, us[0], "go1", "care")
+	post(t, st, us[0], "web1", "kitchen")
+	g2 := post(t, st, us[0], "go2", "care", "making")
 	vote(t, st, g1.ID, us[1], "up")
 	list := func(group, sort string) []int64 {
 		p, err := st.Board.Articles(t.Context(), board.ArticleQuery{Group: group, Sort: sort, Page: 1, PerPage: 25})
@@ -244,21 +244,21 @@ func TestGroupListings(t *testing.T) {
 		}
 		return out
 	}
-	if got := list("go", board.SortTop); !slices.Equal(got, []int64{g1.ID, g2.ID}) {
+	if got := list("care", board.SortTop); !slices.Equal(got, []int64{g1.ID, g2.ID}) {
 		t.Fatalf("go by score: %v", got)
 	}
-	if got := list("go", board.SortNew); !slices.Equal(got, []int64{g2.ID, g1.ID}) {
+	if got := list("care", board.SortNew); !slices.Equal(got, []int64{g2.ID, g1.ID}) {
 		t.Fatalf("go by time: %v", got)
 	}
-	if got := list("redis", board.SortTop); !slices.Equal(got, []int64{g2.ID}) {
+	if got := list("making", board.SortTop); !slices.Equal(got, []int64{g2.ID}) {
 		t.Fatalf("redis: %v", got)
 	}
-	if ttl := st.Redis().PTTL(t.Context(), keys.GroupListing("go", false)).Val(); ttl <= 0 || ttl > time.Second {
+	if ttl := st.Redis().PTTL(t.Context(), keys.GroupListing("care", false)).Val(); ttl <= 0 || ttl > time.Second {
 		t.Errorf("cached listing TTL %v", ttl)
 	}
-	g3 := post(t, st, us[0], "go3", "go")
+	g3 := post(t, st, us[0], "go3", "care")
 	storetest.Wait(t, 1100*time.Millisecond)
-	if got := list("go", board.SortNew); !slices.Equal(got, []int64{g3.ID, g2.ID, g1.ID}) {
+	if got := list("care", board.SortNew); !slices.Equal(got, []int64{g3.ID, g2.ID, g1.ID}) {
 		t.Fatalf("after the TTL: %v", got)
 	}
 	if _, err := st.Board.Articles(t.Context(), board.ArticleQuery{Group: "nope", Page: 1, PerPage: 25}); !errors.Is(err, platform.ErrNotFound) {
@@ -299,6 +299,13 @@ func (r *recorder) ArticleVoted(_ context.Context, a board.Article, voter int64,
 }
 func (r *recorder) ArticleCommented(_ context.Context, a board.Article, c board.Comment) {
 	r.add(fmt.Sprintf("commented %d by %d #%d (poster %d)", a.ID, c.UserID, c.ID, a.PosterID))
+}
+func (r *recorder) ArticleEdited(_ context.Context, a board.Article) {
+	r.add(fmt.Sprintf("edited %d %q", a.ID, a.Title))
+}
+func (r *recorder) ArticleDeleted(_ context.Context, a board.Article) error {
+	r.add(fmt.Sprintf("deleted %d (poster %d)", a.ID, a.PosterID))
+	return nil
 }
 func (r *recorder) ArticleHidden(_ context.Context, a board.Article) error {
 	r.add(fmt.Sprintf("hidden %d (poster %d)", a.ID, a.PosterID))

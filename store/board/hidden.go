@@ -83,7 +83,7 @@ func (s *Service) HiddenComments(ctx context.Context, n int64) ([]HiddenComment,
 	}
 	out := make([]HiddenComment, 0, len(reads))
 	for _, r := range reads {
-		c, ok := parseComment(r.raw.Val())
+		c, ok := s.parseComment(r.raw.Val())
 		if !ok || !c.Hidden {
 			continue // shown again since the range was read
 		}

@@ -13,11 +13,12 @@ import (
 
 // hideArticleScript hides an article in one step in the board's slot: the
 // hash is marked (who hid it), the id goes onto `hidden:` (the moderation
-// list), and it leaves `score:`, `time:`, every group set and every cached
-// group listing, so no listing shows it from the next read on, on any
-// instance.
-// KEYS: article hash, score:, time:, hidden:, then per site group its set
-// and its two cached listings. ARGV: article id, moderator, now (s).
+// list), its open reports are closed, and it leaves `score:`, `time:`,
+// every group set and every cached group listing, so no listing shows it
+// from the next read on, on any instance.
+// KEYS: article hash, score:, time:, hidden:, open reports, the article's
+// reports, then per site group its set and its two cached listings.
+// ARGV: article id, moderator, now (s).
 // Returns 0 for a missing article, 1 when hidden now, 2 if it already was.
 var hideArticleScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -26,7 +27,8 @@ redis.call('HSET', KEYS[1], 'hidden', ARGV[2])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
-for i = 5, #KEYS, 3 do
+if redis.call('ZREM', KEYS[5], ARGV[1]) == 1 then redis.call('HSET', KEYS[6], ARGV[1] .. '/closed', ARGV[3]) end
+for i = 7, #KEYS, 3 do
   redis.call('SREM', KEYS[i], ARGV[1])
   redis.call('ZREM', KEYS[i + 1], ARGV[1])
   redis.call('ZREM', KEYS[i + 2], ARGV[1])
@@ -56,7 +58,7 @@ local mine = {}
 for g in string.gmatch(redis.call('HGET', KEYS[1], 'groups') or '', '[^,]+') do mine[g] = true end
 for i = 2, #ARGV do
   if mine[ARGV[i]] then
-    local k = 5 + 3 * (i - 2)
+    local k = 7 + 3 * (i - 2)
     redis.call('SADD', KEYS[k], ARGV[1])
     if redis.call('EXISTS', KEYS[k + 1]) == 1 then redis.call('ZADD', KEYS[k + 1], score, ARGV[1]) end
     if redis.call('EXISTS', KEYS[k + 2]) == 1 then redis.call('ZADD', KEYS[k + 2], posted, ARGV[1]) end
@@ -67,7 +69,7 @@ return 1`)
 // articleScriptKeys are the keys the hide and unhide scripts touch, in
 // their order, and the site's group names in that order.
 func articleScriptKeys(id int64) ([]string, []any) {
-	k := []string{keys.Article(id), keys.ArticleScores, keys.ArticleTimes, keys.HiddenArticles}
+	k := []string{keys.Article(id), keys.ArticleScores, keys.ArticleTimes, keys.HiddenArticles, keys.OpenReports, keys.Reports(id)}
 	names := make([]any, 0, len(ArticleGroups))
 	for _, g := range ArticleGroups {
 		k = append(k, keys.Group(g), keys.GroupListing(g, false), keys.GroupListing(g, true))
@@ -124,25 +126,29 @@ func (s *Service) UnhideArticle(ctx context.Context, id int64) (Article, error) 
 const hiddenSuffix = `,"hidden":true}`
 
 // hideCommentScript marks one comment hidden, takes it off the article's
-// count and puts it on `hidden-comments:`, atomically. The stored JSON
-// gets a "hidden" member appended as text (re-encoding it in Lua would
-// round the time), so unhiding restores the very bytes.
-// KEYS: article hash, comments list, hidden-comments:. ARGV: comment
-// number (from 1), its ref, now (s), the suffix.
-// Returns -1 for a missing comment, 0 if already hidden, 1 when hidden now.
+// count, puts it on `hidden-comments:` and closes its open reports,
+// atomically. The stored JSON gets a "hidden" member appended as text
+// (re-encoding it in Lua would round the time), so unhiding restores the
+// very bytes. A comment its author deleted has nothing left to hide.
+// KEYS: article hash, comments list, hidden-comments:, open reports, the
+// article's reports. ARGV: comment number (from 1), its ref, now (s), the
+// suffix.
+// Returns -1 for a missing or deleted comment, 0 if already hidden, 1 when
+// hidden now.
 var hideCommentScript = redis.NewScript(`
 local i = tonumber(ARGV[1]) - 1
 local raw = redis.call('LINDEX', KEYS[2], i)
-if not raw then return -1 end
+if not raw or string.find(raw, '"deleted":true', 1, true) then return -1 end
 if string.find(raw, '"hidden":true', 1, true) then return 0 end
 redis.call('LSET', KEYS[2], i, string.sub(raw, 1, -2) .. ARGV[4])
 redis.call('HINCRBY', KEYS[1], 'comments', -1)
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[2])
+if redis.call('ZREM', KEYS[4], ARGV[2]) == 1 then redis.call('HSET', KEYS[5], ARGV[2] .. '/closed', ARGV[3]) end
 return 1`)
 
 // unhideCommentScript undoes hideCommentScript: the JSON loses the suffix,
 // the count gets the comment back, the moderation entry goes.
-// KEYS and ARGV as hideCommentScript (now unused).
+// KEYS and ARGV as hideCommentScript (now and the reports unused).
 // Returns -1 for a missing comment, 0 if it was not hidden, 1 when shown
 // again now.
 var unhideCommentScript = redis.NewScript(`
@@ -165,7 +171,7 @@ func (s *Service) CommentByID(ctx context.Context, articleID, commentID int64) (
 	if err != nil {
 		return Comment{}, fmt.Errorf("comment: %w", err)
 	}
-	c, ok := parseComment(raw)
+	c, ok := s.parseComment(raw)
 	if !ok {
 		return Comment{}, platform.ErrNotFound
 	}
@@ -192,7 +198,8 @@ func (s *Service) setCommentHidden(ctx context.Context, script *redis.Script, ar
 	if commentID < 1 {
 		return Comment{}, platform.ErrNotFound
 	}
-	n, err := script.Run(ctx, s.rdb, []string{keys.Article(articleID), keys.Comments(articleID), keys.HiddenComments},
+	n, err := script.Run(ctx, s.rdb, []string{keys.Article(articleID), keys.Comments(articleID), keys.HiddenComments,
+		keys.OpenReports, keys.Reports(articleID)},
 		commentID, CommentRef(articleID, commentID), formatFloat(s.clock.Seconds()), hiddenSuffix).Int()
 	if err != nil {
 		return Comment{}, fmt.Errorf("hide comment: %w", err)

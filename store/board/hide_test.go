@@ -100,9 +100,9 @@ func TestHideThenUnhideRestoresEverything(t *testing.T) {
 	if _, err := st.Social.Follow(ctx, fan.ID, poster.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	older := post(t, st, critic, "older", "redis")
-	a := post(t, st, poster, "target", "redis", "go")
-	post(t, st, poster, "newer", "go")
+	older := post(t, st, critic, "older", "making")
+	a := post(t, st, poster, "target", "making", "care")
+	post(t, st, poster, "newer", "care")
 	vote(t, st, a.ID, critic, "down")
 	vote(t, st, older.ID, us[3], "up")
 	for _, body := range []string{"fine", "rude"} {
@@ -112,8 +112,8 @@ func TestHideThenUnhideRestoresEverything(t *testing.T) {
 	}
 	listings := func() string {
 		var parts []string
-		for _, q := range []board.ArticleQuery{{Sort: board.SortTop}, {Sort: board.SortNew}, {Sort: board.SortTop, Group: "redis"},
-			{Sort: board.SortNew, Group: "redis"}, {Sort: board.SortTop, Group: "go"}} {
+		for _, q := range []board.ArticleQuery{{Sort: board.SortTop}, {Sort: board.SortNew}, {Sort: board.SortTop, Group: "making"},
+			{Sort: board.SortNew, Group: "making"}, {Sort: board.SortTop, Group: "care"}} {
 			q.Page, q.PerPage = 1, 10
 			p, err := st.Board.Articles(ctx, q)
 			if err != nil {

@@ -223,44 +223,51 @@ func (s *Service) Cart(ctx context.Context, owner Owner) (Cart, error) {
 	return c, nil
 }
 
-// CartCount is the total quantity in the owner's cart. Pages get it from
-// LoadSession for free; this is for callers without a session read.
-func (s *Service) CartCount(ctx context.Context, owner Owner) (int64, error) {
-	vals, err := s.rdb.HVals(ctx, owner.key()).Result()
+// CartLines are the lines of the owner's cart, for callers without a
+// session read (the header counts those the catalog can sell).
+func (s *Service) CartLines(ctx context.Context, owner Owner) ([]Line, error) {
+	m, err := s.rdb.HGetAll(ctx, owner.key()).Result()
 	if err != nil {
-		return 0, fmt.Errorf("cart count: %w", err)
+		return nil, fmt.Errorf("cart lines: %w", err)
 	}
-	return sumQuantities(vals), nil
+	return parseCart(m).Lines, nil
+}
+
+// CartCount is the total quantity in the owner's cart, every line.
+func (s *Service) CartCount(ctx context.Context, owner Owner) (int64, error) {
+	lines, err := s.CartLines(ctx, owner)
+	return Count(lines), err
 }
 
 // CountRead is a queued read of the header's cart count.
 type CountRead struct {
-	guest   *redis.StringSliceCmd
-	account *redis.StringSliceCmd // nil when no user is claimed
+	guest   *redis.MapStringStringCmd
+	account *redis.MapStringStringCmd // nil when no user is claimed
 	claimed int64
 }
 
 // AddCount queues the read of the header's count on a session's
 // pipeline: the session's guest cart (sid is its session id) and, when
-// the signed cookie claims a user, that account's cart; Count picks the
-// one the cart page will show. The quantities come back with HVALS (carts
-// are capped at MaxLines lines, so the reply stays small).
+// the signed cookie claims a user, that account's cart; Lines picks the
+// one the cart page will show. The lines come back whole (carts are
+// capped at MaxLines lines, so the reply stays small): the header counts
+// only the lines that can be bought, which the catalog decides.
 func AddCount(ctx context.Context, pipe redis.Pipeliner, sid string, claimedUserID int64) CountRead {
-	r := CountRead{guest: pipe.HVals(ctx, keys.GuestCartOf(sid)), claimed: claimedUserID}
+	r := CountRead{guest: pipe.HGetAll(ctx, keys.GuestCartOf(sid)), claimed: claimedUserID}
 	if claimedUserID > 0 {
-		r.account = pipe.HVals(ctx, keys.AccountCart(claimedUserID))
+		r.account = pipe.HGetAll(ctx, keys.AccountCart(claimedUserID))
 	}
 	return r
 }
 
-// Count is the header's count once the pipeline ran, given who `login:`
+// Lines is the header's cart once the pipeline ran, given who `login:`
 // says is signed in on the token: the account's cart when that is the
 // claimed user, else the guest cart.
-func (r CountRead) Count(loginUserID int64) int64 {
+func (r CountRead) Lines(loginUserID int64) []Line {
 	if r.account != nil && loginUserID == r.claimed {
-		return sumQuantities(r.account.Val())
+		return parseCart(r.account.Val()).Lines
 	}
-	return sumQuantities(r.guest.Val())
+	return parseCart(r.guest.Val()).Lines
 }
 
 // GuestRead is a queued read of a guest session's cart.
@@ -272,16 +279,25 @@ func AddGuestRead(ctx context.Context, pipe redis.Pipeliner, token string) Guest
 	return GuestRead{cmd: pipe.HGetAll(ctx, keys.GuestCart(token))}
 }
 
-// CountOf reads the header's count through c, the client-side caching
+// LinesOf reads the header's cart through c, the client-side caching
 // client of a cached page's read: the account's cart when the server
 // agrees who is signed in (userID > 0), else the session's guest cart.
-func CountOf(ctx context.Context, c redis.Cmdable, token string, userID int64) (int64, error) {
+func LinesOf(ctx context.Context, c redis.Cmdable, token string, userID int64) ([]Line, error) {
 	key := keys.GuestCart(token)
 	if userID > 0 {
 		key = keys.AccountCart(userID)
 	}
-	vals, err := c.HVals(ctx, key).Result()
-	return sumQuantities(vals), err
+	m, err := c.HGetAll(ctx, key).Result()
+	return parseCart(m).Lines, err
+}
+
+// Count is the total quantity of lines.
+func Count(lines []Line) int64 {
+	var n int64
+	for _, l := range lines {
+		n += l.Qty
+	}
+	return n
 }
 
 // mergeCart adds a guest's lines to an account's cart at sign-in, in one
@@ -343,17 +359,6 @@ func parseCart(m map[string]string) Cart {
 		return a.ItemID < b.ItemID || a.ItemID == b.ItemID && a.VariantID < b.VariantID
 	})
 	return c
-}
-
-// sumQuantities adds up a cart's HVALS, the header's count.
-func sumQuantities(vals []string) int64 {
-	var n int64
-	for _, v := range vals {
-		if q, err := strconv.ParseInt(v, 10, 64); err == nil && q > 0 {
-			n += q
-		}
-	}
-	return n
 }
 
 // removeOrdered takes the ordered lines out of the cart, but only those

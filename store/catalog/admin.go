@@ -2,10 +2,13 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"storefront/store/audit"
 	"storefront/store/platform"
 )
 
@@ -22,7 +25,8 @@ type NewItem struct {
 // next after the largest (the demo catalog is inserted with its own ids,
 // which PostgreSQL's identity does not see); two admins creating at once
 // may pick the same id, and the loser takes the next (each round one
-// of them wins, so a few tries suffice).
+// of them wins, so a few tries suffice). Its SKU is its default one, or
+// that with a suffix when an import or a variant already has it.
 // The slug carries the id, so it is unique whatever the name.
 func (s *Service) CreateItem(ctx context.Context, n NewItem) (Item, error) {
 	base := Slugify(n.Name)
@@ -34,13 +38,19 @@ func (s *Service) CreateItem(ctx context.Context, n NewItem) (Item, error) {
 		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM items`).Scan(&id); err != nil {
 			return Item{}, fmt.Errorf("create item: %w", err)
 		}
-		res, err := s.db.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at, sku)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+		res, err := s.db.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at, sku, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8) ON CONFLICT DO NOTHING`,
 			id, base+"-"+strconv.FormatInt(id, 10), n.Name, n.Description, n.Category, n.PriceCents, n.Stock, s.clock.Now().Unix(), s.freeSKU(ctx, id))
+		if isSKUConflict(err) {
+			continue // another item or variant took the SKU since freeSKU read it
+		}
 		if err != nil {
 			return Item{}, fmt.Errorf("create item: %w", err)
 		}
 		if k, err := res.RowsAffected(); err == nil && k == 1 {
+			if err := s.ensureCategories(ctx, s.db, n.Category); err != nil {
+				return Item{}, err
+			}
 			// Cached search results must now include the item.
 			if err := s.Changed(ctx, Change{IDs: []int64{id}, Search: true}); err != nil {
 				return Item{}, fmt.Errorf("create item: %w", err)
@@ -141,14 +151,39 @@ type ItemEdit struct {
 // change is announced (Changed), so the item's cached row and name go and
 // its cached pages are purged.
 func (s *Service) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, error) {
-	res, err := s.db.ExecContext(ctx,
-		`UPDATE items SET name = $1, price_cents = $2, stock = CASE WHEN option_names = '' THEN $3 ELSE stock END, description = $4, category = $5, updated_at = $6 WHERE id = $7`,
-		e.Name, e.PriceCents, e.Stock, e.Description, e.Category, s.clock.Now().Unix(), id)
-	if err != nil {
-		return Item{}, fmt.Errorf("update item %d: %w", id, err)
+	lock := ""
+	if platform.KindOf(s.db) == platform.DBPostgres {
+		lock = " FOR UPDATE"
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return Item{}, platform.ErrNotFound
+	err := platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		var was ItemEdit
+		var options string
+		err := tx.QueryRowContext(ctx, `SELECT name, price_cents, stock, description, category, option_names FROM items WHERE id = $1`+lock, id).
+			Scan(&was.Name, &was.PriceCents, &was.Stock, &was.Description, &was.Category, &options)
+		if errors.Is(err, sql.ErrNoRows) {
+			return platform.ErrNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("update item %d: %w", id, err)
+		}
+		if _, err := tx.ExecContext(ctx,
+			`UPDATE items SET name = $1, price_cents = $2, stock = CASE WHEN option_names = '' THEN $3 ELSE stock END, description = $4, category = $5, updated_at = $6 WHERE id = $7`,
+			e.Name, e.PriceCents, e.Stock, e.Description, e.Category, s.clock.Now().Unix(), id); err != nil {
+			return fmt.Errorf("update item %d: %w", id, err)
+		}
+		stock := e.Stock
+		if options != "" {
+			stock = was.Stock // the variants' stock, unchanged here
+		}
+		return audit.Record(ctx, tx, audit.Entry{Kind: "item.edit", Target: "item " + strconv.FormatInt(id, 10),
+			Before: audit.Fields{"name": was.Name, "price_cents": was.PriceCents, "stock": was.Stock, "description": was.Description, "category": was.Category},
+			After:  audit.Fields{"name": e.Name, "price_cents": e.PriceCents, "stock": stock, "description": e.Description, "category": e.Category}})
+	})
+	if err != nil {
+		return Item{}, err
+	}
+	if err := s.ensureCategories(ctx, s.db, e.Category); err != nil {
+		return Item{}, err
 	}
 	if err := s.Changed(ctx, Change{IDs: []int64{id}, Search: true}); err != nil {
 		return Item{}, err
@@ -192,12 +227,23 @@ func (s *Service) AddItems(ctx context.Context, items []Item) error {
 			if sku == "" {
 				sku = DefaultSKU(it.ID)
 			}
-			args = append(args, it.ID, it.Slug, it.Name, it.Description, it.Category, it.PriceCents, it.Stock, it.UpdatedAt, sku)
+			args = append(args, it.ID, it.Slug, it.Name, it.Description, it.Category, it.PriceCents, it.Stock, it.UpdatedAt, sku, it.UpdatedAt)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at, sku) VALUES `+
-			platform.ValueRows(1, end-start, 9)+` ON CONFLICT DO NOTHING`, args...); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at, sku, created_at) VALUES `+
+			platform.ValueRows(1, end-start, 10)+` ON CONFLICT DO NOTHING`, args...); err != nil {
 			return err
 		}
+	}
+	names := map[string]bool{}
+	var fresh []string
+	for _, it := range items {
+		if !names[it.Category] {
+			names[it.Category] = true
+			fresh = append(fresh, it.Category)
+		}
+	}
+	if err := s.ensureCategories(ctx, tx, fresh...); err != nil {
+		return err
 	}
 	return tx.Commit()
 }

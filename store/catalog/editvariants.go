@@ -138,14 +138,16 @@ func saveVariantsTx(ctx context.Context, tx *sql.Tx, itemID int64, set VariantSe
 	}
 	for _, v := range set.Variants {
 		var taken int
-		if err := tx.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM items WHERE LOWER(sku) = LOWER($1)) +
-			(SELECT COUNT(*) FROM item_variants WHERE LOWER(sku) = LOWER($1) AND id <> $2)`, v.SKU, v.ID).Scan(&taken); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM skus WHERE sku = lower($1) AND NOT (variant_id = $2 AND $2 <> 0)`,
+			v.SKU, v.ID).Scan(&taken); err != nil {
 			return fmt.Errorf("save variants: %w", err)
 		}
 		if taken > 0 {
 			return &VariantError{Msg: fmt.Sprintf("The SKU %s is taken by another item or variant.", v.SKU)}
 		}
-		if err := writeVariant(ctx, tx, itemID, v); err != nil {
+		if err := writeVariant(ctx, tx, itemID, v); errors.Is(skuError(err), ErrSKUTaken) {
+			return &VariantError{Msg: fmt.Sprintf("The SKU %s is taken by another item or variant.", v.SKU)}
+		} else if err != nil {
 			return err
 		}
 	}

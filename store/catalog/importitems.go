@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"storefront/store/platform"
 )
@@ -18,6 +20,9 @@ var (
 	// variants are added on the item's variants page, not by import.
 	ErrNotAVariant = errors.New("not a variant's SKU")
 )
+
+// An item row whose SKU is a variant's, or another item's in another
+// case, is refused with ErrSKUTaken.
 
 // ImportRow is one row of a catalog import, checked for form by the
 // caller (the CSV reader): SKU, name, category, price and stock as the
@@ -56,6 +61,17 @@ func (e *ImportError) Error() string {
 type ImportResult struct {
 	Created, Updated, Unchanged int
 	Changed                     []int64 // the ids created or updated
+	// NewCategories are the categories no item had before, which the
+	// import's items now start (ImportOptions.NewCategories), by name.
+	NewCategories []string
+}
+
+// ImportOptions are what the admin allowed an import to do.
+type ImportOptions struct {
+	// NewCategories lets rows name a category no item has yet, which
+	// the import then starts; without it such a row is ErrUnknownCategory,
+	// since a typo would otherwise make a department of one.
+	NewCategories bool
 }
 
 // ImportItems creates or updates items by SKU in one transaction: a row
@@ -66,7 +82,34 @@ type ImportResult struct {
 // an *ImportError and nothing changed. Imports take turns (one
 // transaction lock), and once committed every changed item is announced
 // (Changed), so its cached pages, row and search results follow.
-func (s *Service) ImportItems(ctx context.Context, rows []ImportRow) (ImportResult, error) {
+func (s *Service) ImportItems(ctx context.Context, rows []ImportRow, opt ImportOptions) (ImportResult, error) {
+	res, err := s.importItems(ctx, rows, opt, importHooks{})
+	if err != nil {
+		return res, err
+	}
+	return res, s.Changed(ctx, Change{IDs: res.Changed, Search: true})
+}
+
+// importHooks let an import job watch and guard an import's transaction.
+type importHooks struct {
+	// begin runs first in the transaction (after the import lock): a
+	// job checks it still holds its row, and locks it.
+	begin func(tx *sql.Tx) error
+	// checked runs once every row passed the checks; applied every
+	// importStepRows rows written, and after the last.
+	checked func(n int)
+	applied func(n int)
+	// commit runs last in the transaction, with the counts: a job
+	// records its outcome in the same commit as the catalog's change.
+	commit func(tx *sql.Tx, res ImportResult) error
+}
+
+// importStepRows is how often an import reports the rows it wrote.
+var importStepRows = 500
+
+// importItems is ImportItems without the announcement of the change,
+// which its caller makes once the commit is done.
+func (s *Service) importItems(ctx context.Context, rows []ImportRow, opt ImportOptions, hk importHooks) (ImportResult, error) {
 	var res ImportResult
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -79,18 +122,36 @@ func (s *Service) ImportItems(ctx context.Context, rows []ImportRow) (ImportResu
 			return res, fmt.Errorf("import: lock: %w", err)
 		}
 	}
-	bad, err := checkImportRows(ctx, tx, rows)
+	if hk.begin != nil {
+		if err := hk.begin(tx); err != nil {
+			return res, err
+		}
+	}
+	bad, fresh, err := checkImportRows(ctx, tx, rows, opt)
 	if err != nil {
 		return res, err
 	}
 	if len(bad) > 0 {
 		return res, &ImportError{Rows: bad}
 	}
+	if hk.checked != nil {
+		hk.checked(len(rows))
+	}
+	res.NewCategories = fresh
+	if err := s.ensureCategories(ctx, tx, fresh...); err != nil {
+		return res, err
+	}
 	now := s.clock.Now().Unix()
-	for _, r := range rows {
+	for i, r := range rows {
 		id, outcome, err := importRow(ctx, tx, r, now)
+		if errors.Is(skuError(err), ErrSKUTaken) { // two rows of the file in different cases
+			return ImportResult{}, &ImportError{Rows: []RowProblem{{Line: r.Line, SKU: r.SKU, Err: ErrSKUTaken}}}
+		}
 		if err != nil {
 			return ImportResult{}, fmt.Errorf("import row %d: %w", r.Line, err)
+		}
+		if hk.applied != nil && ((i+1)%importStepRows == 0 || i+1 == len(rows)) {
+			hk.applied(i + 1)
 		}
 		switch outcome {
 		case rowCreated:
@@ -103,42 +164,84 @@ func (s *Service) ImportItems(ctx context.Context, rows []ImportRow) (ImportResu
 		}
 		res.Changed = append(res.Changed, id)
 	}
+	if hk.commit != nil {
+		if err := hk.commit(tx, res); err != nil {
+			return ImportResult{}, err
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return ImportResult{}, fmt.Errorf("import: %w", err)
 	}
-	return res, s.Changed(ctx, Change{IDs: res.Changed, Search: true})
+	return res, nil
 }
 
 // CheckImport finds the rows the database would refuse, without writing
 // anything: the import's caller reports them beside the rows it found
 // wrong itself, so one answer lists every wrong row. ImportItems checks
 // again inside its transaction.
-func (s *Service) CheckImport(ctx context.Context, rows []ImportRow) ([]RowProblem, error) {
-	return checkImportRows(ctx, s.db, rows)
+func (s *Service) CheckImport(ctx context.Context, rows []ImportRow, opt ImportOptions) ([]RowProblem, error) {
+	bad, _, err := checkImportRows(ctx, s.db, rows, opt)
+	return bad, err
 }
 
-// checkImportRows finds the rows naming a category no item has, and the
-// variant rows whose SKU is no variant's.
-func checkImportRows(ctx context.Context, q querier, rows []ImportRow) ([]RowProblem, error) {
-	bad, err := unknownCategories(ctx, q, rows)
+// checkImportRows finds the rows naming a category no item has (unless
+// opt allows new ones: then they are the new categories), the variant
+// rows whose SKU is no variant's, and the item rows whose SKU is a
+// variant's or another item's in another case (a SKU names one item or one
+// variant, whatever the case). The catalog's SKUs are read once, not per
+// row, so a file of tens of thousands of rows is checked in a few queries.
+func checkImportRows(ctx context.Context, q querier, rows []ImportRow, opt ImportOptions) ([]RowProblem, []string, error) {
+	unknown, fresh, err := unknownCategories(ctx, q, rows)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	var bad []RowProblem
+	if !opt.NewCategories {
+		bad = unknown
+	}
+	owners, err := skuOwners(ctx, q)
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, r := range rows {
-		if r.Options == "" {
-			continue
-		}
-		rs, err := q.QueryContext(ctx, `SELECT 1 FROM item_variants WHERE sku = $1`, r.SKU)
-		if err != nil {
-			return nil, fmt.Errorf("import: variants: %w", err)
-		}
-		found := rs.Next()
-		rs.Close()
-		if !found {
+		o, taken := owners[strings.ToLower(r.SKU)]
+		switch {
+		case r.Options != "" && (!taken || !o.variant || o.sku != r.SKU):
 			bad = append(bad, RowProblem{Line: r.Line, SKU: r.SKU, Err: ErrNotAVariant})
+		case r.Options == "" && taken && (o.variant || o.sku != r.SKU):
+			bad = append(bad, RowProblem{Line: r.Line, SKU: r.SKU, Err: ErrSKUTaken})
 		}
 	}
-	return bad, nil
+	slices.SortStableFunc(bad, func(a, b RowProblem) int { return a.Line - b.Line })
+	return bad, fresh, nil
+}
+
+// skuOwner is what has a SKU: its exact spelling, and whether it is a
+// variant's (else an item's).
+type skuOwner struct {
+	sku     string
+	variant bool
+}
+
+// skuOwners reads every item's and variant's SKU, by lower case.
+func skuOwners(ctx context.Context, q querier) (map[string]skuOwner, error) {
+	out := map[string]skuOwner{}
+	rs, err := q.QueryContext(ctx, `SELECT sku, 0 FROM items WHERE sku IS NOT NULL UNION ALL SELECT sku, 1 FROM item_variants`)
+	if err != nil {
+		return nil, fmt.Errorf("import: skus: %w", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var o skuOwner
+		if err := rs.Scan(&o.sku, &o.variant); err != nil {
+			return nil, fmt.Errorf("import: skus: %w", err)
+		}
+		out[strings.ToLower(o.sku)] = o
+	}
+	if err := rs.Err(); err != nil {
+		return nil, fmt.Errorf("import: skus: %w", err)
+	}
+	return out, nil
 }
 
 // querier is a database or a transaction.
@@ -146,32 +249,38 @@ type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// unknownCategories are the rows naming a category no item has (a typo
-// would otherwise make a department of one).
-func unknownCategories(ctx context.Context, q querier, rows []ImportRow) ([]RowProblem, error) {
+// unknownCategories are the rows naming a category no item has, and those
+// categories, each once in the file's order.
+func unknownCategories(ctx context.Context, q querier, rows []ImportRow) ([]RowProblem, []string, error) {
 	known := map[string]bool{}
-	rs, err := q.QueryContext(ctx, `SELECT DISTINCT category FROM items`)
+	rs, err := q.QueryContext(ctx, `SELECT DISTINCT category FROM items UNION SELECT name FROM categories`)
 	if err != nil {
-		return nil, fmt.Errorf("import: categories: %w", err)
+		return nil, nil, fmt.Errorf("import: categories: %w", err)
 	}
 	defer rs.Close()
 	for rs.Next() {
 		var c string
 		if err := rs.Scan(&c); err != nil {
-			return nil, fmt.Errorf("import: categories: %w", err)
+			return nil, nil, fmt.Errorf("import: categories: %w", err)
 		}
 		known[c] = true
 	}
 	if err := rs.Err(); err != nil {
-		return nil, fmt.Errorf("import: categories: %w", err)
+		return nil, nil, fmt.Errorf("import: categories: %w", err)
 	}
 	var bad []RowProblem
+	var fresh []string
+	seen := map[string]bool{}
 	for _, r := range rows {
 		if !known[r.Category] {
 			bad = append(bad, RowProblem{Line: r.Line, SKU: r.SKU, Err: ErrUnknownCategory})
+			if !seen[r.Category] {
+				seen[r.Category] = true
+				fresh = append(fresh, r.Category)
+			}
 		}
 	}
-	return bad, nil
+	return bad, fresh, nil
 }
 
 type rowOutcome int
@@ -238,8 +347,8 @@ func insertImported(ctx context.Context, tx *sql.Tx, r ImportRow, now int64) (in
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM items`).Scan(&id); err != nil {
 			return 0, err
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at, archived_at, sku)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+		res, err := tx.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at, archived_at, sku, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $8) ON CONFLICT (id) DO NOTHING`,
 			id, base+"-"+strconv.FormatInt(id, 10), r.Name, r.Description, r.Category, r.PriceCents, r.Stock, now, archivedAt, r.SKU)
 		if err != nil {
 			return 0, err

@@ -118,3 +118,29 @@ type ItemPage struct {
 	Items []Item
 	Total int
 }
+
+// Stamp is an item on sale as the sitemap lists it.
+type Stamp struct {
+	ID        int64
+	Name      string
+	Category  string
+	UpdatedAt int64 // Unix seconds
+}
+
+// Stamps are every item on sale (archived ones leave the sitemap), by id.
+func (s *Service) Stamps(ctx context.Context) ([]Stamp, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, name, category, updated_at FROM items WHERE `+OnSale+` ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("item stamps: %w", err)
+	}
+	defer rows.Close()
+	var out []Stamp
+	for rows.Next() {
+		var st Stamp
+		if err := rows.Scan(&st.ID, &st.Name, &st.Category, &st.UpdatedAt); err != nil {
+			return nil, fmt.Errorf("item stamps: %w", err)
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}

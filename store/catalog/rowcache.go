@@ -37,10 +37,39 @@ if cur and tonumber(cur) == tonumber(ARGV[2]) then
 end
 return 0`
 
-// CachedRow is the JSON stored under inv:<id>.
+// CachedRow is the JSON stored under inv:<id>: the item's row, column
+// names as keys, with its variants as they sell (none without options).
 type CachedRow struct {
 	Item
-	CachedAt float64 `json:"cached_at"` // Unix seconds
+	Variants []RowVariant `json:"variants,omitempty"`
+	CachedAt float64      `json:"cached_at,omitempty"` // Unix seconds; 0 for a row read from the database
+}
+
+// RowVariant is a variant as the row cache and /api/items/:id carry it:
+// its price as sold (its own, else the item's), its "was" price (0 for
+// none), stock and picture (0: the item's main one).
+type RowVariant struct {
+	ID             int64    `json:"id"`
+	SKU            string   `json:"sku"`
+	Values         []string `json:"values"`
+	PriceCents     int64    `json:"price_cents"`
+	CompareAtCents int64    `json:"compare_at_cents"`
+	Stock          int64    `json:"stock"`
+	Picture        int      `json:"picture"`
+}
+
+// rowVariants are vs as they sell for it.
+func rowVariants(it Item, vs []Variant) []RowVariant {
+	if !it.HasOptions() {
+		return nil
+	}
+	out := make([]RowVariant, 0, len(vs))
+	for _, v := range vs {
+		sold := v.Sold(it)
+		out = append(out, RowVariant{ID: v.ID, SKU: v.SKU, Values: v.Values, PriceCents: sold.PriceCents,
+			CompareAtCents: v.CompareAtCents, Stock: v.Stock, Picture: v.Picture})
+	}
+	return out
 }
 
 // maxRowDelay bounds a refresh delay.
@@ -202,6 +231,10 @@ func (s *Service) refreshRows(ctx context.Context, ids []int64, delays map[strin
 	if err != nil {
 		return 0, err
 	}
+	variants, err := s.variantsOf(ctx, rows)
+	if err != nil {
+		return 0, err
+	}
 	at := s.clock.Seconds()
 	var gone []int64
 	pipe := s.rdb.Pipeline()
@@ -211,7 +244,7 @@ func (s *Service) refreshRows(ctx context.Context, ids []int64, delays map[strin
 			gone = append(gone, id)
 			continue
 		}
-		b, _ := json.Marshal(CachedRow{Item: it, CachedAt: at})
+		b, _ := json.Marshal(CachedRow{Item: it, Variants: rowVariants(it, variants[id]), CachedAt: at})
 		d := delays[strconv.FormatInt(id, 10)]
 		pipe.Set(ctx, keys.RowCache(id), b, rowTTL(d))
 	}
@@ -271,32 +304,37 @@ func rowID(member any) (int64, string) {
 	return id, m
 }
 
-// ItemRow returns an item's row as JSON for /api/items/:id: inv:<id> when
-// the row cache holds it (cached is true), else the database's row. An
-// archived item is platform.ErrGone whichever copy says so, like its page.
-func (s *Service) ItemRow(ctx context.Context, id int64) (body []byte, cached bool, err error) {
+// ItemRow returns an item's row with its variants for /api/items/:id:
+// inv:<id> when the row cache holds it (cached is true), else the
+// database's. An archived item is platform.ErrGone whichever copy says
+// so, like its page.
+func (s *Service) ItemRow(ctx context.Context, id int64) (row CachedRow, cached bool, err error) {
 	b, err := s.rdb.Get(ctx, keys.RowCache(id)).Bytes()
-	if err == nil {
-		var row struct {
-			ArchivedAt int64 `json:"archived_at"`
+	if err == nil && json.Unmarshal(b, &row) == nil && row.ID == id {
+		if row.Archived() {
+			return CachedRow{}, true, platform.ErrGone
 		}
-		if json.Unmarshal(b, &row) == nil && row.ArchivedAt != 0 {
-			return nil, true, platform.ErrGone
-		}
-		return b, true, nil
+		return row, true, nil
 	}
-	if !errors.Is(err, redis.Nil) {
-		return nil, false, fmt.Errorf("item row: %w", err)
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return CachedRow{}, false, fmt.Errorf("item row: %w", err)
 	}
 	it, err := s.Item(ctx, id)
 	if err != nil {
-		return nil, false, err
+		return CachedRow{}, false, err
 	}
 	if it.Archived() {
-		return nil, false, platform.ErrGone
+		return CachedRow{}, false, platform.ErrGone
 	}
-	b, err = json.Marshal(it)
-	return b, false, err
+	row = CachedRow{Item: it}
+	if it.HasOptions() {
+		vs, err := s.Variants(ctx, id)
+		if err != nil {
+			return CachedRow{}, false, err
+		}
+		row.Variants = rowVariants(it, vs)
+	}
+	return row, false, nil
 }
 
 // CatalogRows returns the current catalog rows (price, stock, name) for
@@ -432,7 +470,7 @@ func (s *Service) PageItem(ctx context.Context, id int64, row RowRead, names []i
 		}
 	}
 	if have {
-		s.names.put(id, it.Name, s.clock.Now())
+		s.names.Put(id, it.Name, s.clock.Now().Add(nameCacheTTL))
 	}
 	return it, nil
 }

@@ -205,9 +205,9 @@ func TestRowsFromCacheReadPath(t *testing.T) {
 	}
 	// The cache is what the shop reads while the row is scheduled.
 	st.Redis().Set(ctx, keys.RowCache(7), `{"id":7,"name":"From the cache","price_cents":111,"stock":2,"cached_at":1}`, 0)
-	body, cached, err := st.Catalog.ItemRow(ctx, 7)
-	if err != nil || !cached || string(body) == "" {
-		t.Fatalf("item row %v %v", cached, err)
+	row, cached, err := st.Catalog.ItemRow(ctx, 7)
+	if err != nil || !cached || row.Name != "From the cache" || row.CachedAt != 1 {
+		t.Fatalf("item row %+v %v %v", row, cached, err)
 	}
 	rows, err := st.Catalog.CatalogRows(ctx, []int64{7, 8, 999999})
 	if err != nil {

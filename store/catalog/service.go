@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"log/slog"
+	"sync"
 
 	"github.com/redis/go-redis/v9"
 
@@ -22,18 +23,30 @@ type Service struct {
 	reader *platform.Reader
 	host   *workers.Host
 	names  *nameCache
+	// buyable is what the header's cart count knows of items (BuyableCount).
+	buyable *buyableCache
 	// listeners hear of every committed item change (OnChange).
 	listeners []func(context.Context, Change) error
+	// importing is held by this instance's one import run at a time:
+	// imports take turns anyway (one write lock), and a second run
+	// waiting for the first would only run into SQLite's busy timeout.
+	importing sync.Mutex
+	// removeTx delete what other domains keep of items being removed.
+	removeTx []func(context.Context, *sql.Tx, []int64) error
 }
 
 // New returns the catalog over the shared base.
 func New(b platform.Base, host *workers.Host) *Service {
-	return &Service{rdb: b.Redis, db: b.DB, log: b.Log, clock: b.Clock, reader: b.Reader, host: host, names: newNameCache()}
+	return &Service{rdb: b.Redis, db: b.DB, log: b.Log, clock: b.Clock, reader: b.Reader, host: host, names: platform.NewMemo[int64, string](nameCacheMax),
+		buyable: platform.NewMemo[int64, buyableEntry](buyableMax)}
 }
 
-// Workers returns the catalog's background loop: the row cache refresher,
-// which runs on every instance.
-func (s *Service) Workers() []workers.Worker { return []workers.Worker{&rowCacheWorker{s: s}} }
+// Workers returns the catalog's background loops: the row cache
+// refresher, which runs on every instance, and the imports worker, which
+// runs queued catalog imports on one instance at a time.
+func (s *Service) Workers() []workers.Worker {
+	return []workers.Worker{&rowCacheWorker{s: s}, s.ImportsWorker()}
+}
 
 // Change is a committed change of items.
 type Change struct {
@@ -61,9 +74,10 @@ func (s *Service) Changed(ctx context.Context, c Change) error {
 	if len(c.IDs) == 0 {
 		return nil
 	}
+	s.buyable.Forget(c.IDs...)
 	if c.Search {
 		for _, id := range c.IDs {
-			s.names.forget(id)
+			s.names.Forget(id)
 		}
 	}
 	pipe := s.rdb.Pipeline()

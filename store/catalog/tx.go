@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"storefront/store/platform"
@@ -77,4 +78,15 @@ func StockTx(ctx context.Context, tx *sql.Tx, itemID, variantID int64) (it Item,
 		return Item{}, false, nil
 	}
 	return it, err == nil, err
+}
+
+// SKUTx finds the item and variant (0: the item itself) a SKU names, in
+// any case, in tx (an order edited by SKU); ok is false when none does.
+func SKUTx(ctx context.Context, tx *sql.Tx, sku string) (itemID, variantID int64, ok bool, err error) {
+	err = tx.QueryRowContext(ctx, `SELECT item_id, variant_id FROM skus WHERE sku = $1`, strings.ToLower(strings.TrimSpace(sku))).
+		Scan(&itemID, &variantID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, false, nil
+	}
+	return itemID, variantID, err == nil, err
 }

@@ -107,6 +107,49 @@ func (s *Service) Variants(ctx context.Context, itemID int64) ([]Variant, error)
 	return collectVariants(s.db.QueryContext(ctx, `SELECT `+variantColumns+` FROM item_variants WHERE item_id = $1 ORDER BY id`, itemID))
 }
 
+// variantsOf reads the variants of the items of rows that have options,
+// by item, in one query (none when no item has options).
+func (s *Service) variantsOf(ctx context.Context, rows map[int64]Item) (map[int64][]Variant, error) {
+	var ids []int64
+	for id, it := range rows {
+		if it.HasOptions() {
+			ids = append(ids, id)
+		}
+	}
+	out := make(map[int64][]Variant, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	ph, args := platform.InList(1, ids)
+	vs, err := collectVariants(s.db.QueryContext(ctx, `SELECT `+variantColumns+` FROM item_variants WHERE item_id IN (`+ph+`) ORDER BY id`, args...))
+	for _, v := range vs {
+		out[v.ItemID] = append(out[v.ItemID], v)
+	}
+	return out, err
+}
+
+// VariantFor is the variant of vs with the chosen value of each of the
+// item's options (names), chosen by option name; false when no variant
+// has them all (an option not chosen, a combination not offered).
+func VariantFor(names []string, vs []Variant, chosen map[string]string) (Variant, bool) {
+	for _, v := range vs {
+		if hasValues(names, v, chosen) {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
+// hasValues reports whether v has the chosen value of every option.
+func hasValues(names []string, v Variant, chosen map[string]string) bool {
+	for i, name := range names {
+		if i >= len(v.Values) || chosen[name] != v.Values[i] {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
 // VariantsByID reads variants by id (a cart's); missing ids are skipped.
 func (s *Service) VariantsByID(ctx context.Context, ids []int64) (map[int64]Variant, error) {
 	out := make(map[int64]Variant, len(ids))

@@ -17,8 +17,8 @@ const (
 	ArticleSeed   = "{a}seeded:"  // STRING set once by the instance that seeds demo articles
 )
 
-// Article is one article's HASH: title, link, poster, poster_id, time,
-// score, up, down, votes (= up), groups, comments, hidden.
+// Article is one article's HASH: title, link, body, poster, poster_id,
+// time, edited, score, up, down, votes (= up), groups, comments, hidden.
 func Article(id int64) string { return "{a}article:" + strconv.FormatInt(id, 10) }
 
 // UpVoters is the SET of user ids who voted an article up (`voted:<id>`).
@@ -59,3 +59,20 @@ const HiddenArticles = "{a}hidden:"
 // HiddenComments is the ZSET of hidden comments, "<article>-<number>" ->
 // when a moderator hid them, kept by the hide and unhide scripts.
 const HiddenComments = "{a}hidden-comments:"
+
+// RateReport names the rate limit of readers' reports to moderation, per
+// account (`rate:report:{<user id>}`).
+const RateReport = "report"
+
+// OpenReports is the ZSET of reported things awaiting a moderator: an
+// article's id or a comment's "<article>-<number>" -> when it was last
+// reported (Unix seconds). Hiding, dismissing or deleting the thing takes
+// it off.
+const OpenReports = "{a}reports:"
+
+// Reports is the HASH of every report on an article and its comments:
+// "<thing>/<reporter's user id>" -> the report as JSON, and
+// "<thing>/closed" -> when a moderator last hid or dismissed the thing's
+// reports. One field per reader and thing, so a reader reports a thing
+// once; one key per article, so deleting the article drops them all.
+func Reports(articleID int64) string { return "{a}reports:" + strconv.FormatInt(articleID, 10) }

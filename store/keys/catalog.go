@@ -46,3 +46,25 @@ const (
 	MostLiked     = "most-liked:"     // ZSET item id -> likes (leaderboard)
 	RecentlyLiked = "recently-liked:" // ZSET item id -> time last liked, capped (latest list)
 )
+
+// Catalog imports run as jobs (rows in import_jobs).
+const (
+	// LeaseImports names the imports worker: the instance holding it
+	// waits for queued imports and runs them.
+	LeaseImports = "imports"
+	// ImportWake is a LIST an upload pushes to so that the imports worker
+	// starts its job at once; the worker pops it (and also looks for work
+	// every few seconds, so a lost push only delays a job).
+	ImportWake = "imports:wake"
+)
+
+// ImportProgress is an import job's progress HASH while it runs: phase
+// (checking, applying), total, checked and applied rows (the apply's rows
+// count as written, committed only at its end). It expires a day after
+// its last write; the job's row keeps the outcome.
+func ImportProgress(id int64) string { return "import:" + strconv.FormatInt(id, 10) + ":progress" }
+
+// ImportRun is the lease of the run holding an import job (the key of
+// Lease("import:<id>")): exactly one run, whatever the instance, works on
+// a job at a time.
+func ImportRun(id int64) string { return Lease("import:" + strconv.FormatInt(id, 10)) }

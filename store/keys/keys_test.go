@@ -34,7 +34,9 @@ func TestKeysThatGoTogetherShareASlot(t *testing.T) {
 		{keys.Article(1), keys.ArticleScores},
 		{keys.Article(1), keys.HiddenArticles},
 		{keys.Comments(1), keys.HiddenComments},
-		{keys.GroupListing("go", true), keys.Group("go")},
+		{keys.Reports(1), keys.OpenReports},
+		{keys.Reports(1), keys.Article(1)},
+		{keys.GroupListing("care", true), keys.Group("care")},
 	} {
 		if hashTag(pair[0]) != hashTag(pair[1]) {
 			t.Errorf("%q and %q are in different slots", pair[0], pair[1])

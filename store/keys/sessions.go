@@ -85,15 +85,17 @@ func GuestCartOf(sid string) string { return GuestCartPrefix + sid + SessionKeyE
 // user's hash tag like the account's other keys.
 func AccountCart(userID int64) string { return userTag(userID) + ":cart" }
 
-// UserSessions is the ZSET of the sessions the user signed in on:
-// session id -> time signed in. Banning the user or changing the password
-// ends them. It may name sessions that ended since (signed out, evicted);
-// it is pruned at each sign-in.
+// UserSessions is the HASH of the sessions the user signed in on:
+// session id -> "<unix time signed in> <device>" (the device as the
+// account page names it, from the User-Agent). Banning the user or
+// changing the password ends them. It may name sessions that ended since
+// (signed out, evicted); it is pruned at each sign-in.
 func UserSessions(userID int64) string { return userTag(userID) + ":sessions" }
 
-// UserDevices is the HASH session id -> the device it signed in from (as
-// the account page names it, from the User-Agent), for the sessions in
-// UserSessions.
+// UserDevices is the HASH session id -> device that accounts kept beside
+// a ZSET UserSessions before the two became one; the sessions domain
+// folds it into UserSessions the first time it touches the account, and
+// deletes it.
 func UserDevices(userID int64) string { return userTag(userID) + ":devices" }
 
 // CheckoutLock guards one cart's checkout against a double submit: a
@@ -154,3 +156,28 @@ func GuestCartCode(token string) string { return "discount:{" + SessionID(token)
 // AccountCartCode is the discount code applied to an account's cart, a
 // STRING kept as long as the cart (ACCOUNT_CART_TTL without use).
 func AccountCartCode(userID int64) string { return userTag(userID) + ":discount" }
+
+// Two-factor sign-in.
+
+// TwoFactorPending is the STRING "<user id> <next path>" of a sign-in
+// whose password passed and whose second step has not yet: handle is the
+// random value of the browser's pending cookie, named here by its digest
+// so a key listing shows no cookie. It expires after a few minutes.
+func TwoFactorPending(handle string) string {
+	sum := sha256.Sum256([]byte(handle))
+	return "2fa:pending:" + base64.RawURLEncoding.EncodeToString(sum[:18])
+}
+
+// TwoFactorSetup is the STRING holding an account's two-factor set-up in
+// progress (its secret and recovery codes, sealed), until a code confirms
+// it or it expires.
+func TwoFactorSetup(userID int64) string {
+	return "2fa:setup:" + strconv.FormatInt(userID, 10)
+}
+
+// TOTPUsed marks time step step of the user's authenticator as used
+// (SET NX, expiring once the step can no longer be accepted), so each
+// code signs in once.
+func TOTPUsed(userID, step int64) string {
+	return "2fa:used:{" + strconv.FormatInt(userID, 10) + "}:" + strconv.FormatInt(step, 10)
+}

@@ -1,6 +1,9 @@
 package keys
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Orders: placed orders wait for fulfilment on a Stream (field "order" =
 // order id), one key, so it needs no hash tag; every instance reads it in
@@ -63,6 +66,7 @@ const (
 	LeaseStats           = "stats"            // the dashboard's sampler (worker and lease)
 	LeaseFulfilmentSweep = "fulfilment-sweep" // the fulfilment's sweep of the database
 	LeasePaymentHold     = "payment-hold"     // cancels orders whose payment hold ran out (worker and lease)
+	LeaseRefunds         = "refunds"          // gives owed refunds back until the provider says done (worker and lease)
 	WorkerRowCache       = "rowcache"
 	WorkerFanOut         = "fanout"
 	WorkerFulfilment     = "fulfilment"
@@ -85,3 +89,13 @@ func IsPage(k string) bool { return strings.HasPrefix(k, pagePrefix) }
 func IsCart(k string) bool {
 	return strings.HasPrefix(k, "cart:") || strings.HasPrefix(k, "{user:") && strings.HasSuffix(k, "}:cart")
 }
+
+// The sitemaps. `sitemap:gen` counts catalog changes a sitemap shows;
+// the sitemaps built under generation g are the HASH `sitemap:<g>` (file
+// name -> XML, "index" for the index), which lives SitemapTTL at most. A
+// change moves the generation, so a build that read the catalog before it
+// stores its files where nobody reads any more.
+const SitemapGen = "sitemap:gen"
+
+// Sitemaps is the HASH of the sitemaps built under a generation.
+func Sitemaps(gen int64) string { return "sitemap:" + strconv.FormatInt(gen, 10) }

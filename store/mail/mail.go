@@ -3,6 +3,7 @@ package mail
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/mail"
@@ -61,11 +62,38 @@ type Message struct {
 	Subject string
 	Text    string
 	HTML    string
+	// Link, when not 0, names the single-use link the message carries
+	// (an account_tokens row): Text and HTML hold LinkSecret where its
+	// token goes, and the token is made by the LinkMaker when the message
+	// is sent, never stored.
+	Link int64
+}
+
+// LinkSecret stands in the stored bodies for a single-use link's token,
+// which only the message as sent carries. It reads the same escaped in a
+// URL or in HTML, and is no token the shop accepts.
+const LinkSecret = "SECRET-MADE-WHEN-SENT"
+
+// LinkMaker makes the token of link ref as the message is sent, replacing
+// any token made for it before. ErrLinkGone: the link was used or expired
+// and the message is not sent.
+type LinkMaker func(ctx context.Context, ref int64) (token string, err error)
+
+// ErrLinkGone is a LinkMaker's answer for a link that can no longer be
+// used.
+var ErrLinkGone = errors.New("the link was used or expired before the message was sent")
+
+// database is what the outbox asks of its *sql.DB (tests put a faulty one
+// in its place).
+type database interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // Service is the outbox and its delivery.
 type Service struct {
-	db     *sql.DB
+	db     database
 	log    *slog.Logger
 	clock  *platform.Clock
 	host   *workers.Host
@@ -73,6 +101,7 @@ type Service struct {
 	from   *mail.Address
 	domain string // the Message-IDs' right-hand side: MAIL_FROM's domain
 	sent   *prometheus.CounterVec
+	links  LinkMaker
 }
 
 // New returns the outbox. A From that does not parse is a programming
@@ -108,6 +137,11 @@ func New(b platform.Base, opt Options, host *workers.Host) *Service {
 	return s
 }
 
+// MakeLinksWith sets who makes the tokens of the messages' single-use
+// links at sending (the wiring: the accounts). Without it a message with
+// a link fails rather than go out without one.
+func (s *Service) MakeLinksWith(f LinkMaker) { s.links = f }
+
 // Collectors are the outbox's Prometheus series.
 func (s *Service) Collectors() []prometheus.Collector { return []prometheus.Collector{s.sent} }
 
@@ -131,8 +165,8 @@ func (s *Service) Enqueue(ctx context.Context, tx *sql.Tx, m Message) (int64, er
 	msgID := platform.RandomHex(16) + "@" + s.domain
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO outbox (message_id, kind, to_addr, from_addr, subject, text_body, html_body,
-		status, next_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-		msgID, m.Kind, to, s.from.String(), m.Subject, m.Text, m.HTML, status, now, now).Scan(&id)
+		status, next_at, created_at, link_ref) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+		msgID, m.Kind, to, s.from.String(), m.Subject, m.Text, m.HTML, status, now, now, m.Link).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("enqueue %s: %w", m.Kind, err)
 	}

@@ -34,6 +34,9 @@ type smtpServer struct {
 	// accepting; drop hangs up after reading the data without answering.
 	reply *smtp.SMTPError
 	drop  bool
+	// taken, when set, is called with each message the server takes,
+	// before it answers.
+	taken func(received)
 }
 
 func startSMTP(t *testing.T) *smtpServer {
@@ -85,6 +88,13 @@ func (s *smtpServer) start() {
 
 func (s *smtpServer) url() string { return "smtp://" + s.addr }
 
+// onTaken calls f with each message the server takes, before it answers.
+func (s *smtpServer) onTaken(f func(received)) {
+	s.mu.Lock()
+	s.taken = f
+	s.mu.Unlock()
+}
+
 func (s *smtpServer) set(reply *smtp.SMTPError, drop bool) {
 	s.mu.Lock()
 	s.reply, s.drop = reply, drop
@@ -134,14 +144,17 @@ func (x *smtpSession) Data(r io.Reader) error {
 		return err
 	}
 	x.s.mu.Lock()
-	reply, drop := x.s.reply, x.s.drop
+	reply, drop, taken := x.s.reply, x.s.drop, x.s.taken
+	msg := received{From: x.from, To: x.to, MessageID: m.Header.Get("Message-Id"), Subject: m.Header.Get("Subject"), Raw: string(raw)}
 	if reply == nil || drop {
 		// A dropped answer may still be a delivered message: that is
 		// the case the outbox must never send twice.
-		x.s.msgs = append(x.s.msgs, received{From: x.from, To: x.to, MessageID: m.Header.Get("Message-Id"),
-			Subject: m.Header.Get("Subject"), Raw: string(raw)})
+		x.s.msgs = append(x.s.msgs, msg)
 	}
 	x.s.mu.Unlock()
+	if taken != nil && (reply == nil || drop) {
+		taken(msg)
+	}
 	if drop {
 		_ = x.c.Conn().Close()
 		return errors.New("hung up")

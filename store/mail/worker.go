@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"storefront/store/workers"
@@ -98,6 +99,7 @@ var errClaimed = errors.New("claimed by another worker")
 // Once claimed, the send and its record finish even if ctx ends: a
 // shutdown must not leave a delivered message unmarked.
 func (s *Service) deliver(ctx context.Context, id int64) (string, error) {
+	claimEnds := time.Now().Add(2 * s.opt.SendTimeout)
 	m, err := s.claim(ctx, id)
 	if errors.Is(err, errClaimed) {
 		return "skipped", nil
@@ -106,7 +108,7 @@ func (s *Service) deliver(ctx context.Context, id int64) (string, error) {
 		return "", err
 	}
 	ctx = context.WithoutCancel(ctx)
-	out, sendErr := s.send(ctx, m)
+	out, sendErr := s.sendWithLink(ctx, m)
 	now := s.clock.Now()
 	var q string
 	var args []any
@@ -124,7 +126,7 @@ func (s *Service) deliver(ctx context.Context, id int64) (string, error) {
 		q, args = `UPDATE outbox SET status = $1, claimed_until = NULL, last_error = $2 WHERE id = $3`,
 			[]any{StatusFailed, errText(sendErr), id}
 	}
-	if _, err := s.db.ExecContext(ctx, q, args...); err != nil {
+	if err := s.record(ctx, id, claimEnds, q, args); err != nil {
 		// The claim stays and expires; the next pass fails it (at most once).
 		return "", fmt.Errorf("outbox %d: record %s: %w", id, result, err)
 	}
@@ -133,6 +135,44 @@ func (s *Service) deliver(ctx context.Context, id int64) (string, error) {
 		s.log.Warn("mail: not delivered", "outbox", id, "result", result, "attempts", m.Attempts, "err", sendErr)
 	}
 	return result, nil
+}
+
+// sendWithLink sends m with its single-use link's token made now (the
+// stored bodies hold LinkSecret in its place), or says why it cannot.
+func (s *Service) sendWithLink(ctx context.Context, m Entry) (outcome, error) {
+	if m.Link != 0 {
+		if s.links == nil {
+			return refused, errors.New("no one makes the message's link")
+		}
+		token, err := s.links(ctx, m.Link)
+		if errors.Is(err, ErrLinkGone) {
+			return refused, err
+		}
+		if err != nil {
+			return retry, fmt.Errorf("make the link: %w", err) // nothing was sent
+		}
+		m.Text = strings.ReplaceAll(m.Text, LinkSecret, token)
+		m.HTML = strings.ReplaceAll(m.HTML, LinkSecret, token)
+	}
+	return s.send(ctx, m)
+}
+
+// record writes a delivery's outcome, trying again while the database
+// fails (a dropped connection) until the claim would expire: a message the
+// server took and the outbox failed to mark would otherwise be failed by
+// the next pass as interrupted. The update is the same each time, so a
+// write that succeeded unseen is harmless to repeat.
+func (s *Service) record(ctx context.Context, id int64, claimEnds time.Time, q string, args []any) error {
+	wait := 10 * time.Millisecond
+	for {
+		_, err := s.db.ExecContext(ctx, q, args...)
+		if err == nil || time.Now().Add(wait).After(claimEnds) {
+			return err
+		}
+		s.log.Warn("mail: recording a delivery failed, trying again", "outbox", id, "err", err)
+		time.Sleep(wait)
+		wait = min(2*wait, time.Second)
+	}
 }
 
 // claim takes message id for this worker until the claim expires (twice

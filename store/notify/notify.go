@@ -45,6 +45,7 @@ type Note struct {
 	ArticleID int64   `json:"id,omitempty"`
 	Title     string  `json:"t,omitempty"`
 	Dir       string  `json:"d,omitempty"` // a vote's direction: up or down
+	Reply     bool    `json:"r,omitempty"` // a comment note: a reply to the reader's comment
 	OrderID   int64   `json:"o,omitempty"` // an order note's order
 	Status    string  `json:"s,omitempty"` // an order note's new status
 	At        float64 `json:"at"`          // Unix seconds
@@ -131,6 +132,15 @@ func (s *Service) NotifyComment(ctx context.Context, authorID, commenterID int64
 		return nil
 	}
 	return s.Notify(ctx, authorID, Note{Kind: NoteComment, Actor: commenterName, ArticleID: articleID, Title: title})
+}
+
+// NotifyReply tells a comment's author about a reply to it (a comment
+// note, counted with the comments); replying to yourself notifies nobody.
+func (s *Service) NotifyReply(ctx context.Context, authorID, replierID int64, replierName string, articleID int64, title string) error {
+	if authorID == replierID {
+		return nil
+	}
+	return s.Notify(ctx, authorID, Note{Kind: NoteComment, Actor: replierName, ArticleID: articleID, Title: title, Reply: true})
 }
 
 // NotifyFollower tells userID that followerName now follows them.

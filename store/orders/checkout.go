@@ -132,7 +132,11 @@ func (s *Service) Checkout(ctx context.Context, req CheckoutRequest) (Order, err
 	result = "ok"
 	// The order is committed: what follows must happen even if the client
 	// has gone, and its failures must not turn the order into an error.
-	s.afterCheckout(context.WithoutCancel(ctx), req.Cart, o, soldOut, c.Code)
+	used := c.Code
+	if o.DiscountCode == "" {
+		used = "" // not used (a free-delivery code on a delivery free anyway): it stays in the cart
+	}
+	s.afterCheckout(context.WithoutCancel(ctx), req.Cart, o, soldOut, used)
 	return o, nil
 }
 
@@ -210,7 +214,8 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, status st
 		return Order{}, false, fmt.Errorf("checkout: %w", err)
 	}
 	defer tx.Rollback()
-	if err := lockBuyer(ctx, tx, req.Cart.UserID); err != nil {
+	memberEmail, err := lockBuyer(ctx, tx, req.Cart.UserID)
+	if err != nil {
 		return Order{}, false, err
 	}
 
@@ -235,7 +240,7 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, status st
 	}
 
 	o = Order{UserID: req.Cart.UserID, Status: status, CreatedAt: time.Unix(s.clock.Now().Unix(), 0),
-		Email: req.Email, Address: req.Address, Shipping: req.Shipping, Payment: req.Payment}
+		Email: req.Email, Address: req.Address, Shipping: req.Shipping, Payment: req.Payment, Currency: s.currencyNow()}
 	if req.Cart.Guest() {
 		o.UserID = GuestUserID
 	}
@@ -261,18 +266,25 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, status st
 	}
 	o.SubtotalCents, o.DiscountCents, o.DiscountCode = q.Subtotal, q.Discount, q.Code.Code
 	o.ShippingCents, o.TaxCents, o.TaxMode, o.TotalCents = q.Shipping, q.Tax, q.TaxMode, q.Total
+	o.GoodsDiscountCents, o.ShippingTaxCents = q.GoodsDiscount, q.ShippingTax
 	if req.ExpectTotal >= 0 && req.ExpectTotal != o.TotalCents {
 		return Order{}, false, &CheckoutError{PriceChanged: true, Total: o.TotalCents}
 	}
 
+	o.TaxRateBP = q.RateBP
+	if o.InvoiceNumber, err = takeInvoiceNumber(ctx, tx); err != nil {
+		return Order{}, false, err
+	}
 	a := o.Address
-	err = tx.QueryRowContext(ctx, `INSERT INTO orders (user_id, status, total_cents, created_at, email, ship_name, ship_line1, ship_line2,
-		ship_city, ship_postcode, ship_country, shipping_method, shipping_cents, payment_method,
-		subtotal_cents, discount_cents, discount_code, tax_cents, tax_mode)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`,
+	err = tx.QueryRowContext(ctx, `INSERT INTO orders (user_id, status, total_cents, created_at, email, `+shipColumns+`,
+		shipping_method, shipping_cents, payment_method,
+		subtotal_cents, discount_cents, discount_code, tax_cents, tax_mode, goods_discount_cents, shipping_tax_cents, currency,
+		invoice_number, tax_rate_bp)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26) RETURNING id`,
 		o.UserID, o.Status, o.TotalCents, o.CreatedAt.Unix(), o.Email, a.Name, a.Line1, a.Line2,
-		a.City, a.Postcode, a.Country, o.Shipping, o.ShippingCents, o.Payment,
-		o.SubtotalCents, o.DiscountCents, o.DiscountCode, o.TaxCents, o.TaxMode).Scan(&o.ID)
+		a.City, a.Region, a.Postcode, a.Country, a.Phone, o.Shipping, o.ShippingCents, o.Payment,
+		o.SubtotalCents, o.DiscountCents, o.DiscountCode, o.TaxCents, o.TaxMode, o.GoodsDiscountCents, o.ShippingTaxCents, o.Currency,
+		o.InvoiceNumber, o.TaxRateBP).Scan(&o.ID)
 	if err != nil {
 		return Order{}, false, fmt.Errorf("checkout: insert order: %w", err)
 	}
@@ -280,7 +292,7 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, status st
 		return Order{}, false, err
 	}
 	if q.Code.ID != 0 {
-		if err := pricing.TakeUse(ctx, tx, q.Code, customer(req), o.ID, s.prices.Today()); err != nil {
+		if err := pricing.TakeUse(ctx, tx, q.Code, customer(req, memberEmail), o.ID, s.prices.Today()); err != nil {
 			return Order{}, false, err
 		}
 	}
@@ -293,13 +305,13 @@ func (s *Service) placeOrder(ctx context.Context, req CheckoutRequest, status st
 	return o, soldOut, nil
 }
 
-// customer names the buyer for a code's per-customer cap: the account,
-// or a guest's email.
-func customer(req CheckoutRequest) string {
+// customer names the buyer for a code's per-customer cap: the account
+// and its address, or a guest's email.
+func customer(req CheckoutRequest, memberEmail string) pricing.Customer {
 	if req.Cart.Guest() {
 		return pricing.Guest(req.Email)
 	}
-	return pricing.Member(req.Cart.UserID)
+	return pricing.Member(req.Cart.UserID, memberEmail)
 }
 
 // lineProblemTx says why the conditional update of line l touched no row.

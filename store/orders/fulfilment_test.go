@@ -255,9 +255,10 @@ func TestFulfilmentWorkersShareTheQueue(t *testing.T) {
 		v, _ := st.Redis().HGet(ctx, keys.Worker(keys.WorkerFulfilment), "result").Result()
 		return v != ""
 	}
-	// The worker records its run after the batch it processed, so wait
-	// for that too before stopping it.
-	for processed := 0; (processed < len(placed) || !recorded()) && time.Now().Before(deadline); {
+	// The worker records its run after the batch it processed, and the
+	// sweep may mark an order processed before its queue entry is read and
+	// deleted, so wait for all three before stopping the workers.
+	for processed := 0; (processed < len(placed) || !recorded() || queueLen(t, st) != 0) && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 		if err := st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE status = 'processed'`).Scan(&processed); err != nil {
 			t.Fatal(err)

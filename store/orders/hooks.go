@@ -14,6 +14,12 @@ type StatusChange struct {
 	ShipName string
 	From, To string
 	Tracking string // set when the order ships
+	// ShipCountry and Shipping are where and how it goes; Payment and
+	// PaidCents how it was paid (what its messages say of the money).
+	ShipCountry string
+	Shipping    string
+	Payment     string
+	PaidCents   int64
 }
 
 // OnPlacedTx registers a listener that writes inside the checkout's
@@ -29,6 +35,13 @@ func (s *Service) OnPlacedTx(f func(ctx context.Context, tx *sql.Tx, o Order) er
 // emails there). An error rolls the move back.
 func (s *Service) OnStatusTx(f func(ctx context.Context, tx *sql.Tx, ch StatusChange) error) {
 	s.statusTx = append(s.statusTx, f)
+}
+
+// OnEditedTx registers a listener that writes inside an edit's
+// transaction (the wiring queues the email that tells the shopper of the
+// change, and of the difference to pay). An error rolls the edit back.
+func (s *Service) OnEditedTx(f func(ctx context.Context, tx *sql.Tx, e Edit) error) {
+	s.editedTx = append(s.editedTx, f)
 }
 
 func (s *Service) placedInTx(ctx context.Context, tx *sql.Tx, o Order) error {

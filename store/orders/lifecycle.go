@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"storefront/store/audit"
 	"storefront/store/cart"
 	"storefront/store/catalog"
 	"storefront/store/platform"
@@ -49,6 +50,11 @@ func CanMoveOrder(from, to string) bool {
 	return fi >= 0 && ti > fi
 }
 
+// ErrBalanceDue means an order cannot ship (or be marked delivered)
+// while the shopper has not paid the difference an edit asked for.
+// Nothing changed.
+var ErrBalanceDue = fmt.Errorf("%w: the order waits for the shopper to pay the difference of its edit", platform.ErrInvalid)
+
 // MoveError means an order cannot move from its status to the one asked:
 // a backward move, a move out of cancelled or delivered, a cancel after
 // shipping, or another move that got there first. Nothing changed.
@@ -82,11 +88,25 @@ func AdminActor(name string) string { return "admin:" + name }
 // exactly one applies; the other gets a *MoveError), the timeline entry,
 // and for a cancel the stock back on every line. ownerID > 0 limits the
 // move to that shopper's order (another's is platform.ErrNotFound). A
-// cancel also gives back the discount code's use the order took. After the
-// commit the OnStatus listeners hear of it (the shopper is notified) and,
-// for a cancel, the items' change is announced (their stock changed).
+// cancel also gives back the discount code's use the order took, and
+// takes a refund of what the order was charged and not yet given back,
+// owed to its payment method, in the same transaction: no order is
+// cancelled and kept charged. A charged order whose method is not offered
+// any more cannot be refunded, so its cancel is refused (ErrNoRefundMethod)
+// and changes nothing. After the commit the refund is asked of the
+// provider (one not given back at once stays owed, for the refunds
+// worker), the OnStatus listeners hear of the move (the shopper is
+// notified) and, for a cancel, the items' change is announced (their
+// stock changed).
 func (s *Service) MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (Order, error) {
 	return s.moveOrder(ctx, id, ownerID, "", to, actor, "")
+}
+
+// moved is what a committed move did.
+type moved struct {
+	userID int64
+	items  []int64 // a cancel's items, whose stock went back
+	refund Refund  // a cancel's refund of the payment, owed (ID 0: none)
 }
 
 // moveOrder is MoveOrder; a non-empty from is the one status the order
@@ -97,23 +117,26 @@ func (s *Service) moveOrder(ctx context.Context, id, ownerID int64, from, to, ac
 	if !IsOrderStatus(to) {
 		return Order{}, platform.ErrInvalid
 	}
-	userID, lines, err := s.moveOrderTx(ctx, id, ownerID, from, to, actor, tracking)
+	m, err := s.moveOrderTx(ctx, id, ownerID, from, to, actor, tracking)
 	// A move that lost the race to another one is tried again while the
 	// order's new status still allows it: an admin marking a new order
 	// delivered must not fail because fulfilment processed it meanwhile.
 	// Two moves to the same status, or a cancel and a shipping, still
 	// leave exactly one applied: the loser's retry sees it can no longer move.
 	for tries := 0; tries < 3 && from == "" && lostRace(err, to); tries++ {
-		userID, lines, err = s.moveOrderTx(ctx, id, ownerID, from, to, actor, tracking)
+		m, err = s.moveOrderTx(ctx, id, ownerID, from, to, actor, tracking)
 	}
 	if err != nil {
 		return Order{}, err
 	}
+	if m.refund.ID != 0 {
+		s.refundNow(ctx, m.refund) // bounded by ctx's deadline; what is left stays owed
+	}
 	ctx = context.WithoutCancel(ctx) // the move is committed: finish the rest
-	s.statusChanged(ctx, userID, id, to)
-	if to == OrderCancelled && len(lines) > 0 {
+	s.statusChanged(ctx, m.userID, id, to)
+	if to == OrderCancelled && len(m.items) > 0 {
 		// Stock back: an item may be in stock again.
-		if err := s.catalog.Changed(ctx, catalog.Change{IDs: lines, Search: true}); err != nil {
+		if err := s.catalog.Changed(ctx, catalog.Change{IDs: m.items, Search: true}); err != nil {
 			s.log.Error("order cancelled: item change", "order", id, "err", err)
 		}
 	}
@@ -127,59 +150,82 @@ func lostRace(err error, to string) bool {
 	return errors.As(err, &me) && me.Raced && CanMoveOrder(me.From, to)
 }
 
-// moveOrderTx is MoveOrder's transaction. It returns the order's owner
-// and, for a cancel, the items whose stock went back.
-func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, want, to, actor, tracking string) (int64, []int64, error) {
+// moveOrderTx is MoveOrder's transaction.
+func (s *Service) moveOrderTx(ctx context.Context, id, ownerID int64, want, to, actor, tracking string) (moved, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
+		return moved{}, fmt.Errorf("move order %d: %w", id, err)
 	}
 	defer tx.Rollback()
-	var userID int64
+	var m moved
 	var from string
-	err = tx.QueryRowContext(ctx, `SELECT user_id, status FROM orders WHERE id = $1`, id).Scan(&userID, &from)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && ownerID > 0 && userID != ownerID) {
-		return 0, nil, platform.ErrNotFound
+	var due int64
+	err = tx.QueryRowContext(ctx, `SELECT user_id, status, due_cents FROM orders WHERE id = $1`, id).Scan(&m.userID, &from, &due)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && ownerID > 0 && m.userID != ownerID) {
+		return moved{}, platform.ErrNotFound
 	}
 	if err != nil {
-		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
+		return moved{}, fmt.Errorf("move order %d: %w", id, err)
 	}
 	if !CanMoveOrder(from, to) || (want != "" && from != want) {
-		return 0, nil, &MoveError{From: from, To: to}
+		return moved{}, &MoveError{From: from, To: to}
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE orders SET status = $1 WHERE id = $2 AND status = $3`, to, id, from)
+	// An order waits for the difference an edit asked for before it goes.
+	waits := ""
+	if to == OrderShipped || to == OrderDelivered {
+		if due > 0 {
+			return moved{}, ErrBalanceDue
+		}
+		waits = ` AND due_cents = 0`
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE orders SET status = $1 WHERE id = $2 AND status = $3`+waits, to, id, from)
 	if err != nil {
-		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
+		return moved{}, fmt.Errorf("move order %d: %w", id, err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return 0, nil, fmt.Errorf("move order %d: %w", id, err)
+		return moved{}, fmt.Errorf("move order %d: %w", id, err)
 	} else if n == 0 {
 		// Another move committed between our read and our update (on
 		// PostgreSQL the update waited for it and then saw the new
 		// status): it won, this one changes nothing.
 		_ = tx.QueryRowContext(ctx, `SELECT status FROM orders WHERE id = $1`, id).Scan(&from)
-		return 0, nil, &MoveError{From: from, To: to, Raced: true}
+		return moved{}, &MoveError{From: from, To: to, Raced: true}
 	}
-	var items []int64
 	if to == OrderCancelled {
-		if items, err = restock(ctx, tx, id); err != nil {
-			return 0, nil, err
+		// The order's row is ours now (the update locked it): what it was
+		// paid and refunded cannot change under the refund taken here.
+		if m.refund, err = s.refundOnCancelTx(ctx, tx, id, from, actor); err != nil {
+			return moved{}, err
+		}
+		if m.items, err = restock(ctx, tx, id); err != nil {
+			return moved{}, err
 		}
 		// After the stock rows, as the checkout takes them.
 		if err := pricing.GiveBack(ctx, tx, id); err != nil {
-			return 0, nil, err
+			return moved{}, err
 		}
 	}
 	if err := insertOrderEvent(ctx, tx, id, to, actor, s.clock.Now().Unix()); err != nil {
-		return 0, nil, err
+		return moved{}, err
 	}
-	if err := s.afterMoveTx(ctx, tx, StatusChange{OrderID: id, UserID: userID, From: from, To: to, Tracking: tracking}); err != nil {
-		return 0, nil, err
+	after := audit.Fields{"status": to}
+	if tracking != "" {
+		after["tracking"] = tracking
+	}
+	if m.refund.Cents > 0 {
+		after["refund_cents"] = m.refund.Cents
+	}
+	if err := audit.Record(ctx, tx, audit.Entry{Kind: "order.status", Target: "order " + strconv.FormatInt(id, 10),
+		Before: audit.Fields{"status": from}, After: after}); err != nil {
+		return moved{}, err
+	}
+	if err := s.afterMoveTx(ctx, tx, StatusChange{OrderID: id, UserID: m.userID, From: from, To: to, Tracking: tracking}); err != nil {
+		return moved{}, err
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, nil, fmt.Errorf("move order %d: commit: %w", id, err)
+		return moved{}, fmt.Errorf("move order %d: commit: %w", id, err)
 	}
-	return userID, items, nil
+	return m, nil
 }
 
 // restock puts a cancelled order's quantities back on sale, in item id
@@ -244,7 +290,9 @@ func (s *Service) OrderEvents(ctx context.Context, orderID int64) ([]OrderEvent,
 	return out, rows.Err()
 }
 
-// AdminOrder is an order on the admin's list, with its shopper's name.
+// AdminOrder is an order on the admin's list, with its shopper's name:
+// its delivery address and method are read, not its lines or amounts
+// beyond the total.
 type AdminOrder struct {
 	Order
 	Username string
@@ -307,7 +355,8 @@ func (s *Service) AdminOrders(ctx context.Context, q AdminOrderQuery) ([]AdminOr
 	n := len(args)
 	args = append(args, q.Limit, q.Offset)
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT o.id, o.user_id, COALESCE(u.username, ''), o.status, o.total_cents, o.created_at, o.email, o.ship_name,
+		SELECT o.id, o.user_id, COALESCE(u.username, ''), o.status, o.total_cents, o.created_at, o.email,
+		       o.`+strings.ReplaceAll(shipColumns, ", ", ", o.")+`, o.shipping_method,
 		       (SELECT COALESCE(SUM(l.qty), 0) FROM order_lines l WHERE l.order_id = o.id)
 		`+from+where+`
 		ORDER BY o.id DESC LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2), args...)
@@ -319,7 +368,8 @@ func (s *Service) AdminOrders(ctx context.Context, q AdminOrderQuery) ([]AdminOr
 	for rows.Next() {
 		var o AdminOrder
 		var created int64
-		if err := rows.Scan(&o.ID, &o.UserID, &o.Username, &o.Status, &o.TotalCents, &created, &o.Email, &o.Address.Name, &o.ItemCount); err != nil {
+		dest := append([]any{&o.ID, &o.UserID, &o.Username, &o.Status, &o.TotalCents, &created, &o.Email}, o.Address.shipTo()...)
+		if err := rows.Scan(append(dest, &o.Shipping, &o.ItemCount)...); err != nil {
 			return nil, 0, fmt.Errorf("admin orders: %w", err)
 		}
 		o.CreatedAt = platform.UnixTime(created)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"storefront/store/platform"
+	"storefront/store/pricing"
 )
 
 // Order statuses.
@@ -41,10 +42,23 @@ type Order struct {
 	SubtotalCents int64
 	ShippingCents int64
 	DiscountCents int64
-	DiscountCode  string // the code as the admin wrote it, "" for none
-	TaxCents      int64
-	TaxMode       string // pricing.TaxIncluded, pricing.TaxAdded, or "" before tax was recorded
-	ItemCount     int64  // total quantity
+	// GoodsDiscountCents is the part of DiscountCents off the lines (none
+	// for a free-delivery code) and ShippingTaxCents the part of TaxCents
+	// on the delivery: what a return leaves out (GoodsCharge).
+	GoodsDiscountCents int64
+	DiscountCode       string // the code as the admin wrote it, "" for none
+	TaxCents           int64
+	ShippingTaxCents   int64
+	TaxMode            string // pricing.TaxIncluded, pricing.TaxAdded, or "" before tax was recorded
+	// Currency is the ISO 4217 code of every amount of the order: the
+	// shop's currency when it was placed.
+	Currency string
+	// InvoiceNumber is the order's invoice number, taken at checkout
+	// without gaps (invoice.go); TaxRateBP the tax rate it was priced at
+	// (hundredths of a percent; 0 for orders placed before it was kept).
+	InvoiceNumber int64
+	TaxRateBP     int64
+	ItemCount     int64 // total quantity
 	CreatedAt     time.Time
 	ProcessedAt   time.Time // zero while pending
 	Email         string    // a guest's email; "" for signed-in shoppers
@@ -58,7 +72,16 @@ type Order struct {
 	PaidCents     int64
 	PaymentRef    string
 	RefundedCents int64
-	Lines         []OrderLine
+	// PaymentSession is the provider's payment page the order was sent
+	// to while it awaits payment ("" for none).
+	PaymentSession string
+	// EditVersion counts the edits made to the order (EditOrder);
+	// DueCents is what an edit asked the shopper to pay on top of what
+	// they paid (0: nothing), DueSession the provider's page for it.
+	EditVersion int64
+	DueCents    int64
+	DueSession  string
+	Lines       []OrderLine
 	// Events is the timeline after the order was placed, oldest first.
 	Events []OrderEvent
 }
@@ -75,6 +98,12 @@ type OrderLine struct {
 	Name       string
 	PriceCents int64
 	Qty        int64
+}
+
+// GoodsCharge is what the order charged for its goods, apart from the
+// delivery: what returns give back (pricing.GoodsCharge.Refund).
+func (o Order) GoodsCharge() pricing.GoodsCharge {
+	return pricing.ChargeForGoods(o.SubtotalCents, o.GoodsDiscountCents, o.TaxCents, o.ShippingTaxCents, o.TaxMode)
 }
 
 // TotalCents is the line's price times its quantity.
@@ -139,21 +168,52 @@ func (s *Service) OrderAny(ctx context.Context, id int64) (Order, error) {
 	return s.readOrder(ctx, 0, id)
 }
 
-// readOrder reads an order, of userID only unless userID is 0.
+// readOrder reads an order, of userID only unless userID is 0, with its
+// lines, timeline and tracking number.
 func (s *Service) readOrder(ctx context.Context, userID, id int64) (Order, error) {
+	o, err := readOrderRow(ctx, s.db, userID, id)
+	if err != nil {
+		return Order{}, err
+	}
+	if o.Events, err = s.OrderEvents(ctx, id); err != nil {
+		return Order{}, err
+	}
+	if o.Tracking, err = s.tracking(ctx, id); err != nil {
+		return Order{}, err
+	}
+	return o, nil
+}
+
+// OrderTx reads order id with its lines inside tx (a listener writing in
+// a move's transaction: the confirmation email of a card order, sent
+// when it is paid).
+func OrderTx(ctx context.Context, tx *sql.Tx, id int64) (Order, error) {
+	return readOrderRow(ctx, tx, 0, id)
+}
+
+// querier is the database or a transaction.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// readOrderRow reads an order and its lines through q.
+func readOrderRow(ctx context.Context, q querier, userID, id int64) (Order, error) {
 	o := Order{ID: id}
 	var created int64
 	var processed sql.NullInt64
 	a := &o.Address
-	q, args := `SELECT user_id, status, total_cents, created_at, processed_at, email, ship_name, ship_line1, ship_line2,
-		ship_city, ship_postcode, ship_country, shipping_method, shipping_cents, payment_method,
-		subtotal_cents, discount_cents, discount_code, tax_cents, tax_mode, paid_cents, payment_ref, refunded_cents FROM orders WHERE id = $1`, []any{id}
+	query, args := `SELECT user_id, status, total_cents, created_at, processed_at, email, `+shipColumns+`, shipping_method, shipping_cents, payment_method,
+		subtotal_cents, discount_cents, discount_code, tax_cents, tax_mode, paid_cents, payment_ref, refunded_cents,
+		goods_discount_cents, shipping_tax_cents, payment_session, currency, COALESCE(invoice_number, 0), tax_rate_bp, edit_version, due_cents, due_session FROM orders WHERE id = $1`, []any{id}
 	if userID > 0 {
-		q, args = q+` AND user_id = $2`, append(args, userID)
+		query, args = query+` AND user_id = $2`, append(args, userID)
 	}
-	err := s.db.QueryRowContext(ctx, q, args...).Scan(&o.UserID, &o.Status, &o.TotalCents, &created, &processed, &o.Email,
-		&a.Name, &a.Line1, &a.Line2, &a.City, &a.Postcode, &a.Country, &o.Shipping, &o.ShippingCents, &o.Payment,
-		&o.SubtotalCents, &o.DiscountCents, &o.DiscountCode, &o.TaxCents, &o.TaxMode, &o.PaidCents, &o.PaymentRef, &o.RefundedCents)
+	dest := append([]any{&o.UserID, &o.Status, &o.TotalCents, &created, &processed, &o.Email}, a.shipTo()...)
+	dest = append(dest, &o.Shipping, &o.ShippingCents, &o.Payment,
+		&o.SubtotalCents, &o.DiscountCents, &o.DiscountCode, &o.TaxCents, &o.TaxMode, &o.PaidCents, &o.PaymentRef, &o.RefundedCents,
+		&o.GoodsDiscountCents, &o.ShippingTaxCents, &o.PaymentSession, &o.Currency, &o.InvoiceNumber, &o.TaxRateBP, &o.EditVersion, &o.DueCents, &o.DueSession)
+	err := q.QueryRowContext(ctx, query, args...).Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Order{}, platform.ErrNotFound
 	}
@@ -161,7 +221,7 @@ func (s *Service) readOrder(ctx context.Context, userID, id int64) (Order, error
 		return Order{}, fmt.Errorf("order %d: %w", id, err)
 	}
 	o.CreatedAt, o.ProcessedAt = platform.UnixTime(created), platform.UnixTime(processed.Int64)
-	rows, err := s.db.QueryContext(ctx, `SELECT item_id, variant_id, sku, variant, name, price_cents, qty FROM order_lines WHERE order_id = $1 ORDER BY item_id, variant_id`, id)
+	rows, err := q.QueryContext(ctx, `SELECT item_id, variant_id, sku, variant, name, price_cents, qty FROM order_lines WHERE order_id = $1 ORDER BY item_id, variant_id`, id)
 	if err != nil {
 		return Order{}, fmt.Errorf("order %d: %w", id, err)
 	}
@@ -177,12 +237,6 @@ func (s *Service) readOrder(ctx context.Context, userID, id int64) (Order, error
 	if err := rows.Err(); err != nil {
 		return Order{}, fmt.Errorf("order %d: %w", id, err)
 	}
-	if o.Events, err = s.OrderEvents(ctx, id); err != nil {
-		return Order{}, err
-	}
-	if o.Tracking, err = s.tracking(ctx, id); err != nil {
-		return Order{}, err
-	}
 	return o, nil
 }
 
@@ -193,9 +247,8 @@ func (s *Service) LastAddress(ctx context.Context, userID int64) (Address, bool,
 		return Address{}, false, nil
 	}
 	var a Address
-	err := s.db.QueryRowContext(ctx, `SELECT ship_name, ship_line1, ship_line2, ship_city, ship_postcode, ship_country
-		FROM orders WHERE user_id = $1 AND ship_line1 <> '' ORDER BY id DESC LIMIT 1`, userID).
-		Scan(&a.Name, &a.Line1, &a.Line2, &a.City, &a.Postcode, &a.Country)
+	err := s.db.QueryRowContext(ctx, `SELECT `+shipColumns+`
+		FROM orders WHERE user_id = $1 AND ship_line1 <> '' ORDER BY id DESC LIMIT 1`, userID).Scan(a.shipTo()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Address{}, false, nil
 	}
@@ -203,4 +256,14 @@ func (s *Service) LastAddress(ctx context.Context, userID int64) (Address, bool,
 		return Address{}, false, fmt.Errorf("last address: %w", err)
 	}
 	return a, true, nil
+}
+
+// CurrencyTx is the currency an order was priced in, read in tx (the
+// emails of its later steps write amounts in it).
+func CurrencyTx(ctx context.Context, tx *sql.Tx, orderID int64) (string, error) {
+	var cur string
+	if err := tx.QueryRowContext(ctx, `SELECT currency FROM orders WHERE id = $1`, orderID).Scan(&cur); err != nil {
+		return "", fmt.Errorf("order %d currency: %w", orderID, err)
+	}
+	return cur, nil
 }

@@ -3,7 +3,6 @@ package orders
 import (
 	"context"
 	"errors"
-	"fmt"
 )
 
 // PaymentMethod is one way to pay for an order. Checkout stores the
@@ -26,9 +25,14 @@ type PaymentMethod interface {
 	// is left to do at checkout; back is where the provider sends the
 	// shopper afterwards.
 	Begin(ctx context.Context, o Order, back ReturnURLs) (redirectURL string, err error)
-	// Refund gives cents of the order's payment back. It never gives back
-	// more than was paid in all: ErrRefundTooLarge, nothing changed.
-	Refund(ctx context.Context, o Order, cents int64, actor string) (Refund, error)
+	// SendRefund gives refund r of order o back through the provider (the
+	// payment r.PaymentRef names, else the order's), r's id making the
+	// request idempotent, and returns the provider's id of the refund; a
+	// method paid outside the shop only records it ("", nil). The orders
+	// took the amount and keep the ledger (IssueRefund); an error wrapping
+	// ErrRefundRefused is a refusal for good, any other is tried again. A
+	// call honours ctx's deadline.
+	SendRefund(ctx context.Context, o Order, r Refund) (ref string, err error)
 }
 
 // ReturnURLs are the absolute addresses a payment provider sends the
@@ -50,7 +54,6 @@ var ErrUnknownPayment = errors.New("unknown payment method")
 // shop gives back by hand, recorded against the order's total.
 type offlinePayment struct {
 	code, label, instructions string
-	s                         *Service
 }
 
 func (p offlinePayment) Code() string         { return p.code }
@@ -61,17 +64,16 @@ func (p offlinePayment) Begin(context.Context, Order, ReturnURLs) (string, error
 	return "", nil
 }
 
-// Refund records the refund: at most the order's total in all.
-func (p offlinePayment) Refund(ctx context.Context, o Order, cents int64, actor string) (Refund, error) {
-	return p.s.RecordRefund(ctx, o.ID, cents, o.TotalCents, actor, nil)
-}
+// SendRefund has nothing to ask: the shop gives the money back by hand,
+// and the ledger records it.
+func (p offlinePayment) SendRefund(context.Context, Order, Refund) (string, error) { return "", nil }
 
 // offlineMethods are the methods every shop offers, in the order the
 // checkout lists them; the first is the default.
-func offlineMethods(s *Service) []PaymentMethod {
+func offlineMethods() []PaymentMethod {
 	return []PaymentMethod{
-		offlinePayment{PayInvoice, "Invoice", "We send an invoice with your parcel; pay it within 14 days.", s},
-		offlinePayment{PayCOD, "Cash on delivery", "Pay the courier in cash when your parcel arrives.", s},
+		offlinePayment{PayInvoice, "Invoice", "We send an invoice with your parcel; pay it within 14 days."},
+		offlinePayment{PayCOD, "Cash on delivery", "Pay the courier in cash when your parcel arrives."},
 	}
 }
 
@@ -91,18 +93,4 @@ func (s *Service) PaymentByCode(code string) (PaymentMethod, bool) {
 		}
 	}
 	return nil, false
-}
-
-// RefundOrder gives cents back through the order's own payment method
-// (a Stripe refund for a card, a record for invoice and cash on delivery).
-func (s *Service) RefundOrder(ctx context.Context, id, cents int64, actor string) (Refund, error) {
-	o, err := s.OrderAny(ctx, id)
-	if err != nil {
-		return Refund{}, err
-	}
-	p, ok := s.PaymentByCode(o.Payment)
-	if !ok {
-		return Refund{}, fmt.Errorf("refund order %d (%q): %w", id, o.Payment, ErrUnknownPayment)
-	}
-	return p.Refund(ctx, o, cents, actor)
 }

@@ -167,7 +167,7 @@ func TestCodePerCustomerCap(t *testing.T) {
 	if _, err := st.Orders.Checkout(ctx, wiringtest.Buy(a, -1)); !errors.As(err, &ce) || ce.Reason != pricing.ReasonPerCustomer {
 		t.Errorf("second for alice: %v", err)
 	}
-	if _, err := st.Pricing.CheckCode(ctx, "mine", 100, pricing.Member(uid)); !errors.As(err, &ce) || ce.Reason != pricing.ReasonPerCustomer {
+	if _, err := st.Pricing.CheckCode(ctx, "mine", 100, pricing.Member(uid, "")); !errors.As(err, &ce) || ce.Reason != pricing.ReasonPerCustomer {
 		t.Errorf("applying it again: %v", err)
 	}
 

@@ -3,6 +3,7 @@ package orders
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"log/slog"
 	"math"
 	"time"
@@ -40,10 +41,47 @@ type Service struct {
 	// (OnPlacedTx, OnStatusTx).
 	placedTx []func(ctx context.Context, tx *sql.Tx, o Order) error
 	statusTx []func(ctx context.Context, tx *sql.Tx, ch StatusChange) error
+	editedTx []func(ctx context.Context, tx *sql.Tx, e Edit) error
+	// format writes an amount in a currency for the notes an edit leaves
+	// (SetMoneyFormat; a plain "12.34 USD" until set).
+	format func(currency string, minor int64) string
+	// refundDoneTx write inside the transaction that records a refund
+	// done (OnRefundDoneTx).
+	refundDoneTx []func(ctx context.Context, tx *sql.Tx, r Refund) error
+	// currency is the shop's currency now (the merchant's settings), which
+	// an order records when it is placed (SetCurrency; "USD" until set).
+	currency func() string
 	// Metrics.
 	checkouts *prometheus.CounterVec
 	fulfilled prometheus.Counter
 	depth     prometheus.Collector
+}
+
+// SetCurrency gives the shop's currency in force, an ISO 4217 code that
+// every order records when it is placed: its amounts stay in that
+// currency whatever the shop's is later.
+func (s *Service) SetCurrency(f func() string) { s.currency = f }
+
+// SetMoneyFormat gives the way amounts are written in a currency, for
+// the notes that record an edit.
+func (s *Service) SetMoneyFormat(f func(currency string, minor int64) string) { s.format = f }
+
+// money writes amounts of currency as the notes show them.
+func (s *Service) money(currency string) func(int64) string {
+	return func(minor int64) string {
+		if s.format != nil {
+			return s.format(currency, minor)
+		}
+		return fmt.Sprintf("%d.%02d %s", minor/100, minor%100, currency)
+	}
+}
+
+// currencyNow is the currency a new order is priced in.
+func (s *Service) currencyNow() string {
+	if s.currency == nil {
+		return "USD"
+	}
+	return s.currency()
 }
 
 // Options are the orders' knobs; zero values take the defaults.
@@ -56,6 +94,10 @@ type Options struct {
 	// PaymentHold is how long an order may await its payment before the
 	// hold worker cancels it and releases its stock (PAYMENT_HOLD).
 	PaymentHold time.Duration
+	// RefundRetry is how soon an owed refund is tried again (doubling
+	// with each try, at most an hour) and how often the refunds worker
+	// looks (at most a minute).
+	RefundRetry time.Duration
 }
 
 // New returns the orders: the stock is taken through the catalog, the
@@ -68,7 +110,7 @@ func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service,
 	for _, d := range []struct {
 		v   *time.Duration
 		def time.Duration
-	}{{&opt.OrderVisibility, DefaultOrderVisibility}, {&opt.OrderSweepAge, DefaultOrderSweepAge}, {&opt.OrderPoll, DefaultOrderPoll}, {&opt.PaymentHold, DefaultPaymentHold}} {
+	}{{&opt.OrderVisibility, DefaultOrderVisibility}, {&opt.OrderSweepAge, DefaultOrderSweepAge}, {&opt.OrderPoll, DefaultOrderPoll}, {&opt.PaymentHold, DefaultPaymentHold}, {&opt.RefundRetry, DefaultRefundRetry}} {
 		if *d.v <= 0 {
 			*d.v = d.def
 		}
@@ -84,7 +126,7 @@ func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service,
 			Help: "Orders moved from pending to processed by the fulfilment worker or sweep.",
 		}),
 	}
-	s.payments = offlineMethods(s)
+	s.payments = offlineMethods()
 	for _, r := range []string{"ok", "out_of_stock", "price_changed", "code_refused", "empty", "busy", "error"} {
 		s.checkouts.WithLabelValues(r) // series from 0, so rate() sees the first checkout
 	}
@@ -103,10 +145,10 @@ func New(b platform.Base, opt Options, host *workers.Host, cat *catalog.Service,
 	return s
 }
 
-// Workers returns this instance's fulfilment consumer and the payment
-// hold worker.
+// Workers returns this instance's fulfilment consumer, the payment hold
+// worker and the refunds worker.
 func (s *Service) Workers() []workers.Worker {
-	return []workers.Worker{s.Fulfilment(s.instance), s.paymentHoldWorker()}
+	return []workers.Worker{s.Fulfilment(s.instance), s.paymentHoldWorker(), s.refundsWorker()}
 }
 
 // Collectors are the orders' Prometheus series.

@@ -8,6 +8,18 @@ const (
 	ShippingExpress  = pricing.MethodExpress
 )
 
+// ShippingName names a delivery method for shoppers ("" for none
+// recorded: orders placed before methods existed).
+func ShippingName(method string) string {
+	switch method {
+	case ShippingStandard:
+		return "Standard delivery"
+	case ShippingExpress:
+		return "Express delivery"
+	}
+	return ""
+}
+
 // ShippingRates price the delivery methods of a zone, in cents.
 type ShippingRates = pricing.Rates
 

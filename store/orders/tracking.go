@@ -53,7 +53,8 @@ func (s *Service) afterMoveTx(ctx context.Context, tx *sql.Tx, ch StatusChange) 
 	if len(s.statusTx) == 0 {
 		return nil
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT email, ship_name FROM orders WHERE id = $1`, ch.OrderID).Scan(&ch.Email, &ch.ShipName); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT email, ship_name, ship_country, shipping_method, payment_method, paid_cents FROM orders WHERE id = $1`, ch.OrderID).
+		Scan(&ch.Email, &ch.ShipName, &ch.ShipCountry, &ch.Shipping, &ch.Payment, &ch.PaidCents); err != nil {
 		return fmt.Errorf("move order %d: %w", ch.OrderID, err)
 	}
 	if err := s.statusInTx(ctx, tx, ch); err != nil {

@@ -1,18 +1,29 @@
 // Package pagecache is the cache of item pages, readable on its own: this
 // comment tells the whole protocol, the files hold one part each.
 //
-// Key (pagecache.go). Only item pages are cached. Their one key is the
-// SHA-256 hex of the canonical path `/items/<id>` (PageKey): the item page
-// reads no query parameter, so every URL of an item maps to one entry,
-// and nobody can mint entries by inventing parameters; a `_` parameter
-// bypasses the cache. An item is cached only while it ranks below
+// Key (pagecache.go). Only item pages are cached, one entry per item and
+// chosen variant: the key is the SHA-256 hex of the canonical path
+// `/items/<id>` (PageKey), or `/items/<id>?variant=<v>` when the URL
+// chooses a variant (VariantPageKey). `variant` is the one query parameter
+// the item page reads: every other one is left out of the key and never
+// changes the page, so nobody can mint entries by inventing parameters
+// (an id that is not one of the item's variants is a 404, never stored).
+// A `_` parameter bypasses the cache and still shows the chosen variant.
+// The key never holds the URL's slug (/items/<id>-<slug>): the request's
+// SlugMatches compares it with the item's name first, from the page held
+// in process or the catalog's name cache, and a wrong or missing slug is
+// answered as ItemView.Moved before anything is read or recorded
+// (slugMoved in pagecache.go).
+// An item is cached only while it ranks below
 // PAGE_CACHE_TOP in the view ranking (analytics): the view is counted
 // first, then the rank read.
 //
 // Shared copy in Redis (pagecache.go, fill.go). A page is stored at
 // `cache:<hash>` (keys.Page) as a pagebody.Page: rendered once for an
 // anonymous visitor, split at its per-visitor holes, compressed, with the
-// purge generations it was rendered under. It lives PAGE_CACHE_TTL fresh
+// purge generations and the build (Options.Build, BUILD_ID) it was
+// rendered under: a page of another build (older templates) is a miss.
+// It lives PAGE_CACHE_TTL fresh
 // and a grace period longer; every instance reads it.
 //
 // In-process copy, L1 (l1.go). Each instance holds decoded copies of pages

@@ -201,7 +201,7 @@ func (s *Service) parseFillBegin(cmd *redis.Cmd, f pageFill) (*pagebody.Page, ti
 		return nil, ttl, got == 1
 	}
 	p, err := pagebody.Decode([]byte(str))
-	if err != nil || p.ItemID != f.ItemID || p.GenItem < f.Gen.Item || p.GenAll < f.Gen.All {
+	if err != nil || p.ItemID != f.ItemID || p.GenItem < f.Gen.Item || p.GenAll < f.Gen.All || p.Build != s.opt.Build {
 		return nil, ttl, got == 1
 	}
 	return p, ttl, got == 1
@@ -221,7 +221,7 @@ func (s *Service) renderPage(ctx context.Context, f pageFill, row catalog.RowRea
 	if err != nil {
 		return nil, fmt.Errorf("render page: %w", err)
 	}
-	page, err := pagebody.Build(html, d.Item.ID, d.Item.Name, f.Gen.Item, f.Gen.All, level)
+	page, err := pagebody.Build(html, d.Item.ID, d.Item.Name, f.Gen.Item, f.Gen.All, s.opt.Build, level)
 	if err != nil {
 		return nil, err
 	}

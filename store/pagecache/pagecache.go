@@ -80,6 +80,10 @@ type Options struct {
 	WriteBehind time.Duration
 	// ViewedPerSession is how many recently viewed items a page lists.
 	ViewedPerSession int64
+	// Build names the program's build (BUILD_ID): a stored page rendered
+	// by another build is a miss, so a deploy that changes templates
+	// serves no page the old ones rendered.
+	Build string
 }
 
 // Deps are the domains whose data an item page shows or records.
@@ -139,23 +143,25 @@ type PageGen struct{ Item, All int64 }
 // cache key.
 func ItemPath(id int64) string { return "/items/" + strconv.FormatInt(id, 10) }
 
-// pageKey is the whole cacheability rule of the URL: a `_` parameter
-// bypasses the cache; `variant`, the chosen variant, is part of the key
-// when it is one id (the page of an id that is not one of the item's
-// variants is a 404, which is never stored, so inventing ids cannot mint
-// entries); every other parameter is dropped from the key, since the item
-// page reads none. The key is the SHA-256 hex of the canonical path and
-// query. variant is the chosen variant, 0 for the item's default.
+// pageKey is the whole cacheability rule of the URL: `variant`, the chosen
+// variant, is part of the key when it is one id (the page of an id that is
+// not one of the item's variants is a 404, which is never stored, so
+// inventing ids cannot mint entries); a `_` parameter (a cache-buster)
+// bypasses the cache but still shows the chosen variant; every other
+// parameter is dropped from the key, since the item page reads none. The
+// key is the SHA-256 hex of the canonical path and query. variant is the
+// chosen variant, 0 for the item's default.
 func pageKey(itemID int64, query url.Values) (key string, variant int64, ok bool) {
-	if _, ok := query["_"]; ok {
-		return "", 0, false
-	}
+	key = PageKey(itemID)
 	if vs := query["variant"]; len(vs) == 1 {
 		if v, err := strconv.ParseInt(vs[0], 10, 64); err == nil && v > 0 && strconv.FormatInt(v, 10) == vs[0] {
-			return VariantPageKey(itemID, v), v, true
+			key, variant = VariantPageKey(itemID, v), v
 		}
 	}
-	return PageKey(itemID), 0, true
+	if _, bust := query["_"]; bust {
+		return "", variant, false
+	}
+	return key, variant, true
 }
 
 // VariantPageKey is the cache hash of an item's page with a variant
@@ -232,6 +238,12 @@ type ItemPageRequest struct {
 	// is shown.
 	ClaimedUserID int64
 	Render        RenderFunc
+	// Slug is the words the URL gave after the id ("" for a bare id), and
+	// SlugMatches says whether they are an item name's slug (nil: the
+	// URL is not checked). A URL whose words are not the item's current
+	// slug is answered before anything is read or recorded: ItemView.Moved.
+	Slug        string
+	SlugMatches func(name, slug string) bool
 }
 
 // ItemView is everything the handler needs to answer an item page request.
@@ -255,6 +267,11 @@ type ItemView struct {
 	// Degraded says Redis is down: the page comes from the database alone,
 	// with no session and nothing recorded.
 	Degraded bool
+	// Moved says the URL's slug is not the item's current one, named by
+	// Name: the page answers 301 to its URL, with nothing read from Redis
+	// or recorded.
+	Moved bool
+	Name  string
 }
 
 // ServeItemPage is the page cache's one door: it decides hit, stale, miss
@@ -269,6 +286,11 @@ func (s *Service) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemV
 	var local *l1Entry
 	if cacheable {
 		local = s.l1.get(key, now)
+	}
+	if req.SlugMatches != nil {
+		if moved, name := s.slugMoved(ctx, req, local); moved {
+			return ItemView{Moved: true, Name: name}, nil
+		}
 	}
 	ep := s.l1.epoch(req.ItemID)
 	if req.Token != "" {
@@ -389,6 +411,23 @@ func (s *Service) ServeItemPage(ctx context.Context, req ItemPageRequest) (ItemV
 	return out, s.sendWrites(ctx, &w)
 }
 
+// slugMoved reports whether the request's slug is not the item's current
+// one, and its current name. The name comes from the page held in process
+// (a hit pays one comparison), else from the catalog's name cache or the
+// database; an item the catalog does not know is not moved (its page
+// answers 404 or 410).
+func (s *Service) slugMoved(ctx context.Context, req ItemPageRequest, local *l1Entry) (bool, string) {
+	if local != nil {
+		return !req.SlugMatches(local.page.ItemName, req.Slug), local.page.ItemName
+	}
+	names, err := s.catalog.ItemNames(ctx, []int64{req.ItemID})
+	if err != nil {
+		return false, "" // the page itself says what went wrong
+	}
+	name, ok := names[req.ItemID]
+	return ok && !req.SlugMatches(name, req.Slug), name
+}
+
 // makeToken makes a first visit's guest token without asking Redis, or
 // "" when this instance learnt that the client address is over its cap
 // of new sessions (the page is still served, with no session). The cap
@@ -491,7 +530,7 @@ func (s *Service) validPage(cmd *redis.StringCmd, itemID int64, gen PageGen) *pa
 		return nil
 	}
 	p, err := pagebody.Decode(b)
-	if err != nil || p.ItemID != itemID || p.GenItem < gen.Item || p.GenAll < gen.All {
+	if err != nil || p.ItemID != itemID || p.GenItem < gen.Item || p.GenAll < gen.All || p.Build != s.opt.Build {
 		return nil
 	}
 	s.catalog.RememberName(p.ItemID, p.ItemName)

@@ -66,6 +66,11 @@ func TestPageKeyKeepsTheChosenVariant(t *testing.T) {
 	if !ok || v != 12 || k != VariantPageKey(7, 12) || k == PageKey(7) || k == VariantPageKey(7, 13) {
 		t.Fatalf("key %q variant %d", k, v)
 	}
+	// A cache-buster bypasses the cache but never changes the variant
+	// shown.
+	if k, v, ok := pageKey(7, url.Values{"variant": {"3"}, "_": {"1"}}); ok || v != 3 || k != "" {
+		t.Errorf("variant=3&_=1: key %q variant %d bypass %v, want variant 3 bypassing the cache", k, v, !ok)
+	}
 	for _, bad := range []string{"", "0", "-1", "012", "x", "1e3"} {
 		if k, v, ok := pageKey(7, url.Values{"variant": {bad}}); !ok || v != 0 || k != PageKey(7) {
 			t.Errorf("variant=%q: key %q variant %d, want the item's plain key", bad, k, v)

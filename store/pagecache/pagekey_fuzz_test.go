@@ -5,15 +5,16 @@ import (
 	"testing"
 )
 
-// FuzzPageKey checks the page cache's URL rule: the item page reads no
-// query parameter, so any query without `_` maps to the item's one key
-// (nobody can mint entries by inventing parameters), and a `_` parameter
-// always bypasses. Seeds run with every `go test`; to search further:
+// FuzzPageKey checks the page cache's URL rule: the item page reads only
+// `variant`, so any query without `_` maps to the key of the item and its
+// chosen variant (nobody can mint entries by inventing parameters), and a
+// `_` parameter always bypasses without changing the variant shown. Seeds
+// run with every `go test`; to search further:
 //
 //	go test -run XXX -fuzz FuzzPageKey -fuzztime 1m ./store/pagecache/
 func FuzzPageKey(f *testing.F) {
 	for _, q := range []string{"", "a=1&b=2", "b=2&a=1", "utm_source=x&utm_medium=y", "_=1", "fbclid=1&gclid=2&page=3",
-		"a=1&a=2", "q=caf%C3%A9", "utm_=1&UTM_source=2", "=1&&a", "x=1&_"} {
+		"a=1&a=2", "q=caf%C3%A9", "utm_=1&UTM_source=2", "=1&&a", "x=1&_", "variant=3&_=1", "_=1&variant=3", "variant=3&utm_source=x"} {
 		f.Add(int64(1), q)
 	}
 	f.Fuzz(func(t *testing.T, id int64, rawQuery string) {
@@ -25,6 +26,10 @@ func FuzzPageKey(f *testing.F) {
 		if _, bypass := q["_"]; bypass {
 			if ok {
 				t.Fatalf("%d?%s: a `_` parameter must bypass the cache", id, rawQuery)
+			}
+			q.Del("_")
+			if _, want, _ := pageKey(id, q); variant != want {
+				t.Fatalf("%d?%s: variant %d, but %d without the `_`", id, rawQuery, variant, want)
 			}
 			return
 		}

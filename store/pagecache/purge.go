@@ -104,6 +104,7 @@ func (s *Service) announcePurge(ctx context.Context, ids ...int64) error {
 	pipe := s.rdb.Pipeline()
 	for _, id := range ids {
 		s.l1.purgeItem(id)
+		s.catalog.ForgetName(id)
 		pipe.Publish(ctx, keys.PurgeChannel, platform.FormatID(id))
 	}
 	_, err := pipe.Exec(ctx)
@@ -135,7 +136,10 @@ func (s *Service) listenPurges(ctx context.Context, done chan<- struct{}) {
 				if m.Payload == purgeAllMessage {
 					s.l1.purgeAll()
 				} else if id, err := strconv.ParseInt(m.Payload, 10, 64); err == nil {
+					// The name goes too: a renamed item's page moves to
+					// its new slug on every instance at once.
 					s.l1.purgeItem(id)
+					s.catalog.ForgetName(id)
 				}
 			}
 		}

@@ -24,14 +24,16 @@
 //     this instance's name), and small helpers written once (ParseIDs,
 //     FormatID, RandomHex, RealErr, EvalInPipeline);
 //   - SizedLRU, the byte-bounded LRU behind the page cache's in-process
-//     copy and the search cache.
+//     copy and the search cache, and Memo, the count-bounded map that
+//     starts over when full, behind every in-process memo of answers one
+//     query away (verified cookies, item names, rendered holes...).
 //
 // Invariants: nothing here depends on process memory for correctness;
 // Reader only ever serves what Redis would answer (the caching client is
 // invalidated by Redis itself, and by this instance's writes before they
 // return).
 //
-// Tests: lru_test.go, reader_test.go and writtenkeys_internal_test.go
+// Tests: lru_test.go, memo_test.go, reader_test.go and writtenkeys_internal_test.go
 // here, the own writes through the caching client in handlers/apptest
 // (TestOwnWriteDropsCachedRead, TestOwnWritesOnNextPage); the test backends (miniredis
 // or real Redis, SQLite or PostgreSQL) come from store/storetest.

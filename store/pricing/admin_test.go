@@ -40,7 +40,7 @@ func TestSaveCode(t *testing.T) {
 			t.Errorf("%+v: %v", bad, err)
 		}
 	}
-	if codes, err := s.Codes(ctx); err != nil || len(codes) != 0 {
+	if codes, err := s.Codes(ctx, true); err != nil || len(codes) != 0 {
 		t.Fatalf("refused codes saved: %v %v", codes, err)
 	}
 	c, err := s.SaveCode(ctx, pricing.Code{Code: "Spring", Kind: pricing.KindPercent, Value: 1500, MaxUses: 3})
@@ -51,14 +51,14 @@ func TestSaveCode(t *testing.T) {
 	if err != nil || again.ID != c.ID || again.Kind != pricing.KindAmount || again.Code != "Spring" || again.MaxUses != 0 {
 		t.Errorf("saved again: %+v %v", again, err)
 	}
-	if got, err := s.CheckCode(ctx, " spring ", 600, ""); err != nil || got.ID != c.ID {
+	if got, err := s.CheckCode(ctx, " spring ", 600, pricing.Customer{}); err != nil || got.ID != c.ID {
 		t.Errorf("check: %+v %v", got, err)
 	}
 	var ce *pricing.CodeError
-	if _, err := s.CheckCode(ctx, "spring", 100, ""); err != nil {
+	if _, err := s.CheckCode(ctx, "spring", 100, pricing.Customer{}); err != nil {
 		t.Errorf("no minimum: %v", err)
 	}
-	if _, err := s.CheckCode(ctx, "autumn", 100, ""); !errors.As(err, &ce) || ce.Reason != pricing.ReasonUnknown {
+	if _, err := s.CheckCode(ctx, "autumn", 100, pricing.Customer{}); !errors.As(err, &ce) || ce.Reason != pricing.ReasonUnknown {
 		t.Errorf("unknown: %v", err)
 	}
 }
@@ -72,7 +72,7 @@ func TestZones(t *testing.T) {
 	b := storetest.Base(t)
 	s := startPricing(t, b, knobs)
 	ctx := t.Context()
-	zones, err := s.Zones(ctx)
+	zones, err := s.Zones(ctx, true)
 	if err != nil || len(zones) != 3 {
 		t.Fatalf("demo zones %+v %v", zones, err)
 	}
@@ -92,7 +92,7 @@ func TestZones(t *testing.T) {
 			t.Errorf("saved %+v", bad)
 		}
 	}
-	if after, err := s.Zones(ctx); err != nil || len(after) != 3 || after[1].Rates != knobs || len(after[1].Countries) != len(eu.Countries) {
+	if after, err := s.Zones(ctx, true); err != nil || len(after) != 3 || after[1].Rates != knobs || len(after[1].Countries) != len(eu.Countries) {
 		t.Fatalf("refused zones changed something: %+v %v", after, err)
 	}
 	eu.Rates = pricing.Rates{Standard: 700, Express: 1900, FreeOver: 8000}
@@ -104,13 +104,54 @@ func TestZones(t *testing.T) {
 	}
 	// A restart with other knobs moves only the zone still following them.
 	s2 := startPricing(t, b, pricing.Rates{Standard: 100, Express: 200})
-	zones, err = s2.Zones(ctx)
+	zones, err = s2.Zones(ctx, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if zones[0].Rates.Standard != 100 || zones[1].Rates.Standard != 700 || pricing.ZoneFor(zones, "NZ").Name != "Oceania" ||
-		pricing.ZoneFor(zones, "AR").Name != "Rest of world" || pricing.ZoneFor(zones, "DE").Name != "Europe" {
+	zoneOf := func(country string) string {
+		z, ok := pricing.ZoneFor(zones, country)
+		if !ok {
+			return "none"
+		}
+		return z.Name
+	}
+	if zones[0].Rates.Standard != 100 || zones[1].Rates.Standard != 700 || zoneOf("NZ") != "Oceania" ||
+		zoneOf("AR") != "Rest of world" || zoneOf("DE") != "Europe" || zoneOf("NG") != "Rest of world" {
 		t.Errorf("zones after a restart: %+v", zones)
+	}
+}
+
+// A country no zone names falls to "Rest of world"; once that zone names
+// countries of its own there is nowhere to fall, and a quote for such a
+// country is ErrNoZone, not some other zone's price.
+func TestCountryWithoutZone(t *testing.T) {
+	s := newPricing(t, pricing.Rates{})
+	ctx := t.Context()
+	quote := func(country string) (pricing.Quote, error) {
+		t.Helper()
+		q, _, err := s.Quote(ctx, nil, pricing.Request{Lines: []int64{2000}, Country: country, Method: pricing.MethodStandard})
+		return q, err
+	}
+	if q, err := quote("NG"); err != nil || q.Zone.Name != "Rest of world" || q.Shipping != 1499 {
+		t.Fatalf("Nigeria: zone %q shipping %d, %v; want Rest of world at 14.99", q.Zone.Name, q.Shipping, err)
+	}
+	zones, err := s.Zones(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := zones[len(zones)-1]
+	rest.Countries = []string{"AR", "BR"}
+	if _, err := s.SaveZone(ctx, rest); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quote("NG"); !errors.Is(err, pricing.ErrNoZone) {
+		t.Errorf("Nigeria without a Rest of world zone: %v, want ErrNoZone", err)
+	}
+	if q, err := quote("BR"); err != nil || q.Zone.Name != "Rest of world" {
+		t.Errorf("Brazil: zone %q, %v", q.Zone.Name, err)
+	}
+	if q, err := quote(""); err != nil || q.Zone.Name != "United States" {
+		t.Errorf("no country yet: zone %q, %v; want the first zone's", q.Zone.Name, err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"storefront/store/audit"
 	"storefront/store/platform"
 )
 
@@ -35,6 +36,8 @@ type Code struct {
 	MaxUses        int64 // 0 = no limit
 	MaxPerCustomer int64 // 0 = no limit
 	Used           int64 // uses by orders not cancelled
+	// Retired: the admin retired the code; checkouts refuse it.
+	Retired bool
 }
 
 // Reasons a code is refused.
@@ -46,6 +49,7 @@ const (
 	ReasonUsedUp      = "used_up"      // max_uses reached
 	ReasonPerCustomer = "per_customer" // this customer reached max_per_customer
 	ReasonMinimum     = "minimum"      // the subtotal is below min_subtotal
+	ReasonRetired     = "retired"      // the admin retired the code
 )
 
 // CodeError says why a code cannot be used. Nothing changed.
@@ -79,6 +83,8 @@ func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 func (c Code) check(today string, subtotal int64) error {
 	refuse := func(reason string) error { return &CodeError{Code: c.Code, Reason: reason, Rules: c} }
 	switch {
+	case c.Retired:
+		return refuse(ReasonRetired)
 	case c.Starts != "" && today < c.Starts:
 		return refuse(ReasonNotStarted)
 	case c.Ends != "" && today > c.Ends:
@@ -123,11 +129,13 @@ func validDay(d string) bool {
 	return err == nil
 }
 
-const codeColumns = `id, code, kind, value, min_subtotal, starts, ends, max_uses, max_per_customer, used`
+const codeColumns = `id, code, kind, value, min_subtotal, starts, ends, max_uses, max_per_customer, used, archived_at`
 
 func scanCode(row interface{ Scan(...any) error }) (Code, error) {
 	var c Code
-	err := row.Scan(&c.ID, &c.Code, &c.Kind, &c.Value, &c.MinSubtotal, &c.Starts, &c.Ends, &c.MaxUses, &c.MaxPerCustomer, &c.Used)
+	var archived int64
+	err := row.Scan(&c.ID, &c.Code, &c.Kind, &c.Value, &c.MinSubtotal, &c.Starts, &c.Ends, &c.MaxUses, &c.MaxPerCustomer, &c.Used, &archived)
+	c.Retired = archived != 0
 	return c, err
 }
 
@@ -155,27 +163,55 @@ func lookup(ctx context.Context, q Querier, typed string) (Code, error) {
 	return c, nil
 }
 
-// customerUses is how many orders not cancelled customer placed with code id.
-func customerUses(ctx context.Context, q Querier, codeID int64, customer string) (int64, error) {
+// Customer is who a code's per-customer cap counts: an account, a
+// guest's email address, or both (a member with an address). Addresses
+// are compared trimmed and in lower case, for members and guests alike,
+// so a member and a guest with one address, in any case, are one
+// customer.
+type Customer struct {
+	UserID int64  // the account, 0 for a guest
+	Email  string // the guest's address, or the member's ("" for none)
+}
+
+// Member is an account as a customer, with its address if it has one.
+func Member(userID int64, email string) Customer { return Customer{UserID: userID, Email: email} }
+
+// Guest is a guest as a customer, by email.
+func Guest(email string) Customer { return Customer{Email: email} }
+
+// key names the customer in discount_uses.customer: the account, else
+// the address.
+func (c Customer) key() string {
+	if c.UserID > 0 {
+		return fmt.Sprintf("user:%d", c.UserID)
+	}
+	return "email:" + c.address()
+}
+
+// address is the customer's address as uses compare it ("" for none).
+func (c Customer) address() string { return strings.ToLower(strings.TrimSpace(c.Email)) }
+
+// known reports whether the customer is anyone at all (a guest's address
+// is not known before checkout).
+func (c Customer) known() bool { return c.UserID > 0 || c.address() != "" }
+
+// customerUses is how many orders not cancelled the customer placed with
+// code id: as the account, or under the address.
+func customerUses(ctx context.Context, q Querier, codeID int64, c Customer) (int64, error) {
 	var n int64
-	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM discount_uses WHERE code_id = $1 AND customer = $2`, codeID, customer).Scan(&n)
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM discount_uses WHERE code_id = $1 AND (customer = $2 OR (email <> '' AND email = $3))`,
+		codeID, c.key(), c.address()).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("discount uses: %w", err)
 	}
 	return n, nil
 }
 
-// Member and Guest name a customer for the per-customer cap.
-func Member(userID int64) string { return fmt.Sprintf("user:%d", userID) }
-
-// Guest names a guest customer by email, in lower case.
-func Guest(email string) string { return "email:" + strings.ToLower(strings.TrimSpace(email)) }
-
 // CheckCode says whether the shopper may apply the typed code to goods
-// worth subtotal: a *CodeError with the reason, or the code. customer ""
-// skips the per-customer cap (a guest's email is not known yet; the
-// checkout checks it).
-func (s *Service) CheckCode(ctx context.Context, typed string, subtotal int64, customer string) (Code, error) {
+// worth subtotal: a *CodeError with the reason, or the code. A customer
+// not known yet (a guest before checkout) skips the per-customer cap; the
+// checkout checks it.
+func (s *Service) CheckCode(ctx context.Context, typed string, subtotal int64, customer Customer) (Code, error) {
 	c, err := lookup(ctx, s.db, typed)
 	if err != nil {
 		return Code{}, err
@@ -183,7 +219,7 @@ func (s *Service) CheckCode(ctx context.Context, typed string, subtotal int64, c
 	if err := c.check(Day(s.clock.Now()), subtotal); err != nil {
 		return Code{}, err
 	}
-	if customer != "" && c.MaxPerCustomer > 0 {
+	if customer.known() && c.MaxPerCustomer > 0 {
 		n, err := customerUses(ctx, s.db, c.ID, customer)
 		if err != nil {
 			return Code{}, err
@@ -201,9 +237,9 @@ func (s *Service) CheckCode(ctx context.Context, typed string, subtotal int64, c
 // locks the row until the order commits), then the customer's count,
 // read after that lock, and the use's row. A refusal is a *CodeError and
 // the caller rolls back.
-func TakeUse(ctx context.Context, tx *sql.Tx, c Code, customer string, orderID int64, today string) error {
+func TakeUse(ctx context.Context, tx *sql.Tx, c Code, customer Customer, orderID int64, today string) error {
 	res, err := tx.ExecContext(ctx, `UPDATE discount_codes SET used = used + 1
-		WHERE id = $1 AND (max_uses = 0 OR used < max_uses) AND (starts = '' OR starts <= $2) AND (ends = '' OR ends >= $2)`, c.ID, today)
+		WHERE id = $1 AND archived_at = 0 AND (max_uses = 0 OR used < max_uses) AND (starts = '' OR starts <= $2) AND (ends = '' OR ends >= $2)`, c.ID, today)
 	if err != nil {
 		return fmt.Errorf("take discount use: %w", err)
 	}
@@ -229,8 +265,8 @@ func TakeUse(ctx context.Context, tx *sql.Tx, c Code, customer string, orderID i
 			return &CodeError{Code: c.Code, Reason: ReasonPerCustomer, Rules: c}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO discount_uses (order_id, code_id, customer) VALUES ($1, $2, $3)`,
-		orderID, c.ID, customer); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO discount_uses (order_id, code_id, customer, email) VALUES ($1, $2, $3, $4)`,
+		orderID, c.ID, customer.key(), customer.address()); err != nil {
 		return fmt.Errorf("take discount use: %w", err)
 	}
 	return nil
@@ -256,9 +292,10 @@ func GiveBack(ctx context.Context, tx *sql.Tx, orderID int64) error {
 	return nil
 }
 
-// Codes lists every discount code, newest first.
-func (s *Service) Codes(ctx context.Context) ([]Code, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+codeColumns+` FROM discount_codes ORDER BY id DESC`)
+// Codes lists the discount codes in use, newest first, and the retired
+// ones too when withRetired.
+func (s *Service) Codes(ctx context.Context, withRetired bool) ([]Code, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+codeColumns+` FROM discount_codes WHERE archived_at = 0 OR $1 ORDER BY id DESC`, withRetired)
 	if err != nil {
 		return nil, fmt.Errorf("discount codes: %w", err)
 	}
@@ -283,13 +320,80 @@ func (s *Service) SaveCode(ctx context.Context, c Code) (Code, error) {
 	}
 	key, _ := CodeKey(c.Code)
 	c.Code = strings.TrimSpace(c.Code)
-	_, err := s.db.ExecContext(ctx, `INSERT INTO discount_codes (code, code_key, kind, value, min_subtotal, starts, ends, max_uses, max_per_customer, created_at)
+	var saved Code
+	err := platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		was, err := lookup(ctx, tx, key)
+		var ce *CodeError
+		existed := !errors.As(err, &ce)
+		if existed && err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO discount_codes (code, code_key, kind, value, min_subtotal, starts, ends, max_uses, max_per_customer, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT (code_key) DO UPDATE SET kind = excluded.kind, value = excluded.value, min_subtotal = excluded.min_subtotal,
 		starts = excluded.starts, ends = excluded.ends, max_uses = excluded.max_uses, max_per_customer = excluded.max_per_customer`,
-		c.Code, key, c.Kind, c.Value, c.MinSubtotal, c.Starts, c.Ends, c.MaxUses, c.MaxPerCustomer, s.clock.Now().Unix())
+			c.Code, key, c.Kind, c.Value, c.MinSubtotal, c.Starts, c.Ends, c.MaxUses, c.MaxPerCustomer, s.clock.Now().Unix()); err != nil {
+			return fmt.Errorf("save discount code: %w", err)
+		}
+		if saved, err = lookup(ctx, tx, key); err != nil {
+			return err
+		}
+		var before audit.Fields
+		if existed {
+			before = codeFields(was)
+		}
+		return audit.Record(ctx, tx, audit.Entry{Kind: "code.save", Target: "code " + saved.Code, Before: before, After: codeFields(saved)})
+	})
 	if err != nil {
-		return Code{}, fmt.Errorf("save discount code: %w", err)
+		return Code{}, err
 	}
-	return lookup(ctx, s.db, key)
+	return saved, nil
+}
+
+// codeFields are a code's rules as the audit log records them.
+func codeFields(c Code) audit.Fields {
+	return audit.Fields{"kind": c.Kind, "value": c.Value, "min_subtotal": c.MinSubtotal, "starts": c.Starts, "ends": c.Ends,
+		"max_uses": c.MaxUses, "max_per_customer": c.MaxPerCustomer}
+}
+
+// SetCodeRetired retires the code (as typed, in any case) or brings it
+// back: a retired code is refused at checkout and left off the admin's
+// list unless asked for; orders that used it keep it. ErrNotFound for no
+// such code; it reports whether anything changed.
+func (s *Service) SetCodeRetired(ctx context.Context, typed string, retired bool) (Code, bool, error) {
+	key, err := CodeKey(typed)
+	if err != nil {
+		return Code{}, false, platform.ErrNotFound
+	}
+	q, args := `UPDATE discount_codes SET archived_at = $1 WHERE code_key = $2 AND archived_at = 0`, []any{max(s.clock.Now().Unix(), 1), key}
+	if !retired {
+		q, args = `UPDATE discount_codes SET archived_at = 0 WHERE code_key = $1 AND archived_at <> 0`, []any{key}
+	}
+	var c Code
+	var n int64
+	err = platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("retire code: %w", err)
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return fmt.Errorf("retire code: %w", err)
+		}
+		c, err = scanCode(tx.QueryRowContext(ctx, `SELECT `+codeColumns+` FROM discount_codes WHERE code_key = $1`, key))
+		if errors.Is(err, sql.ErrNoRows) {
+			return platform.ErrNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("retire code: %w", err)
+		}
+		if n == 0 {
+			return nil
+		}
+		return audit.Record(ctx, tx, audit.Entry{Kind: "code.retire", Target: "code " + c.Code,
+			Before: audit.Fields{"retired": !retired}, After: audit.Fields{"retired": retired}})
+	})
+	if err != nil {
+		return Code{}, false, err
+	}
+	return c, n > 0, nil
 }

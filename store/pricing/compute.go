@@ -44,11 +44,16 @@ type Breakdown struct {
 	// Discount is what the code takes off: from the lines, or the
 	// delivery price for a free_shipping code.
 	Discount int64
-	Shipping int64 // the zone's price for the method, before the discount
-	Tax      int64
-	Total    int64
-	TaxMode  string
-	RateBP   int64 // the tax rate, hundredths of a percent
+	// GoodsDiscount is the part of Discount that came off the lines (all
+	// of it for a percent or amount code, none for free_shipping).
+	GoodsDiscount int64
+	Shipping      int64 // the zone's price for the method, before the discount
+	Tax           int64
+	// ShippingTax is the part of Tax on the delivery (the last LineTax).
+	ShippingTax int64
+	Total       int64
+	TaxMode     string
+	RateBP      int64 // the tax rate, hundredths of a percent
 	// LineTax is the tax of each line, then of the delivery (the last).
 	LineTax []int64
 }
@@ -75,7 +80,7 @@ func Compute(lines []int64, code *Code, rates Rates, method string, rateBP int64
 	net := spread(lines, goodsOff)
 	b.Shipping = rates.Cost(method, b.Subtotal-goodsOff)
 	shipNet := b.Shipping
-	b.Discount = goodsOff
+	b.Discount, b.GoodsDiscount = goodsOff, goodsOff
 	if code != nil && code.Kind == KindFreeShipping {
 		b.Discount, shipNet = b.Shipping, 0
 	}
@@ -85,6 +90,7 @@ func Compute(lines []int64, code *Code, rates Rates, method string, rateBP int64
 		b.LineTax = append(b.LineTax, t)
 		b.Tax += t
 	}
+	b.ShippingTax = b.LineTax[len(b.LineTax)-1]
 	b.Total = b.Subtotal - b.Discount + b.Shipping
 	if !includeTax {
 		b.Total += b.Tax

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"storefront/store/audit"
+	"storefront/store/platform"
 )
 
 // TaxRate is one country's tax rate.
@@ -50,18 +53,43 @@ func (s *Service) SetTaxRate(ctx context.Context, r TaxRate) error {
 	if !countryRE.MatchString(r.Country) || r.RateBP < 0 || r.RateBP > 10000 {
 		return errInvalid
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO tax_rates (country, rate_bp) VALUES ($1, $2)
-		ON CONFLICT (country) DO UPDATE SET rate_bp = excluded.rate_bp`, r.Country, r.RateBP)
-	if err != nil {
-		return fmt.Errorf("set tax rate: %w", err)
+	return platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		before, err := taxFields(ctx, tx, r.Country)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tax_rates (country, rate_bp) VALUES ($1, $2)
+		ON CONFLICT (country) DO UPDATE SET rate_bp = excluded.rate_bp`, r.Country, r.RateBP); err != nil {
+			return fmt.Errorf("set tax rate: %w", err)
+		}
+		return audit.Record(ctx, tx, audit.Entry{Kind: "tax.set", Target: "country " + r.Country, Before: before,
+			After: audit.Fields{"rate_bp": r.RateBP}})
+	})
+}
+
+// taxFields is a country's rate as the audit log records it (nil for none).
+func taxFields(ctx context.Context, tx *sql.Tx, country string) (audit.Fields, error) {
+	var bp int64
+	err := tx.QueryRowContext(ctx, `SELECT rate_bp FROM tax_rates WHERE country = $1`, country).Scan(&bp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
 	}
-	return nil
+	if err != nil {
+		return nil, fmt.Errorf("tax rate: %w", err)
+	}
+	return audit.Fields{"rate_bp": bp}, nil
 }
 
 // RemoveTaxRate removes a country's rate: it pays no tax.
 func (s *Service) RemoveTaxRate(ctx context.Context, country string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM tax_rates WHERE country = $1`, country); err != nil {
-		return fmt.Errorf("remove tax rate: %w", err)
-	}
-	return nil
+	return platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		before, err := taxFields(ctx, tx, country)
+		if err != nil || before == nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM tax_rates WHERE country = $1`, country); err != nil {
+			return fmt.Errorf("remove tax rate: %w", err)
+		}
+		return audit.Record(ctx, tx, audit.Entry{Kind: "tax.remove", Target: "country " + country, Before: before})
+	})
 }

@@ -2,13 +2,16 @@ package pricing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"storefront/store/audit"
 	"storefront/store/platform"
 )
 
@@ -26,30 +29,39 @@ type Zone struct {
 	// FollowsKnobs: the rates are the SHIPPING_* knobs' until an admin
 	// saves the zone.
 	FollowsKnobs bool
+	// Retired: the admin retired the zone; it prices no delivery and
+	// names no country a zone in use may not have.
+	Retired bool
 }
 
 // Covers reports whether the zone names country.
 func (z Zone) Covers(country string) bool { return slices.Contains(z.Countries, country) }
 
+// ErrNoZone means no shipping zone covers the delivery country and there
+// is no zone without countries ("Rest of world") to fall to: the shop
+// does not deliver there.
+var ErrNoZone = errors.New("no shipping zone covers the country")
+
 // ZoneFor picks the zone of country from zones: the one naming it, else
-// the one without countries, else the first.
-func ZoneFor(zones []Zone, country string) Zone {
+// the one without countries; ok is false when neither exists. A shop
+// without any zone delivers everywhere at DefaultRates.
+func ZoneFor(zones []Zone, country string) (z Zone, ok bool) {
 	var rest *Zone
 	for i, z := range zones {
 		if z.Covers(country) {
-			return z
+			return z, true
 		}
 		if len(z.Countries) == 0 && rest == nil {
 			rest = &zones[i]
 		}
 	}
 	if rest != nil {
-		return *rest
+		return *rest, true
 	}
-	if len(zones) > 0 {
-		return zones[0]
+	if len(zones) == 0 {
+		return Zone{Rates: DefaultRates}, true
 	}
-	return Zone{Rates: DefaultRates}
+	return Zone{}, false
 }
 
 // countryRE is an ISO 3166-1 alpha-2 code.
@@ -81,11 +93,29 @@ func (e *ZoneConflict) Error() string {
 	return fmt.Sprintf("shipping zone conflicts with %q over %q", e.Other, e.Country)
 }
 
-// Zones lists the shipping zones in the order they were made.
-func (s *Service) Zones(ctx context.Context) ([]Zone, error) { return zones(ctx, s.db) }
+// Zones lists the shipping zones in use in the order they were made, and
+// the retired ones too when withRetired.
+func (s *Service) Zones(ctx context.Context, withRetired bool) ([]Zone, error) {
+	all, err := zones(ctx, s.db)
+	if withRetired || err != nil {
+		return all, err
+	}
+	return inUse(all), nil
+}
+
+// inUse are the zones of all not retired.
+func inUse(all []Zone) []Zone {
+	var out []Zone
+	for _, z := range all {
+		if !z.Retired {
+			out = append(out, z)
+		}
+	}
+	return out
+}
 
 func zones(ctx context.Context, q Querier) ([]Zone, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, name, countries, standard_cents, express_cents, free_over, follows_knobs FROM shipping_zones ORDER BY id`)
+	rows, err := q.QueryContext(ctx, `SELECT id, name, countries, standard_cents, express_cents, free_over, follows_knobs, archived_at FROM shipping_zones ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("shipping zones: %w", err)
 	}
@@ -94,9 +124,11 @@ func zones(ctx context.Context, q Querier) ([]Zone, error) {
 	for rows.Next() {
 		var z Zone
 		var countries string
-		if err := rows.Scan(&z.ID, &z.Name, &countries, &z.Rates.Standard, &z.Rates.Express, &z.Rates.FreeOver, &z.FollowsKnobs); err != nil {
+		var archived int64
+		if err := rows.Scan(&z.ID, &z.Name, &countries, &z.Rates.Standard, &z.Rates.Express, &z.Rates.FreeOver, &z.FollowsKnobs, &archived); err != nil {
 			return nil, fmt.Errorf("shipping zones: %w", err)
 		}
+		z.Retired = archived != 0
 		z.Countries, _ = ParseCountries(countries)
 		out = append(out, z)
 	}
@@ -124,18 +156,16 @@ func (s *Service) SaveZone(ctx context.Context, z Zone) (Zone, error) {
 		return Zone{}, err
 	}
 	found := z.ID == 0
+	var before audit.Fields
 	for _, o := range all {
 		if o.ID == z.ID {
-			found = true
-			continue
+			found, z.Retired = true, o.Retired
+			before = zoneFields(o)
 		}
-		if len(z.Countries) == 0 && len(o.Countries) == 0 {
-			return Zone{}, &ZoneConflict{Other: o.Name}
-		}
-		for _, c := range z.Countries {
-			if o.Covers(c) {
-				return Zone{}, &ZoneConflict{Country: c, Other: o.Name}
-			}
+	}
+	if !z.Retired {
+		if err := conflicts(z, all); err != nil {
+			return Zone{}, err
 		}
 	}
 	if !found {
@@ -143,19 +173,97 @@ func (s *Service) SaveZone(ctx context.Context, z Zone) (Zone, error) {
 	}
 	countries := strings.Join(z.Countries, ",")
 	if z.ID == 0 {
-		err = tx.QueryRowContext(ctx, `INSERT INTO shipping_zones (name, countries, standard_cents, express_cents, free_over, follows_knobs)
-			VALUES ($1, $2, $3, $4, $5, FALSE) RETURNING id`, name, countries, r.Standard, r.Express, r.FreeOver).Scan(&z.ID)
+		err = tx.QueryRowContext(ctx, `INSERT INTO shipping_zones (name, countries, standard_cents, express_cents, free_over, follows_knobs, saved_by_admin)
+			VALUES ($1, $2, $3, $4, $5, FALSE, TRUE) RETURNING id`, name, countries, r.Standard, r.Express, r.FreeOver).Scan(&z.ID)
 	} else {
 		_, err = tx.ExecContext(ctx, `UPDATE shipping_zones SET name = $1, countries = $2, standard_cents = $3, express_cents = $4,
-			free_over = $5, follows_knobs = FALSE WHERE id = $6`, name, countries, r.Standard, r.Express, r.FreeOver, z.ID)
+			free_over = $5, follows_knobs = FALSE, saved_by_admin = TRUE WHERE id = $6`, name, countries, r.Standard, r.Express, r.FreeOver, z.ID)
 	}
 	if err != nil {
 		return Zone{}, fmt.Errorf("save zone: %w", err)
 	}
+	z.Name, z.FollowsKnobs = name, false
+	if err := audit.Record(ctx, tx, audit.Entry{Kind: "zone.save", Target: "zone " + strconv.FormatInt(z.ID, 10),
+		Before: before, After: zoneFields(z)}); err != nil {
+		return Zone{}, err
+	}
 	if err := tx.Commit(); err != nil {
 		return Zone{}, fmt.Errorf("save zone: %w", err)
 	}
-	z.Name, z.FollowsKnobs = name, false
+	return z, nil
+}
+
+// zoneFields are a zone as the audit log records it.
+func zoneFields(z Zone) audit.Fields {
+	return audit.Fields{"name": z.Name, "countries": strings.Join(z.Countries, ","), "standard_cents": z.Rates.Standard,
+		"express_cents": z.Rates.Express, "free_over": z.Rates.FreeOver}
+}
+
+// conflicts is the *ZoneConflict of z with the other zones in use, if
+// any: a country both name, or a second zone without countries.
+func conflicts(z Zone, all []Zone) error {
+	for _, o := range all {
+		if o.ID == z.ID || o.Retired {
+			continue
+		}
+		if len(z.Countries) == 0 && len(o.Countries) == 0 {
+			return &ZoneConflict{Other: o.Name}
+		}
+		for _, c := range z.Countries {
+			if o.Covers(c) {
+				return &ZoneConflict{Country: c, Other: o.Name}
+			}
+		}
+	}
+	return nil
+}
+
+// SetZoneRetired retires a zone or brings it back: a retired zone prices
+// no delivery, and its countries go to the zone without countries (or
+// may be given to another zone); orders priced by it keep their delivery.
+// Bringing it back is a *ZoneConflict when a zone in use took one of its
+// countries since; ErrNotFound for no such zone. Nothing changes on an
+// error.
+func (s *Service) SetZoneRetired(ctx context.Context, id int64, retired bool) (Zone, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Zone{}, fmt.Errorf("retire zone: %w", err)
+	}
+	defer tx.Rollback()
+	// Take the table's lock first (a no-op update), so that two admins
+	// saving and restoring zones take turns and never overlap countries.
+	if _, err := tx.ExecContext(ctx, `UPDATE shipping_zones SET archived_at = archived_at WHERE id = $1`, id); err != nil {
+		return Zone{}, fmt.Errorf("retire zone: %w", err)
+	}
+	all, err := zones(ctx, tx)
+	if err != nil {
+		return Zone{}, err
+	}
+	i := slices.IndexFunc(all, func(z Zone) bool { return z.ID == id })
+	if i < 0 {
+		return Zone{}, platform.ErrNotFound
+	}
+	z := all[i]
+	if !retired {
+		if err := conflicts(z, all); err != nil {
+			return Zone{}, err
+		}
+	}
+	var at int64
+	if retired {
+		at = max(s.clock.Now().Unix(), 1)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE shipping_zones SET archived_at = $1 WHERE id = $2`, at, id); err != nil {
+		return Zone{}, fmt.Errorf("retire zone: %w", err)
+	}
+	if err := audit.Record(ctx, tx, audit.Entry{Kind: "zone.retire", Target: "zone " + strconv.FormatInt(id, 10),
+		Before: audit.Fields{"retired": z.Retired}, After: audit.Fields{"retired": retired}}); err != nil {
+		return Zone{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Zone{}, fmt.Errorf("retire zone: %w", err)
+	}
+	z.Retired = retired
 	return z, nil
 }
 

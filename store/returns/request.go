@@ -15,9 +15,13 @@ import (
 // Request is a shopper's ask to return some of an order.
 type Request struct {
 	OrderID int64
-	UserID  int64             // the shopper; another's order is platform.ErrNotFound
-	Qty     map[LineKey]int64 // how many of each order line
-	Reason  string
+	UserID  int64 // the shopper; another's order is platform.ErrNotFound
+	// Guest asks for a guest's order (UserID 0), reached through its
+	// signed link: the caller checked the link; a member's order is
+	// platform.ErrNotFound.
+	Guest  bool
+	Qty    map[LineKey]int64 // how many of each order line
+	Reason string
 }
 
 // Ask records a return request in one transaction: the order locked, the
@@ -27,7 +31,9 @@ type Request struct {
 // request is one of the Err* refusals (or platform.ErrNotFound) and
 // changes nothing.
 func (s *Service) Ask(ctx context.Context, req Request) (Return, error) {
-	if req.UserID <= 0 {
+	if req.Guest {
+		req.UserID = orders.GuestUserID
+	} else if req.UserID <= 0 {
 		return Return{}, platform.ErrNotFound
 	}
 	if len(req.Qty) == 0 {
@@ -80,7 +86,7 @@ func (s *Service) Ask(ctx context.Context, req Request) (Return, error) {
 		if q > l.Qty {
 			return Return{}, ErrTooMany
 		}
-		r.Lines = append(r.Lines, Line{ItemID: key.ItemID, VariantID: key.VariantID, Name: l.Name, Qty: q, PriceCents: l.PriceCents})
+		r.Lines = append(r.Lines, Line{ItemID: key.ItemID, VariantID: key.VariantID, Name: l.Name, Qty: q, PriceCents: l.PriceCents, SKU: l.SKU, Variant: l.Variant})
 	}
 	// Item then variant order: the checkout's lock order for the restock.
 	sort.Slice(r.Lines, func(i, j int) bool {
@@ -97,7 +103,7 @@ func (s *Service) Ask(ctx context.Context, req Request) (Return, error) {
 			return Return{}, fmt.Errorf("return order %d: %w", req.OrderID, err)
 		}
 	}
-	if err := s.stepInTx(ctx, tx, Step{Return: r, Email: st.Email}); err != nil {
+	if err := s.stepInTx(ctx, tx, Step{Return: r, Email: st.Email, Payment: st.Payment}); err != nil {
 		return Return{}, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -119,14 +125,14 @@ func (s *Service) Returnable(ctx context.Context, orderID int64) (map[LineKey]Li
 }
 
 func returnable(ctx context.Context, tx *sql.Tx, orderID int64) (map[LineKey]Line, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT item_id, variant_id, name, price_cents, qty FROM order_lines WHERE order_id = $1`, orderID)
+	rows, err := tx.QueryContext(ctx, `SELECT item_id, variant_id, name, price_cents, qty, sku, variant FROM order_lines WHERE order_id = $1`, orderID)
 	if err != nil {
 		return nil, fmt.Errorf("returnable %d: %w", orderID, err)
 	}
 	left := map[LineKey]Line{}
 	for rows.Next() {
 		var l Line
-		if err := rows.Scan(&l.ItemID, &l.VariantID, &l.Name, &l.PriceCents, &l.Qty); err != nil {
+		if err := rows.Scan(&l.ItemID, &l.VariantID, &l.Name, &l.PriceCents, &l.Qty, &l.SKU, &l.Variant); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("returnable %d: %w", orderID, err)
 		}
@@ -162,17 +168,18 @@ type lockedOrder struct {
 	status string
 }
 
-// lockOrder reads an order's owner, status and guest email, locking its
+// lockOrder reads an order's owner, status, guest email and payment
+// method, locking its
 // row on PostgreSQL until the transaction ends (SQLite's transactions
 // hold the write lock from BEGIN), so that steps on one order's returns
 // run one after the other.
 func (s *Service) lockOrder(ctx context.Context, tx *sql.Tx, orderID int64) (lockedOrder, error) {
-	q := `SELECT user_id, status, email FROM orders WHERE id = $1`
+	q := `SELECT user_id, status, email, payment_method FROM orders WHERE id = $1`
 	if s.kind == platform.DBPostgres {
 		q += ` FOR UPDATE`
 	}
 	var st lockedOrder
-	err := tx.QueryRowContext(ctx, q, orderID).Scan(&st.Return.UserID, &st.status, &st.Email)
+	err := tx.QueryRowContext(ctx, q, orderID).Scan(&st.Return.UserID, &st.status, &st.Email, &st.Payment)
 	if err != nil {
 		return lockedOrder{}, fmt.Errorf("order %d: %w", orderID, errNoRows(err))
 	}

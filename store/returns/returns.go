@@ -62,13 +62,16 @@ func (e *MoveError) Error() string {
 
 // Return is one return request with its lines.
 type Return struct {
-	ID          int64
-	OrderID     int64
-	UserID      int64 // the order's shopper
-	Status      string
-	Reason      string
-	Lines       []Line
-	RefundCents int64 // what was given back, once refunded
+	ID      int64
+	OrderID int64
+	UserID  int64 // the order's shopper
+	Status  string
+	Reason  string
+	Lines   []Line
+	// RefundCents is what its refund gives back, from the moment it is
+	// held for it (refunding); Note says how an admin settled it by hand.
+	RefundCents int64
+	Note        string
 	Restocked   bool
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
@@ -82,6 +85,10 @@ type Line struct {
 	Name       string
 	Qty        int64
 	PriceCents int64
+	// SKU and Variant (its options, "Size: M") are the order line's, as
+	// sold: what the warehouse checks the parcel against.
+	SKU     string
+	Variant string
 }
 
 // LineKey names an order line: its item and variant (0 for an item
@@ -131,11 +138,9 @@ func (r Return) GoodsCents() int64 {
 type Step struct {
 	Return Return
 	Email  string // a guest order's email; "" for a member's
-}
-
-// Refunder gives money back through an order's payment method.
-type Refunder interface {
-	RefundOrder(ctx context.Context, id, cents int64, actor string) (orders.Refund, error)
+	// Payment is the order's payment method's code: a refund goes back
+	// that way.
+	Payment string
 }
 
 // Options are the returns' knobs.
@@ -219,7 +224,7 @@ func (s *Service) Get(ctx context.Context, id int64) (Return, error) {
 }
 
 func (s *Service) list(ctx context.Context, where string, args []any, limit int) ([]Return, error) {
-	q := `SELECT r.id, r.order_id, o.user_id, r.status, r.reason, r.refund_cents, r.restocked, r.created_at, r.updated_at
+	q := `SELECT r.id, r.order_id, o.user_id, r.status, r.reason, r.refund_cents, r.note, r.restocked, r.created_at, r.updated_at
 		FROM returns r JOIN orders o ON o.id = r.order_id WHERE ` + where
 	if limit > 0 {
 		q += fmt.Sprintf(` ORDER BY r.id DESC LIMIT %d`, limit)
@@ -235,7 +240,7 @@ func (s *Service) list(ctx context.Context, where string, args []any, limit int)
 	for rows.Next() {
 		var r Return
 		var restocked, created, updated int64
-		if err := rows.Scan(&r.ID, &r.OrderID, &r.UserID, &r.Status, &r.Reason, &r.RefundCents, &restocked, &created, &updated); err != nil {
+		if err := rows.Scan(&r.ID, &r.OrderID, &r.UserID, &r.Status, &r.Reason, &r.RefundCents, &r.Note, &restocked, &created, &updated); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("returns: %w", err)
 		}
@@ -257,7 +262,8 @@ func (s *Service) list(ctx context.Context, where string, args []any, limit int)
 	for _, r := range out {
 		lo, hi = min(lo, r.ID), max(hi, r.ID)
 	}
-	lrows, err := s.db.QueryContext(ctx, `SELECT rl.return_id, rl.item_id, rl.variant_id, COALESCE(ol.name, ''), rl.qty, rl.price_cents
+	lrows, err := s.db.QueryContext(ctx, `SELECT rl.return_id, rl.item_id, rl.variant_id, COALESCE(ol.name, ''), rl.qty, rl.price_cents,
+		COALESCE(ol.sku, ''), COALESCE(ol.variant, '')
 		FROM return_lines rl JOIN returns r ON r.id = rl.return_id
 		LEFT JOIN order_lines ol ON ol.order_id = r.order_id AND ol.item_id = rl.item_id AND ol.variant_id = rl.variant_id
 		WHERE rl.return_id BETWEEN $1 AND $2 ORDER BY rl.return_id, rl.item_id, rl.variant_id`, lo, hi)
@@ -268,7 +274,7 @@ func (s *Service) list(ctx context.Context, where string, args []any, limit int)
 	for lrows.Next() {
 		var rid int64
 		var l Line
-		if err := lrows.Scan(&rid, &l.ItemID, &l.VariantID, &l.Name, &l.Qty, &l.PriceCents); err != nil {
+		if err := lrows.Scan(&rid, &l.ItemID, &l.VariantID, &l.Name, &l.Qty, &l.PriceCents, &l.SKU, &l.Variant); err != nil {
 			return nil, fmt.Errorf("return lines: %w", err)
 		}
 		if i, ok := byID[rid]; ok {

@@ -89,7 +89,12 @@ func TestReturnsAreByVariant(t *testing.T) {
 		t.Errorf("after restock: S %d M %d item %d; want S %d M %d item %d", stock(small.ID), stock(medium.ID), itemStock(),
 			sBefore, mBefore+2, itemBefore+2)
 	}
-	if len(r.Lines) != 1 || r.Lines[0].VariantID != medium.ID {
-		t.Errorf("return lines %+v", r.Lines)
+	if len(r.Lines) != 1 || r.Lines[0].VariantID != medium.ID || r.Lines[0].SKU != "R-7-M" || r.Lines[0].Variant != "Size: M" {
+		t.Errorf("return lines %+v, want M named by its SKU and options", r.Lines)
+	}
+	// The admin's list names what comes back: its SKU and options.
+	latest := storetest.Must(st.Returns.Latest(ctx, 10))(t)
+	if len(latest) != 1 || len(latest[0].Lines) != 1 || latest[0].Lines[0].SKU != "R-7-M" || latest[0].Lines[0].Variant != "Size: M" {
+		t.Errorf("latest returns %+v, want M named by its SKU and options", latest)
 	}
 }

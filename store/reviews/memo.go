@@ -2,7 +2,9 @@ package reviews
 
 import (
 	"context"
-	"sync"
+	"time"
+
+	"storefront/store/platform"
 )
 
 // A signed-in shopper's review form on a cached item page shows their own
@@ -15,10 +17,7 @@ import (
 // absence) with the epoch read before the query, and answers only while
 // the epoch is unchanged and purges are being heard. The wiring gives the
 // memo the page cache's epochs (SetPurgeEpoch).
-type memo struct {
-	mu sync.Mutex
-	m  map[reviewKey]memoEntry
-}
+type memo = platform.Memo[reviewKey, memoEntry]
 
 type reviewKey struct{ item, user int64 }
 
@@ -28,25 +27,9 @@ type memoEntry struct {
 	epoch  uint64
 }
 
-// memoMax bounds the memo; past it the memo starts over, since a
-// forgotten review is one query away.
+// memoMax bounds the memo (platform.Memo): a forgotten review is one
+// query away.
 const memoMax = 100_000
-
-func (m *memo) get(k reviewKey, ep uint64) (memoEntry, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e, ok := m.m[k]
-	return e, ok && e.epoch == ep
-}
-
-func (m *memo) put(k reviewKey, e memoEntry) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil || len(m.m) >= memoMax {
-		m.m = make(map[reviewKey]memoEntry)
-	}
-	m.m[k] = e
-}
 
 // MyReview reads userID's review of an item, if any: from the memo while
 // the item's pages have not been purged since it was read, else from the
@@ -59,13 +42,13 @@ func (s *Service) MyReview(ctx context.Context, itemID, userID int64) (Review, b
 		ep, live = s.purgeEpoch(itemID)
 	}
 	if live {
-		if e, ok := s.memo.get(k, ep); ok {
+		if e, ok := s.memo.Get(k, time.Time{}); ok && e.epoch == ep {
 			return e.review, e.found, nil
 		}
 	}
 	rv, found, err := s.readMyReview(ctx, itemID, userID)
 	if err == nil && live {
-		s.memo.put(k, memoEntry{review: rv, found: found, epoch: ep})
+		s.memo.Put(k, memoEntry{review: rv, found: found, epoch: ep}, time.Time{})
 	}
 	return rv, found, err
 }

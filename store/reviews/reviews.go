@@ -16,7 +16,7 @@ type Service struct {
 	db      *sql.DB
 	clock   *platform.Clock
 	catalog *catalog.Service
-	memo    memo
+	memo    *memo
 	// purgeEpoch tells the memo whether an item's pages were purged since
 	// (SetPurgeEpoch); nil keeps the memo off.
 	purgeEpoch func(itemID int64) (epoch uint64, live bool)
@@ -25,7 +25,7 @@ type Service struct {
 // New returns the reviews; saving one announces the item's change through
 // the catalog (its pages show the reviews).
 func New(b platform.Base, cat *catalog.Service) *Service {
-	return &Service{db: b.DB, clock: b.Clock, catalog: cat}
+	return &Service{db: b.DB, clock: b.Clock, catalog: cat, memo: platform.NewMemo[reviewKey, memoEntry](memoMax)}
 }
 
 // Review is one account's review of an item.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,14 +60,17 @@ var CatalogSorts = []string{SortRelevance, SortPopular, SortPriceAsc, SortPriceD
 type SearchQuery struct {
 	Q        string // full-text query
 	Category string
-	MinCents int64 // with HasMin
-	MaxCents int64 // with HasMax
-	HasMin   bool
-	HasMax   bool
-	InStock  bool
-	Sort     string // one of CatalogSorts; "" is SortRelevance
-	Page     int    // 1-based
-	PerPage  int
+	// Categories, when not empty, keeps the items of any of these
+	// categories (a category page: the category and those below it).
+	Categories []string
+	MinCents   int64 // with HasMin
+	MaxCents   int64 // with HasMax
+	HasMin     bool
+	HasMax     bool
+	InStock    bool
+	Sort       string // one of CatalogSorts; "" is SortRelevance
+	Page       int    // 1-based
+	PerPage    int
 }
 
 // SearchResult is one page of matches, how many there are in all, the
@@ -94,7 +98,7 @@ type SearchResult struct {
 // more letters replaced by the catalog words one typo away from it.
 //
 // Facet counts, pages of ids and spelling corrections are cached in
-// process under the catalog's version (search_cache.go); the items of the
+// process under the catalog's version (cache.go); the items of the
 // page are always read fresh.
 func (s *Service) Search(ctx context.Context, q SearchQuery) (SearchResult, error) {
 	if q.Sort == "" {
@@ -191,7 +195,7 @@ func (s *Service) pageIDs(ctx context.Context, f searchFilter, q SearchQuery, of
 		return s.popularPage(ctx, f, offset, q.PerPage, textKey)
 	}
 	if key != "" {
-		key = fmt.Sprintf("%s|page|%q|%t|%s|%d|%d", key, q.Category, q.InStock, q.Sort, offset, q.PerPage)
+		key = fmt.Sprintf("%s|page|%q|%q|%t|%s|%d|%d", key, q.Category, q.Categories, q.InStock, q.Sort, offset, q.PerPage)
 	}
 	return s.cachedPage(ctx, f, q.Sort, offset, q.PerPage, key)
 }
@@ -265,7 +269,7 @@ func (res *SearchResult) fillFacets(counts []facetCount, q SearchQuery) {
 		if q.InStock {
 			n = c.inStock
 		}
-		inCat := q.Category == "" || c.category == q.Category
+		inCat := (q.Category == "" || c.category == q.Category) && (len(q.Categories) == 0 || slices.Contains(q.Categories, c.category))
 		if n > 0 {
 			res.Categories = append(res.Categories, catalog.Category{Name: c.category, Count: n})
 			if inCat {
@@ -375,6 +379,13 @@ func (f searchFilter) where(withCategory, withStock bool) (string, []any) {
 	}
 	if withCategory && f.category != "" {
 		conds = append(conds, "items.category = "+arg(f.category))
+	}
+	if withCategory && len(f.q.Categories) > 0 {
+		in := make([]string, len(f.q.Categories))
+		for i, c := range f.q.Categories {
+			in[i] = arg(c)
+		}
+		conds = append(conds, "items.category IN ("+strings.Join(in, ", ")+")")
 	}
 	if withStock && f.q.InStock {
 		conds = append(conds, "items.stock > 0")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	mrand "math/rand/v2"
+	"slices"
 	"time"
 
 	"storefront/store/board"
@@ -15,62 +16,73 @@ import (
 // Their passwords are random: nobody signs in as them.
 var DemoArticleUsers = []string{"ada", "brian", "carmen", "dmitri", "esther", "farid", "gwen", "hiro", "ines", "jonas"}
 
-// demoArticle is one seeded post.
+// demoArticle is one seeded post: a title with a link, a text, or both.
 type demoArticle struct {
-	title, link string
-	groups      []string
+	title, link, body string
+	groups            []string
 }
 
+// demoArticles are what a shop's readers write about: the things they
+// bought, looking after them, and making things.
 var demoArticles = []demoArticle{
-	{"Redis in Action, chapter 1: voting on articles", "https://redis.io/ebook/part-1-getting-started/chapter-1-getting-to-know-redis/", []string{"redis"}},
-	{"Effective Go", "https://go.dev/doc/effective_go", []string{"go"}},
-	{"Sorted sets explained", "https://redis.io/docs/latest/develop/data-types/sorted-sets/", []string{"redis", "databases"}},
-	{"A tour of Go generics", "https://go.dev/doc/tutorial/generics", []string{"go"}},
-	{"Scripting with Lua in Redis", "https://redis.io/docs/latest/develop/interact/programmability/eval-intro/", []string{"redis"}},
-	{"Hash tags and key slots in Redis Cluster", "https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/", []string{"redis", "databases"}},
-	{"Why PostgreSQL's MVCC works the way it does", "https://www.postgresql.org/docs/current/mvcc-intro.html", []string{"databases"}},
-	{"SQLite is not a toy database", "https://www.sqlite.org/whentouse.html", []string{"databases"}},
-	{"The Go memory model", "https://go.dev/ref/mem", []string{"go"}},
-	{"Progressive enhancement still matters", "https://developer.mozilla.org/en-US/docs/Glossary/Progressive_Enhancement", []string{"web"}},
-	{"Content Security Policy in practice", "https://developer.mozilla.org/en-US/docs/Web/HTTP/CSP", []string{"web"}},
-	{"How we pick cast-iron skillets", "https://en.wikipedia.org/wiki/Cast-iron_cookware", []string{"shopping"}},
-	{"Buying a tent that lasts", "https://en.wikipedia.org/wiki/Tent", []string{"shopping"}},
-	{"Context cancellation patterns in Go", "https://go.dev/blog/context", []string{"go"}},
-	{"Rate limiting with a sliding window log", "https://redis.io/glossary/rate-limiting/", []string{"redis", "web"}},
-	{"Post/Redirect/Get, explained", "https://en.wikipedia.org/wiki/Post/Redirect/Get", []string{"web"}},
-	{"Fountain pens for everyday writing", "https://en.wikipedia.org/wiki/Fountain_pen", []string{"shopping", "offtopic"}},
-	{"The joy of mechanical keyboards", "https://en.wikipedia.org/wiki/Keyboard_technology", []string{"offtopic"}},
-	{"Profiling Go programs", "https://go.dev/blog/pprof", []string{"go"}},
-	{"Redis persistence: RDB and AOF", "https://redis.io/docs/latest/operate/oss_and_stack/management/persistence/", []string{"redis", "databases"}},
-	{"Indexes that PostgreSQL actually uses", "https://www.postgresql.org/docs/current/indexes.html", []string{"databases"}},
-	{"SameSite cookies explained", "https://developer.mozilla.org/en-US/docs/Web/HTTP/Cookies", []string{"web"}},
-	{"Bread baking for programmers", "https://en.wikipedia.org/wiki/Sourdough", []string{"offtopic"}},
-	{"Structured logging with log/slog", "https://go.dev/blog/slog", []string{"go"}},
-	{"Redis streams as a reliable queue", "https://redis.io/docs/latest/develop/data-types/streams/", []string{"redis"}},
-	{"Why your checkout needs a transaction", "https://en.wikipedia.org/wiki/Database_transaction", []string{"databases", "shopping"}},
-	{"HTTP caching headers from first principles", "https://developer.mozilla.org/en-US/docs/Web/HTTP/Caching", []string{"web"}},
-	{"Choosing a rain jacket", "https://en.wikipedia.org/wiki/Raincoat", []string{"shopping"}},
-	{"Go 1.22's loop variable change", "https://go.dev/blog/loopvar-preview", []string{"go"}},
-	{"Pipelining: fewer round trips to Redis", "https://redis.io/docs/latest/develop/use/pipelining/", []string{"redis"}},
-	{"The accessibility of forms", "https://www.w3.org/WAI/tutorials/forms/", []string{"web"}},
-	{"Gardening in small spaces", "https://en.wikipedia.org/wiki/Container_garden", []string{"offtopic"}},
-	{"Table-driven tests in Go", "https://go.dev/wiki/TableDrivenTests", []string{"go"}},
-	{"What bcrypt's cost factor buys you", "https://en.wikipedia.org/wiki/Bcrypt", []string{"web", "databases"}},
-	{"Leaderboards with sorted sets", "https://redis.io/solutions/leaderboards/", []string{"redis", "shopping"}},
-	{"A week without a smartphone", "https://en.wikipedia.org/wiki/Digital_detox", []string{"offtopic"}},
+	{"How I re-waxed my canvas jacket", "", "Mine had gone pale at the shoulders and let the rain through after three winters.\n\nI warmed a bar of wax in a pan of hot water, rubbed it in with a cloth, then went over every seam with a hair dryer until the wax sank in. It took an evening and it beads water again. Do it outside: the smell stays for a day.", []string{"care", "products"}},
+	{"Cast iron care after ten years", "", "My skillet is older than my car. What keeps it black and slick: cook in it often, rinse it hot, dry it on the burner, and wipe a drop of oil in while it is warm.\n\nSoap is fine, soaking is not. If rust shows, scrub it off and season it twice.", []string{"care", "kitchen"}},
+	{"Sharpening a chef's knife on a whetstone", "https://en.wikipedia.org/wiki/Sharpening_stone", "Soak the stone, hold the angle with two coins under the spine while you learn, and count strokes so both sides match. Ten minutes a month beats any pull-through sharpener.", []string{"care", "kitchen"}},
+	{"First night in the Trail Tent", "", "Pitched it in the garden first, which I recommend: the second pole clips in backwards if you are not looking.\n\nOn the hill it stayed dry through a night of drizzle. The porch fits boots and a pack, not much more.", []string{"products", "outdoors"}},
+	{"Building the raised bed kit, step by step", "", "Lay the corners out on level ground before you screw anything; square it by measuring the diagonals. Line the bottom with cardboard and fill it with a mix of compost and topsoil. Mine took an afternoon with two people.", []string{"making", "outdoors"}},
+	{"Darning wool socks so they last another winter", "https://en.wikipedia.org/wiki/Darning", "A darning egg helps, but a light bulb or an orange works. Weave over the hole a little past the worn part, not just the hole itself.", []string{"care", "making"}},
+	{"Which pour-over kettle for a small kitchen?", "", "The counter fits one kettle. Is a gooseneck worth it if I also boil water for pasta? Tell me what you use every day.", []string{"products", "kitchen"}},
+	{"The Leidenfrost effect, or why water dances on a hot pan", "https://en.wikipedia.org/wiki/Leidenfrost_effect", "", []string{"kitchen"}},
+	{"Seasoning a new skillet: oils compared", "", "I tried flaxseed, sunflower and lard on three pans over a month. Flaxseed looked best and flaked first. Sunflower was the one I would use again.", []string{"care", "kitchen"}},
+	{"Packing list for a two-night hike", "", "Tent, sleeping bag rated five degrees below the forecast, stove with one gas can, headlamp, water filter, a warm layer even in summer, and a small first-aid kit.\n\nLeave the second pair of shoes at home.", []string{"outdoors"}},
+	{"Re-proofing a rain jacket that wets out", "https://en.wikipedia.org/wiki/Durable_water_repellent", "Wash it with a technical wash first; dirt is usually the problem. A warm tumble dry brings the coating back before you reach for a spray.", []string{"care", "outdoors"}},
+	{"A cutting board from offcuts", "", "Three strips of maple and one of walnut, glued edge to edge, planed flat and oiled. Not perfect, but it is the board everyone reaches for.", []string{"making", "kitchen"}},
+	{"Sourdough starter from scratch", "https://en.wikipedia.org/wiki/Sourdough", "", []string{"kitchen", "making"}},
+	{"Fountain pen ink that survives a spill", "", "After a coffee went over my notebook I switched to a pigment ink. It needs a rinse of the pen every few weeks, and the page stays readable.", []string{"products"}},
+	{"How to fold a fitted sheet (really)", "", "Corners into corners, inside out, then lay it flat and fold the curved edges in. It still will not look like the shop's, but it fits the shelf.", []string{"offtopic"}},
+	{"Looking after a wooden cutting board", "https://en.wikipedia.org/wiki/Mineral_oil", "Wash by hand, stand it on its edge to dry, and oil it when it looks thirsty. Never the dishwasher.", []string{"care", "kitchen"}},
+	{"Mending a hole in a down sleeping bag", "", "A round patch of repair tape, cut with rounded corners so it does not lift, on both sides of the shell. Push the feathers back in first.", []string{"care", "outdoors"}},
+	{"The Dutch oven bread everyone asks about", "", "No kneading: flour, water, salt and a pinch of yeast, left overnight. Bake it in the Dutch oven with the lid on for half an hour, then lid off until it is dark.\n\nThe heavy lid is the whole trick.", []string{"kitchen"}},
+	{"Leave No Trace: the seven principles", "https://en.wikipedia.org/wiki/Leave_No_Trace", "", []string{"outdoors"}},
+	{"Upcycling an old denim jacket into a tote", "", "The back panel makes the bag, the sleeves make the straps. A denim needle and a slow machine speed are all you need.", []string{"making"}},
+	{"Getting a headlamp to last a whole trip", "", "Use the low setting for camp, keep the batteries warm in your sleeping bag at night, and lock the switch in your pack. Mine lasted four nights on one charge.", []string{"products", "outdoors"}},
+	{"Candle tunnelling and how to fix it", "", "Burn it long enough the first time for the whole top to melt. If it has tunnelled already, wrap foil round the rim with a hole in the middle and let it burn an hour.", []string{"care", "products"}},
+	{"Sashiko: visible mending for beginners", "https://en.wikipedia.org/wiki/Sashiko", "Running stitches in a grid over a patch. It turned the knee of my work trousers into the part people ask about.", []string{"making", "care"}},
+	{"What is your desk setup?", "", "A monitor stand, a lamp and a notebook here. Show me yours: what did you buy that you use every day, and what did you regret?", []string{"offtopic"}},
+	{"A week of one-pan dinners", "", "Monday sausages and peppers, Tuesday fried rice, Wednesday shakshuka, Thursday gnocchi, Friday fish and tomatoes. One pan, one wash.", []string{"kitchen"}},
+	{"Choosing a sleeping bag temperature rating", "https://en.wikipedia.org/wiki/Sleeping_bag", "", []string{"products", "outdoors"}},
+	{"Restoring a thrifted wall clock", "", "New movement, a clean of the glass and a coat of wax on the frame. Two evenings and the price of a sandwich.", []string{"making"}},
+	{"Keeping a hammock from sagging", "", "Hang it with a thirty-degree angle on the straps, not tight as a drum. Lie across it on the diagonal.", []string{"outdoors"}},
+	{"Knife storage: block, magnet or drawer?", "", "The magnet looks best and keeps the edges, but the block is what the kids cannot reach. What do you do?", []string{"kitchen", "products"}},
+	{"Composting in a small garden", "https://en.wikipedia.org/wiki/Compost", "Half greens, half browns, and turn it when you remember. The bin from the shop fits behind the shed.", []string{"outdoors", "making"}},
+	{"Cleaning canvas sneakers without ruining them", "", "Brush the dry dirt off, then a soft brush with soapy water. Stuff them with paper and dry them away from the radiator, or the glue lets go.", []string{"care", "products"}},
+	{"Weaving a storage basket from willow", "https://en.wikipedia.org/wiki/Basket_weaving", "", []string{"making"}},
+	{"The board game we play every Friday", "", "Ours is the one with the trains. It takes an hour, nobody gets left out, and the box has survived six years.", []string{"offtopic"}},
+	{"Washing wool by hand: what worked for me", "", "Lukewarm water, wool wash, no rubbing. Roll it in a towel to press the water out and dry it flat. My scarf is still the size it was.", []string{"care"}},
+	{"Bike commuting through winter", "", "Mudguards, lights on both ends, and gloves a size bigger than you think. The hardest part is the first ten minutes out of the door.", []string{"offtopic", "outdoors"}},
+	{"Ask the shop: which items run out most often?", "", "I keep finding the thing I want sold out. Which ones go fastest, and is there a way to hear when they are back?", []string{"products"}},
 }
 
+// demoComments are the demo readers' comments; demoReplies their replies
+// to them.
 var demoComments = []string{
-	"Great read, thanks for sharing.",
-	"I tried this last week and it worked well for us.",
-	"The part about edge cases is the best bit.",
-	"Does anyone have numbers for a bigger setup?",
-	"Bookmarked. The diagrams help a lot.",
-	"I disagree with the conclusion, but the reasoning is clear.",
+	"Thank you, this is exactly what I needed.",
+	"Tried this last weekend and it worked.",
+	"Very clear, thanks for writing it up.",
+	"Does this work on the older model too?",
+	"Saved for when mine needs it.",
+	"I do it a little differently, but the idea is the same.",
+}
+
+var demoReplies = []string{
+	"Same here, it made a real difference.",
+	"Yes, mine is the old one and it worked fine.",
+	"Good to know, I will try it that way.",
 }
 
 // seedArticles fills an empty board with the demo articles, posted over the
-// last two weeks by the demo users, with their votes and a few comments.
+// last twelve hours by the demo users, with their votes and a few comments
+// (a third comment replies to the first).
 // It runs only when the `article:` counter is unset, and only on the one
 // instance that claims the seed marker, so several instances starting at
 // once seed once (a seeding that fails half way is not retried: the marker
@@ -133,9 +145,19 @@ func (s *Service) seedArticle(ctx context.Context, d demoArticle, poster session
 		u := users[rng.IntN(len(users))]
 		into := time.Duration(600+rng.IntN(3000)) * slot / 3600 // 1/6 to 1 of the slot
 		at := posted.Add(time.Duration(j)*slot + into)
-		comments = append(comments, board.Comment{UserID: u.ID, User: u.Username, Body: demoComments[rng.IntN(len(demoComments))], Posted: at})
+		c := board.Comment{UserID: u.ID, User: u.Username, Body: demoComments[rng.IntN(len(demoComments))], Posted: at}
+		// The third comment answers the first, so that threads show,
+		// from someone else than the first's author.
+		if j == 2 {
+			if u.ID == comments[0].UserID {
+				u = users[(slices.Index(users, u)+1)%len(users)]
+			}
+			c.UserID, c.User, c.Parent = u.ID, u.Username, 1
+			c.Body = demoReplies[len(d.title)%len(demoReplies)]
+		}
+		comments = append(comments, c)
 	}
-	a, err := s.Board.WriteDemo(ctx, board.Article{Title: d.title, Link: d.link, Poster: poster.Username, PosterID: poster.ID,
+	a, err := s.Board.WriteDemo(ctx, board.Article{Title: d.title, Link: d.link, Body: d.body, Poster: poster.Username, PosterID: poster.ID,
 		Posted: posted, Groups: d.groups}, up, down, comments)
 	if err != nil {
 		return err

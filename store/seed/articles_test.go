@@ -1,6 +1,7 @@
 package seed_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -46,5 +47,59 @@ func TestDemoBoardIsInThePast(t *testing.T) {
 	}
 	if comments == 0 {
 		t.Error("the demo board has no comments")
+	}
+}
+
+// TestDemoBoardIsTheShopsCommunity: the demo board reads as the shop's
+// readers talking about what they bought, looking after it and making
+// things: no programming topics, texts as well as links (some posts are
+// text only), every group in use, and some comments answered.
+func TestDemoBoardIsTheShopsCommunity(t *testing.T) {
+	st := wiringtest.New(t, func(o *wiring.Options) { o.SeedArticles = true })
+	ctx := t.Context()
+	p, err := st.Board.Articles(ctx, board.ArticleQuery{Sort: board.SortNew, Page: 1, PerPage: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts, textOnly, replies int
+	groups := map[string]int{}
+	for _, a := range p.Articles {
+		for _, word := range []string{"redis", "golang", " go ", "postgres", "sqlite", "lua", "http", "cookie"} {
+			if strings.Contains(" "+strings.ToLower(a.Title)+" ", word) {
+				t.Errorf("demo article %q is about %s, not the shop", a.Title, strings.TrimSpace(word))
+			}
+		}
+		if a.Body != "" {
+			texts++
+		}
+		if a.Link == "" {
+			textOnly++
+		}
+		for _, g := range a.Groups {
+			groups[g]++
+		}
+		_, cs, err := st.Board.ArticleWithComments(ctx, a.ID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			if c.Parent > 0 {
+				replies++
+				if c.UserID == cs[c.Parent-1].UserID {
+					t.Errorf("article %d: a demo reader answers their own comment", a.ID)
+				}
+			}
+		}
+	}
+	if texts < len(p.Articles)/2 || textOnly == 0 || textOnly == len(p.Articles) {
+		t.Errorf("%d of %d demo articles have a text, %d are text only", texts, len(p.Articles), textOnly)
+	}
+	for _, g := range board.ArticleGroups {
+		if groups[g] == 0 {
+			t.Errorf("no demo article in group %s", g)
+		}
+	}
+	if replies == 0 {
+		t.Error("no demo comment is answered")
 	}
 }

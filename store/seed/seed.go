@@ -8,6 +8,7 @@ import (
 
 	"storefront/store/board"
 	"storefront/store/catalog"
+	"storefront/store/collections"
 	"storefront/store/media"
 	"storefront/store/platform"
 	"storefront/store/sessions"
@@ -31,6 +32,8 @@ type Deps struct {
 	Sessions *sessions.Service
 	Board    *board.Service
 	Social   *social.Service
+	// Collections, when set, gets the demo's two collections.
+	Collections *collections.Service
 }
 
 // Options say which demo data to add beside the catalog and the admin.
@@ -44,6 +47,9 @@ type Options struct {
 	// Variants gives the demo catalog its options and variants
 	// (DemoVariants; main turns it on, tests that want them opt in).
 	Variants bool
+	// NoDemo starts the shop empty (SEED_DEMO=false): Demo creates the
+	// admin account and nothing else, no items, articles or users.
+	NoDemo bool
 	// PictureCacheDir, if set, is a directory where the generated demo
 	// pictures are kept for the next start of the same program (see
 	// demoPictures): drawing them is most of a first start's work.
@@ -62,8 +68,10 @@ func New(b platform.Base, opt Options, d Deps) *Service {
 // creates the admin account with a random password (adminPassword empty),
 // it returns that password, which exists nowhere else; otherwise "".
 func (s *Service) Demo(ctx context.Context, adminPassword string) (string, error) {
-	if err := s.Items(ctx); err != nil {
-		return "", err
+	if !s.opt.NoDemo {
+		if err := s.Items(ctx); err != nil {
+			return "", err
+		}
 	}
 	generated := adminPassword == ""
 	if generated {
@@ -76,6 +84,9 @@ func (s *Service) Demo(ctx context.Context, adminPassword string) (string, error
 	shown := ""
 	if created && generated {
 		shown = adminPassword
+	}
+	if s.opt.NoDemo {
+		return shown, nil
 	}
 	if err := s.Pictures(ctx); err != nil {
 		return shown, err
@@ -98,6 +109,9 @@ func (s *Service) Items(ctx context.Context) error {
 		if err := s.Catalog.AddDemoVariants(ctx, DemoVariants(items)); err != nil {
 			return fmt.Errorf("seed variants: %w", err)
 		}
+	}
+	if err := s.tree(ctx); err != nil {
+		return err
 	}
 	s.log.Info("seeded demo catalog", "items", DemoItemCount)
 	return nil

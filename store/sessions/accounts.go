@@ -21,7 +21,10 @@ const AdminUsername = "admin"
 type User struct {
 	ID       int64
 	Username string
-	IsAdmin  bool
+	// IsAdmin is "has a staff role": Role is not RoleNone.
+	IsAdmin bool
+	// Role is what the account may do in /admin (RoleNone for a shopper).
+	Role Role
 	// Banned is set once an admin banned the account.
 	Banned bool
 }
@@ -61,11 +64,15 @@ func (s *Service) createUser(ctx context.Context, username, password string, adm
 	if err != nil {
 		return User{}, fmt.Errorf("create user: %w", err)
 	}
-	u := User{Username: username, IsAdmin: admin}
+	role := RoleNone
+	if admin {
+		role = RoleOwner // the account made on first start is the first owner
+	}
+	u := User{Username: username, IsAdmin: admin, Role: role}
 	err = s.db.QueryRowContext(ctx,
-		`INSERT INTO users (username, username_key, password_hash, is_admin, created_at) VALUES ($1, $2, $3, $4, $5)
+		`INSERT INTO users (username, username_key, password_hash, is_admin, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)
 		 ON CONFLICT (username_key) DO NOTHING RETURNING id`,
-		username, strings.ToLower(username), string(hash), admin, s.clock.Now().Unix()).Scan(&u.ID)
+		username, strings.ToLower(username), string(hash), admin, string(role), s.clock.Now().Unix()).Scan(&u.ID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, platform.ErrConflict
 	}
@@ -91,8 +98,9 @@ func (s *Service) Authenticate(ctx context.Context, username, password string) (
 	var u User
 	var hash string
 	var banned sql.NullInt64
-	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, password_hash, banned_at FROM users WHERE username_key = $1`,
-		strings.ToLower(username)).Scan(&u.ID, &u.Username, &u.IsAdmin, &hash, &banned)
+	err := s.db.QueryRowContext(ctx, `SELECT id, username, role, password_hash, banned_at FROM users WHERE username_key = $1`,
+		strings.ToLower(username)).Scan(&u.ID, &u.Username, &u.Role, &hash, &banned)
+	u.IsAdmin = u.Role != RoleNone
 	if errors.Is(err, sql.ErrNoRows) {
 		_ = bcrypt.CompareHashAndPassword(s.dummyHash(), passwordInput(password))
 		return User{}, ErrBadCredentials
@@ -115,8 +123,8 @@ func (s *Service) Authenticate(ctx context.Context, username, password string) (
 func (s *Service) UserByID(ctx context.Context, id int64) (User, error) {
 	var u User
 	var banned sql.NullInt64
-	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, banned_at FROM users WHERE id = $1`, id).Scan(&u.ID, &u.Username, &u.IsAdmin, &banned)
-	u.Banned = banned.Valid
+	err := s.db.QueryRowContext(ctx, `SELECT id, username, role, banned_at FROM users WHERE id = $1`, id).Scan(&u.ID, &u.Username, &u.Role, &banned)
+	u.Banned, u.IsAdmin = banned.Valid, u.Role != RoleNone
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, platform.ErrNotFound
 	}
@@ -130,8 +138,8 @@ func (s *Service) UserByID(ctx context.Context, id int64) (User, error) {
 func (s *Service) UserByName(ctx context.Context, name string) (User, error) {
 	var u User
 	var banned sql.NullInt64
-	err := s.db.QueryRowContext(ctx, `SELECT id, username, is_admin, banned_at FROM users WHERE username_key = $1`, strings.ToLower(name)).Scan(&u.ID, &u.Username, &u.IsAdmin, &banned)
-	u.Banned = banned.Valid
+	err := s.db.QueryRowContext(ctx, `SELECT id, username, role, banned_at FROM users WHERE username_key = $1`, strings.ToLower(name)).Scan(&u.ID, &u.Username, &u.Role, &banned)
+	u.Banned, u.IsAdmin = banned.Valid, u.Role != RoleNone
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, platform.ErrNotFound
 	}
@@ -180,16 +188,17 @@ func (s *Service) UsersByID(ctx context.Context, ids []int64) (map[int64]User, e
 		return out, nil
 	}
 	ph, args := platform.InList(1, ids)
-	rows, err := s.db.QueryContext(ctx, `SELECT id, username, is_admin FROM users WHERE id IN (`+ph+`)`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, username, role FROM users WHERE id IN (`+ph+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("users: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var u User
-		if err := rows.Scan(&u.ID, &u.Username, &u.IsAdmin); err != nil {
+		if err := rows.Scan(&u.ID, &u.Username, &u.Role); err != nil {
 			return nil, fmt.Errorf("users: %w", err)
 		}
+		u.IsAdmin = u.Role != RoleNone
 		out[u.ID] = u
 	}
 	return out, rows.Err()

@@ -2,9 +2,11 @@ package sessions
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
+	"storefront/store/audit"
 	"storefront/store/platform"
 )
 
@@ -24,7 +26,7 @@ func (s *Service) BanUser(ctx context.Context, name string) (User, int, error) {
 	// The ban is written before the sessions are read: a sign-in racing
 	// with it adds its session before checking the ban (see SignIn's
 	// caller), so either we find that session or it finds the ban.
-	if _, err := s.db.ExecContext(ctx, `UPDATE users SET banned_at = $1 WHERE id = $2 AND banned_at IS NULL`, s.clock.Now().Unix(), u.ID); err != nil {
+	if _, err := s.setBanned(ctx, u, `UPDATE users SET banned_at = $1 WHERE id = $2 AND banned_at IS NULL`, s.clock.Now().Unix(), u.ID); err != nil {
 		return u, 0, fmt.Errorf("ban %q: %w", name, err)
 	}
 	u.Banned = true
@@ -40,16 +42,33 @@ func (s *Service) UnbanUser(ctx context.Context, name string) (User, bool, error
 	if err != nil {
 		return User{}, false, err
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE users SET banned_at = NULL WHERE id = $1 AND banned_at IS NOT NULL`, u.ID)
-	if err != nil {
-		return u, false, fmt.Errorf("unban %q: %w", name, err)
-	}
-	n, err := res.RowsAffected()
+	was, err := s.setBanned(ctx, u, `UPDATE users SET banned_at = NULL WHERE id = $1 AND banned_at IS NOT NULL`, u.ID)
 	if err != nil {
 		return u, false, fmt.Errorf("unban %q: %w", name, err)
 	}
 	u.Banned = false
-	return u, n > 0, nil
+	return u, was, nil
+}
+
+// setBanned runs a ban's or an unban's update of account u and, when it
+// changed the account, its audit entry, in one transaction; it reports
+// whether the update changed the account.
+func (s *Service) setBanned(ctx context.Context, u User, q string, args ...any) (bool, error) {
+	var changed bool
+	err := platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil || n == 0 {
+			return err
+		}
+		changed = true
+		return audit.Record(ctx, tx, audit.Entry{Kind: "user.ban", Target: "user " + u.Username,
+			Before: audit.Fields{"banned": u.Banned}, After: audit.Fields{"banned": !u.Banned}})
+	})
+	return changed, err
 }
 
 // BannedUser is a banned account as the moderation page lists it.

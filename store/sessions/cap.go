@@ -3,7 +3,6 @@ package sessions
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"storefront/store/keys"
@@ -45,7 +44,7 @@ func (s *Service) Admit(ctx context.Context) error {
 		return nil
 	}
 	now := s.clock.Now()
-	if until, ok := s.capped.get(addr, now); ok {
+	if until, ok := s.capped.Get(addr, now); ok {
 		return &TooManySessionsError{RetryAfter: until.Sub(now)}
 	}
 	a, err := s.limiter.Allow(ctx, keys.RateNewSession, addr, s.opt.SessionRate)
@@ -53,42 +52,17 @@ func (s *Service) Admit(ctx context.Context) error {
 		return err
 	}
 	if !a.Allowed {
-		s.capped.put(addr, now.Add(a.RetryAfter))
+		s.capped.Put(addr, now.Add(a.RetryAfter), now.Add(a.RetryAfter))
 		return &TooManySessionsError{RetryAfter: a.RetryAfter}
 	}
 	return nil
 }
 
-// cappedAddrs remembers client addresses over the cap of new sessions
-// until the time Redis said they may make another, so that a client that
-// never keeps cookies costs no Redis round trip per request once refused.
-// The memory is exact, not a guess: the cap is a sliding window, so no
-// event on any instance can admit the address before that time; events
-// elsewhere can only push it later, which the next ask learns. Bounded:
-// past cappedAddrsMax it starts over (a forgotten address asks Redis).
-type cappedAddrs struct {
-	mu sync.Mutex
-	m  map[string]time.Time
-}
-
+// The capped addresses are client addresses over the cap of new sessions,
+// kept until the time Redis said they may make another, so that a client
+// that never keeps cookies costs no Redis round trip per request once
+// refused. The memory is exact, not a guess: the cap is a sliding window,
+// so no event on any instance can admit the address before that time;
+// events elsewhere can only push it later, which the next ask learns.
+// Bounded by cappedAddrsMax (platform.Memo: a forgotten address asks Redis).
 const cappedAddrsMax = 100_000
-
-func (c *cappedAddrs) get(addr string, now time.Time) (time.Time, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	until, ok := c.m[addr]
-	if ok && !now.Before(until) {
-		delete(c.m, addr)
-		return time.Time{}, false
-	}
-	return until, ok
-}
-
-func (c *cappedAddrs) put(addr string, until time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= cappedAddrsMax {
-		c.m = make(map[string]time.Time)
-	}
-	c.m[addr] = until
-}

@@ -32,7 +32,10 @@ func (s *Service) NoteDevice(ctx context.Context, userID int64, token, device st
 	if len(device) > 80 {
 		device = device[:80]
 	}
-	if err := s.rdb.HSet(ctx, keys.UserDevices(userID), keys.SessionID(token), device).Err(); err != nil {
+	if err := s.upgradeUserSessions(ctx, userID); err != nil {
+		return err
+	}
+	if err := noteDevice.Run(ctx, s.rdb, []string{keys.UserSessions(userID)}, keys.SessionID(token), device).Err(); err != nil {
 		return fmt.Errorf("note device: %w", err)
 	}
 	return nil
@@ -46,9 +49,8 @@ func (s *Service) UserSessionList(ctx context.Context, userID int64, current str
 		return nil, err
 	}
 	pipe := s.rdb.Pipeline()
-	signedIn := pipe.ZMScore(ctx, keys.UserSessions(userID), live...)
+	entries := pipe.HMGet(ctx, keys.UserSessions(userID), live...)
 	seen := pipe.ZMScore(ctx, keys.Recent, live...)
-	devices := pipe.HMGet(ctx, keys.UserDevices(userID), live...)
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return nil, fmt.Errorf("sessions list: %w", err)
 	}
@@ -59,14 +61,13 @@ func (s *Service) UserSessionList(ctx context.Context, userID int64, current str
 	out := make([]UserSession, 0, len(live))
 	for i, sid := range live {
 		us := UserSession{ID: sid, Current: sid == currentSID}
-		if v := signedIn.Val(); i < len(v) {
-			us.SignedIn = time.Unix(int64(v[i]), 0)
+		if v := entries.Val(); i < len(v) {
+			if e, ok := v[i].(string); ok {
+				us.SignedIn, us.Device = parseSessionEntry(e)
+			}
 		}
 		if v := seen.Val(); i < len(v) && v[i] >= keys.SignedInScore {
 			us.LastSeen = time.Unix(int64(v[i]-keys.SignedInScore), 0)
-		}
-		if v := devices.Val(); i < len(v) {
-			us.Device, _ = v[i].(string)
 		}
 		out = append(out, us)
 	}

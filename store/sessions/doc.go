@@ -3,20 +3,26 @@
 // bans, lifting them and the list of the banned, the accounts' email
 // addresses and the emailed single-use links (verification and password
 // reset, whose emails the OnTokenTx listeners write in the same
-// transaction), the cap of new guest
+// transaction; ReissueToken makes a link's token again as its email is
+// sent, so the outbox stores none), the cap of new guest
 // sessions per client address, each account's list of sessions, and the
 // cleanup that keeps at most SESSION_LIMIT sessions.
 //
 // Redis keys: `recent:` (every session, last seen; signed-in ones ranked
 // after every guest by keys.SignedInScore), `login:` (signed-in session ->
 // user), a session's viewed items `seen:{<sid>}` (with its guest cart and
-// the `viewed:{<sid>}` list sessions kept them in before, in one slot), `{user:<id>}:sessions` and `{user:<id>}:devices` (where each of
-// those sessions signed in from, for the account page), the
+// the `viewed:{<sid>}` list sessions kept them in before, in one slot), `{user:<id>}:sessions` (each
+// session an account signed in on, when, and the device it signed in
+// from, for the account page; the `{user:<id>}:devices` of older
+// accounts is folded into it when first touched), the
 // `new-session` rate limit, and the `cleanup` lease and worker report.
 // Tables: users, account_tokens (the links: only the SHA-256 of each
 // secret, single use), and cookie_keys (the
 // keys that sign the cookies and tokens when COOKIE_KEYS is not set, one
-// row shared by every instance: SharedCookieKeys).
+// row shared by every instance: SharedCookieKeys), user_totp and
+// user_recovery_codes (two-factor sign-in, twofactor.go: the TOTP secret
+// sealed by the HTTP layer, the recovery codes as digests; with the
+// `2fa:pending:`, `2fa:setup:` and `2fa:used:` keys).
 //
 // One round trip per page: the session read (AddLoad) carries the cart's
 // count (cart.AddCount) and the unread count (notify.AddUnread); the page

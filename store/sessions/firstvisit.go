@@ -93,7 +93,7 @@ func (s *Service) CappedHere(ctx context.Context) bool {
 	if addr == "" {
 		return false
 	}
-	_, ok := s.capped.get(addr, s.clock.Now())
+	_, ok := s.capped.Get(addr, s.clock.Now())
 	return ok
 }
 
@@ -139,7 +139,7 @@ func (s *Service) AdmitNew(ctx context.Context, news []NewSession) (map[string]b
 			admitted[capped[i].Token] = true
 			continue
 		}
-		s.capped.put(capped[i].Addr, now.Add(a.RetryAfter))
+		s.capped.Put(capped[i].Addr, now.Add(a.RetryAfter), now.Add(a.RetryAfter))
 		s.gone.add(capped[i].Token)
 	}
 	return admitted, nil

@@ -31,7 +31,7 @@ type Service struct {
 	carts   *cart.Service
 	host    *workers.Host
 	// capped holds client addresses over the cap of new sessions (cap.go).
-	capped cappedAddrs
+	capped *platform.Memo[string, time.Time]
 	// gone holds tokens found gone behind the request (gone.go).
 	gone goneTokens
 	// dummyHash is a password hash at this service's cost, compared
@@ -66,6 +66,7 @@ func New(b platform.Base, opt Options, limiter *ratelimit.Limiter, carts *cart.S
 	}
 	s := &Service{
 		rdb: b.Redis, db: b.DB, log: b.Log, clock: b.Clock, reader: b.Reader, opt: opt, limiter: limiter, carts: carts, host: host,
+		capped: platform.NewMemo[string, time.Time](cappedAddrsMax),
 		evictedTotal: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "storefront_sessions_evicted_total",
 			Help: "Sessions evicted by the cleanup worker of this instance.",

@@ -22,9 +22,12 @@ import (
 type SessionState struct {
 	Known  bool
 	UserID int64
-	// CartCount is the total quantity in the cart (what shoppers expect the
-	// badge to show), the same number as SetCartLine's Cart.Count.
+	// CartCount is the total quantity in the cart, every line, the same
+	// number as SetCartLine's Cart.Count.
 	CartCount int64
+	// CartLines are the cart's lines: the header's badge counts those
+	// the catalog can sell now.
+	CartLines []cart.Line
 	// Unread is the signed-in user's unread notifications, all kinds.
 	Unread int64
 }
@@ -97,11 +100,11 @@ func (s *Service) loadSessionCounted(ctx context.Context, c *redis.Client, token
 	if st.UserID > 0 && st.UserID == claimedUserID {
 		cartOf = st.UserID
 	}
-	n, err := cart.CountOf(ctx, c, token, cartOf)
+	lines, err := cart.LinesOf(ctx, c, token, cartOf)
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return SessionState{}, fmt.Errorf("%w: %w", errCachedCounts, err)
 	}
-	st.CartCount = n
+	st.CartLines, st.CartCount = lines, cart.Count(lines)
 	if st.UserID > 0 && st.UserID == claimedUserID {
 		if st.Unread, err = notify.UnreadOf(ctx, c, claimedUserID); err != nil && !errors.Is(err, redis.Nil) {
 			return SessionState{}, fmt.Errorf("%w: %w", errCachedCounts, err)
@@ -157,7 +160,8 @@ func (r Load) State() SessionState {
 	if !st.Known {
 		return st
 	}
-	st.CartCount = r.cart.Count(st.UserID)
+	st.CartLines = r.cart.Lines(st.UserID)
+	st.CartCount = cart.Count(st.CartLines)
 	if r.unread != nil && st.UserID > 0 && st.UserID == r.claimed {
 		st.Unread = r.unread.Total()
 	}
@@ -285,6 +289,9 @@ func (s *Service) SignIn(ctx context.Context, oldToken, newToken string, userID 
 			guestCart, viewed = &c, v.IDs()
 		}
 	}
+	if err := s.upgradeUserSessions(ctx, userID); err != nil {
+		return 0, fmt.Errorf("sign in: %w", err)
+	}
 	sid := keys.SessionID(newToken)
 	pipe := s.rdb.Pipeline()
 	merged := s.carts.AddMerge(ctx, pipe, userID, guestCart)
@@ -293,7 +300,7 @@ func (s *Service) SignIn(ctx context.Context, oldToken, newToken string, userID 
 	}
 	pipe.HSet(ctx, keys.Login, sid, userID)
 	pipe.ZAdd(ctx, keys.Recent, redis.Z{Score: sessionScore(s.clock.Seconds(), true), Member: sid})
-	pipe.ZAdd(ctx, keys.UserSessions(userID), redis.Z{Score: s.clock.Seconds(), Member: sid})
+	pipe.HSet(ctx, keys.UserSessions(userID), sid, sessionEntry(s.clock.Seconds(), ""))
 	if oldToken != "" {
 		s.addDeleteSession(ctx, pipe, keys.SessionID(oldToken))
 	}
@@ -419,11 +426,11 @@ func ReadCached(ctx context.Context, c redis.Cmdable, token string, claimedUserI
 	if st.UserID > 0 && st.UserID == claimedUserID {
 		cartOf = st.UserID
 	}
-	n, err := cart.CountOf(ctx, c, token, cartOf)
+	lines, err := cart.LinesOf(ctx, c, token, cartOf)
 	if err != nil {
 		return SessionState{}, fmt.Errorf("session: %w", err)
 	}
-	st.CartCount = n
+	st.CartLines, st.CartCount = lines, cart.Count(lines)
 	return st, nil
 }
 

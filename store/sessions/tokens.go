@@ -19,12 +19,14 @@ import (
 const (
 	TokenVerify = "verify" // confirms the account's email address
 	TokenReset  = "reset"  // sets a new password
+	TokenInvite = "invite" // makes a staff account (staff.go)
 )
 
 // How long a link works.
 const (
 	ResetTTL  = time.Hour
 	VerifyTTL = 48 * time.Hour
+	InviteTTL = 7 * 24 * time.Hour
 )
 
 // Why a link is refused; nothing changed.
@@ -42,7 +44,10 @@ var (
 // TokenMail is a new link to email, as the OnTokenTx listeners hear of it
 // inside the transaction that made it.
 type TokenMail struct {
-	Kind     string // TokenVerify or TokenReset
+	ID   int64  // the link's row: ReissueToken makes its token again
+	Kind string // TokenVerify, TokenReset or TokenInvite
+	// Role is an invitation's role (TokenInvite only).
+	Role     Role
 	UserID   int64
 	Username string
 	Email    string
@@ -62,26 +67,60 @@ func (s *Service) OnTokenTx(f func(ctx context.Context, tx *sql.Tx, m TokenMail)
 // only the SHA-256 is stored, so a link cannot be made or altered without
 // the shop, and a leaked table gives no working link.
 func (s *Service) newToken(ctx context.Context, tx *sql.Tx, kind string, u User, email string, ttl time.Duration) error {
+	_, err := s.newLink(ctx, tx, TokenMail{Kind: kind, UserID: u.ID, Username: u.Username, Email: email}, ttl, 0)
+	return err
+}
+
+// newLink writes the link m describes (its kind, account, address and,
+// for an invitation, role) inside tx, expiring after ttl, and tells the
+// listeners; invitedBy is the staff member who sent an invitation. It
+// returns the link's row.
+func (s *Service) newLink(ctx context.Context, tx *sql.Tx, m TokenMail, ttl time.Duration, invitedBy int64) (int64, error) {
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
-		return fmt.Errorf("token: %w", err)
+		return 0, fmt.Errorf("token: %w", err)
 	}
 	secret := base64.RawURLEncoding.EncodeToString(raw[:])
 	now := s.clock.Now()
-	m := TokenMail{Kind: kind, UserID: u.ID, Username: u.Username, Email: email, Expires: now.Add(ttl).Truncate(time.Second)}
+	m.Expires = now.Add(ttl).Truncate(time.Second)
 	var id int64
-	err := tx.QueryRowContext(ctx, `INSERT INTO account_tokens (user_id, kind, secret_sum, email, created_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, u.ID, kind, secretSum(secret), email, now.Unix(), m.Expires.Unix()).Scan(&id)
+	err := tx.QueryRowContext(ctx, `INSERT INTO account_tokens (user_id, kind, secret_sum, email, created_at, expires_at, role, invited_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`, m.UserID, m.Kind, secretSum(secret), m.Email, now.Unix(), m.Expires.Unix(),
+		string(m.Role), invitedBy).Scan(&id)
 	if err != nil {
-		return fmt.Errorf("token: %w", err)
+		return 0, fmt.Errorf("token: %w", err)
 	}
-	m.Token = strconv.FormatInt(id, 10) + "." + secret
+	m.ID, m.Token = id, strconv.FormatInt(id, 10)+"."+secret
 	for _, f := range s.tokenTx {
 		if err := f(ctx, tx, m); err != nil {
-			return fmt.Errorf("token mail: %w", err)
+			return 0, fmt.Errorf("token mail: %w", err)
 		}
 	}
-	return nil
+	return id, nil
+}
+
+// ReissueToken makes a new token for link id, which still works (unused,
+// not expired), and returns it; the link's earlier token stops working.
+// The outbox calls it as it sends the link's email, so the token exists
+// only in the message that left: no stored copy of the message holds a
+// working link. ErrTokenExpired: the link was used or expired.
+func (s *Service) ReissueToken(ctx context.Context, id int64) (string, error) {
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", fmt.Errorf("reissue token: %w", err)
+	}
+	secret := base64.RawURLEncoding.EncodeToString(raw[:])
+	res, err := s.db.ExecContext(ctx, `UPDATE account_tokens SET secret_sum = $1 WHERE id = $2 AND used_at IS NULL AND expires_at > $3`,
+		secretSum(secret), id, s.clock.Now().Unix())
+	if err != nil {
+		return "", fmt.Errorf("reissue token: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return "", fmt.Errorf("reissue token: %w", err)
+	} else if n == 0 {
+		return "", ErrTokenExpired
+	}
+	return strconv.FormatInt(id, 10) + "." + secret, nil
 }
 
 func secretSum(secret string) string {

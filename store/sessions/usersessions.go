@@ -15,7 +15,10 @@ import (
 // liveUserSessions returns the session ids in the user's session list and
 // which of them `login:` still gives to the user.
 func (s *Service) liveUserSessions(ctx context.Context, userID int64) (all, live []string, err error) {
-	all, err = s.rdb.ZRange(ctx, keys.UserSessions(userID), 0, -1).Result()
+	if err := s.upgradeUserSessions(ctx, userID); err != nil {
+		return nil, nil, err
+	}
+	all, err = s.rdb.HKeys(ctx, keys.UserSessions(userID)).Result()
 	if err != nil || len(all) == 0 {
 		return nil, nil, err
 	}
@@ -46,20 +49,13 @@ func (s *Service) pruneUserSessions(ctx context.Context, userID int64) error {
 	for _, t := range live {
 		keep[t] = true
 	}
-	var gone []any
+	var gone []string
 	for _, t := range all {
 		if !keep[t] {
 			gone = append(gone, t)
 		}
 	}
-	goneFields := make([]string, len(gone))
-	for i, sid := range gone {
-		goneFields[i] = sid.(string)
-	}
-	pipe := s.rdb.Pipeline()
-	pipe.ZRem(ctx, keys.UserSessions(userID), gone...)
-	pipe.HDel(ctx, keys.UserDevices(userID), goneFields...)
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := s.rdb.HDel(ctx, keys.UserSessions(userID), gone...).Err(); err != nil {
 		return fmt.Errorf("sign in: sessions: %w", err)
 	}
 	return nil
@@ -103,17 +99,14 @@ func (s *Service) endSessions(ctx context.Context, userID int64, end func(sid st
 			ended++
 		}
 	}
-	var drop []any
-	var dropFields []string
+	var drop []string
 	for _, sid := range all {
 		if end(sid) {
 			drop = append(drop, sid)
-			dropFields = append(dropFields, sid)
 		}
 	}
 	if len(drop) > 0 {
-		pipe.ZRem(ctx, keys.UserSessions(userID), drop...)
-		pipe.HDel(ctx, keys.UserDevices(userID), dropFields...)
+		pipe.HDel(ctx, keys.UserSessions(userID), drop...)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, fmt.Errorf("end sessions: %w", err)

@@ -256,7 +256,10 @@ func Redis(t testing.TB) redis.UniversalClient {
 	minis[t] = mr
 	mu.Unlock()
 	t.Cleanup(func() { mu.Lock(); delete(minis, t); mu.Unlock() })
-	c := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+	// miniredis runs in the test's own process: on a loaded machine (every
+	// package's tests at once on two cores) a big pipeline can take longer
+	// than go-redis's 3 s read timeout without anything being wrong.
+	c := redis.NewClient(&redis.Options{Addr: mr.Addr(), ReadTimeout: time.Minute, WriteTimeout: time.Minute})
 	t.Cleanup(func() { c.Close() })
 	return c
 }

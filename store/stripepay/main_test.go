@@ -35,6 +35,38 @@ func cardShop(t *testing.T, edit ...func(*wiring.Options)) (*wiring.Services, fu
 	return st, requests
 }
 
+// gatedShop is a shop with card payments against stripe-mock behind a
+// gate that makes Stripe fail as the test asks.
+func gatedShop(t *testing.T, edit ...func(*wiring.Options)) (*wiring.Services, *storetest.StripeGate) {
+	t.Helper()
+	gate := storetest.NewStripeGate(t, storetest.StripeMock(t))
+	st := wiringtest.New(t, append([]func(*wiring.Options){func(o *wiring.Options) {
+		o.Stripe.SecretKey, o.Stripe.WebhookSecret, o.Stripe.APIBase = "sk_test_storefront", whsec, gate.URL()
+	}}, edit...)...)
+	return st, gate
+}
+
+// refundRow is an order's refunds as the ledger has them.
+func refundsOf(t *testing.T, st *wiring.Services, orderID int64) []orders.Refund {
+	t.Helper()
+	rs, err := st.Orders.Refunds(context.WithoutCancel(t.Context()), orderID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// pay sends a signed checkout.session.completed for order o, paid by pi.
+func pay(t *testing.T, st *wiring.Services, eventID string, o orders.Order, pi string) string {
+	t.Helper()
+	payload := completed(eventID, o.ID, o.TotalCents, "paid", pi)
+	outcome, err := st.Card.HandleWebhook(context.WithoutCancel(t.Context()), payload, sign(payload, whsec))
+	if err != nil {
+		t.Fatalf("webhook %s: %v", eventID, err)
+	}
+	return outcome
+}
+
 // cardOrder places a card order of qty units of item for a new shopper.
 func cardOrder(t *testing.T, st *wiring.Services, name string, item, qty int64) orders.Order {
 	t.Helper()

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/stripe/stripe-go/v82"
 	"github.com/stripe/stripe-go/v82/webhook"
@@ -20,21 +22,32 @@ var ErrBadSignature = errors.New("stripe webhook: bad signature")
 // provider names Stripe in orders.PaymentConfirmation.
 const provider = "stripe"
 
+// Tolerance is how far an event's signed time may be from now, before or
+// after, for it to be believed (Stripe's own default).
+const Tolerance = webhook.DefaultTolerance
+
 // HandleWebhook checks an event's signature and handles it:
 // checkout.session.completed with payment_status paid goes to
 // orders.ConfirmPayment (once per event id; the order is paid only when
-// amount_total equals its total). Other events change nothing. It
-// returns the outcome (for logs and tests; "" for events it ignores) and
-// an error only for a bad signature (ErrBadSignature) or a failure Stripe
-// should retry.
+// amount_total, in the order's currency, equals its total; a payment the
+// order cannot keep is owed back in full). An event signed more than
+// Tolerance before or after now is refused like a bad signature: an old
+// one may be a replay, one from the future a forged clock. Other events
+// change nothing. It returns the outcome (for logs and tests; "" for
+// events it ignores) and an error only for a bad signature
+// (ErrBadSignature) or a failure Stripe should retry. Every call to
+// Stripe it makes is bounded by ctx's deadline.
 func (m *Method) HandleWebhook(ctx context.Context, payload []byte, signature string) (string, error) {
 	if m.cfg.WebhookSecret == "" {
 		return "", fmt.Errorf("%w: STRIPE_WEBHOOK_SECRET is not set", ErrBadSignature)
 	}
 	ev, err := webhook.ConstructEventWithOptions(payload, signature, m.cfg.WebhookSecret,
-		webhook.ConstructEventOptions{IgnoreAPIVersionMismatch: true})
+		webhook.ConstructEventOptions{IgnoreAPIVersionMismatch: true, Tolerance: Tolerance})
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", ErrBadSignature, err)
+	}
+	if at, ok := signedAt(signature); !ok || time.Until(at) > Tolerance {
+		return "", fmt.Errorf("%w: signed in the future (%v)", ErrBadSignature, at)
 	}
 	if ev.Type != stripe.EventTypeCheckoutSessionCompleted || ev.Data == nil {
 		return "", nil
@@ -56,37 +69,21 @@ func (m *Method) HandleWebhook(ctx context.Context, payload []byte, signature st
 	if sess.PaymentIntent != nil {
 		ref = sess.PaymentIntent.ID
 	}
-	outcome, err := m.orders.ConfirmPayment(ctx, orders.PaymentConfirmation{Provider: provider, EventID: ev.ID,
-		OrderID: orderID, AmountCents: sess.AmountTotal, Ref: ref})
-	if err != nil {
-		return "", err
+	c := orders.PaymentConfirmation{Provider: provider, EventID: ev.ID, OrderID: orderID,
+		AmountCents: sess.AmountTotal, Currency: string(sess.Currency), Ref: ref, Method: orders.PayCard, Session: sess.ID}
+	if sess.Metadata["purpose"] == purposeBalance {
+		return m.orders.ConfirmBalance(ctx, c) // the difference an edit asked for
 	}
-	if outcome == orders.PaymentTooLate {
-		m.refundLate(ctx, ev.ID, orderID, ref, sess.AmountTotal)
-	}
-	return outcome, nil
+	return m.orders.ConfirmPayment(ctx, c)
 }
 
-// refundLate gives back a payment for an order that no longer awaits it
-// (its hold ran out and it was cancelled, its stock released): the
-// shopper must not pay for an order they will not get. An order paid by
-// an earlier event keeps that payment; a second, different payment for
-// it is given back too.
-func (m *Method) refundLate(ctx context.Context, eventID string, orderID int64, ref string, cents int64) {
-	ctx = context.WithoutCancel(ctx)
-	o, err := m.orders.OrderAny(ctx, orderID)
-	if err != nil {
-		m.log.Error("stripe webhook: late payment: reading the order", "order", orderID, "err", err)
-		return
+// signedAt is the time in a Stripe-Signature header ("t=<unix>,v1=...").
+func signedAt(header string) (time.Time, bool) {
+	for part := range strings.SplitSeq(header, ",") {
+		if v, ok := strings.CutPrefix(part, "t="); ok {
+			t, err := strconv.ParseInt(v, 10, 64)
+			return time.Unix(t, 0), err == nil
+		}
 	}
-	if ref == "" || cents <= 0 || o.PaymentRef == ref { // the same payment, confirmed by an earlier event
-		return
-	}
-	id, err := m.refund(ctx, ref, cents, "late-"+eventID)
-	if err != nil {
-		m.log.Error("stripe webhook: late payment: refund failed, refund it by hand", "order", orderID, "payment_intent", ref, "err", err)
-		return
-	}
-	m.log.Warn("stripe webhook: payment for an order no longer awaiting it: refunded in full", "order", orderID,
-		"status", o.Status, "payment_intent", ref, "refund", id)
+	return time.Time{}, false
 }

@@ -1,6 +1,7 @@
 package stripepay_test
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 	"time"
@@ -12,8 +13,8 @@ import (
 	"storefront/wiring/wiringtest"
 )
 
-// TestWebhookRefusesBadSignatures: a missing, wrong, foreign-secret, stale
-// or tampered signature is ErrBadSignature and changes nothing: the order
+// TestWebhookRefusesBadSignatures: a missing, wrong, foreign-secret, stale,
+// future (past the tolerance) or tampered signature is ErrBadSignature and changes nothing: the order
 // still awaits payment, its stock still held, no event recorded.
 func TestWebhookRefusesBadSignatures(t *testing.T) {
 	st, _ := cardShop(t)
@@ -24,16 +25,19 @@ func TestWebhookRefusesBadSignatures(t *testing.T) {
 	good := sign(payload, whsec)
 	stale := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: whsec,
 		Timestamp: time.Now().Add(-time.Hour)}).Header
+	ahead := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: whsec,
+		Timestamp: time.Now().Add(stripepay.Tolerance + time.Minute)}).Header
 	tampered := completed("evt_bad", o.ID, o.TotalCents+1, "paid", "pi_bad")
 	for name, tc := range map[string]struct {
 		body []byte
 		sig  string
 	}{
-		"missing":        {payload, ""},
-		"garbage":        {payload, "t=1,v1=abc"},
-		"another secret": {payload, sign(payload, "whsec_someone_else")},
-		"an hour old":    {payload, stale},
-		"tampered body":  {tampered, good},
+		"missing":         {payload, ""},
+		"garbage":         {payload, "t=1,v1=abc"},
+		"another secret":  {payload, sign(payload, "whsec_someone_else")},
+		"an hour old":     {payload, stale},
+		"from the future": {payload, ahead},
+		"tampered body":   {tampered, good},
 	} {
 		outcome, err := st.Card.HandleWebhook(ctx, tc.body, tc.sig)
 		if !errors.Is(err, stripepay.ErrBadSignature) || outcome != "" {
@@ -119,5 +123,33 @@ func TestWebhookAmountMismatchLeavesOrderUnpaid(t *testing.T) {
 	ghost := completed("evt_ghost", o.ID+1000, 100, "paid", "pi_ghost")
 	if outcome, err := st.Card.HandleWebhook(ctx, ghost, sign(ghost, whsec)); err != nil || outcome != orders.PaymentNoOrder {
 		t.Errorf("unknown order: %q, %v", outcome, err)
+	}
+}
+
+// TestWebhookChecksCurrency: a payment of the order's total in another
+// currency than the order's is a mismatch: the order stays unpaid, its
+// stock held, and the payment is owed back in full (given back at once,
+// Stripe being up). The same total in the shop's currency pays it.
+func TestWebhookChecksCurrency(t *testing.T) {
+	st, gate := gatedShop(t)
+	ctx := t.Context()
+	wiringtest.SetStock(t, st, 7, 10)
+	o := cardOrder(t, st, "ada", 7, 2)
+	eur := bytes.Replace(completed("evt_eur", o.ID, o.TotalCents, "paid", "pi_eur"), []byte(`"currency":"usd"`), []byte(`"currency":"eur"`), 1)
+	if !bytes.Contains(eur, []byte(`"eur"`)) {
+		t.Fatalf("the event names no currency: %s", eur)
+	}
+	if outcome, err := st.Card.HandleWebhook(ctx, eur, sign(eur, whsec)); err != nil || outcome != orders.PaymentMismatch {
+		t.Fatalf("a payment in euros: %q, %v; want a mismatch", outcome, err)
+	}
+	if s := stateOf(t, st.DB(), o.ID); s.Status != orders.OrderAwaitingPayment || s.Paid != 0 {
+		t.Fatalf("after a payment in another currency the order is %+v", s)
+	}
+	rs := refundsOf(t, st, o.ID)
+	if len(rs) != 1 || !rs[0].Done() || rs[0].PaymentRef != "pi_eur" || rs[0].Reason != orders.ReasonMismatch || gate.Passed("POST /v1/refunds") != 1 {
+		t.Errorf("the payment in euros is not given back: %+v", rs)
+	}
+	if outcome := pay(t, st, "evt_usd", o, "pi_usd"); outcome != orders.PaymentApplied {
+		t.Errorf("the same total in dollars: %q", outcome)
 	}
 }

@@ -8,7 +8,7 @@ import (
 // A fill compressed once for reuse gives the same page and ETag as the
 // same markup sent plain, and is smaller on the wire.
 func TestCompressedFillMatchesPlain(t *testing.T) {
-	p, err := Build([]byte(testPage), 7, "Classic Slate Skillet", 2, 1, LevelStored)
+	p, err := Build([]byte(testPage), 7, "Classic Slate Skillet", 2, 1, "test", LevelStored)
 	if err != nil {
 		t.Fatal(err)
 	}

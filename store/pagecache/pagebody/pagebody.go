@@ -22,7 +22,7 @@ const (
 )
 
 // pageMagic starts every stored page; a value without it is not ours.
-const pageMagic = "SFPC1"
+const pageMagic = "SFPC2"
 
 // Compression levels: stored pages get the default, per-request renders
 // that are not stored the fastest.
@@ -56,6 +56,10 @@ type Page struct {
 	// GenItem and GenAll are the purge generations read before the page's
 	// data was: a page older than a purge is never served.
 	GenItem, GenAll int64
+	// Build is the build of the program that rendered the page, part of
+	// its generation: a page another build rendered (older templates) is
+	// never served.
+	Build string
 	// Digest is the SHA-256 of the anonymous page, the base of its ETag.
 	Digest [32]byte
 	segs   []segment
@@ -74,13 +78,13 @@ func (p *Page) Holes() []string {
 
 // Build splits an anonymous page at its holes and compresses it at level
 // (LevelStored or LevelFast). genItem and genAll are the purge generations
-// read before the page's data.
-func Build(html []byte, itemID int64, name string, genItem, genAll int64, level int) (*Page, error) {
+// read before the page's data, build the build that renders it.
+func Build(html []byte, itemID int64, name string, genItem, genAll int64, build string, level int) (*Page, error) {
 	parts, err := splitHoles(html)
 	if err != nil {
 		return nil, err
 	}
-	p := &Page{ItemID: itemID, ItemName: name, GenItem: genItem, GenAll: genAll, Digest: sha256.Sum256(html)}
+	p := &Page{ItemID: itemID, ItemName: name, GenItem: genItem, GenAll: genAll, Build: build, Digest: sha256.Sum256(html)}
 	for _, part := range parts {
 		p.segs = append(p.segs, segment{Hole: part.hole, Comp: deflateSync(part.text, level),
 			CRC: crc32.ChecksumIEEE(part.text), Size: uint32(len(part.text)), shift: crcShift(int64(len(part.text)))})
@@ -202,7 +206,7 @@ func (p *Page) ETag(fill map[string][]byte) string {
 
 // Encode serialises the page for storage.
 func (p *Page) Encode() []byte {
-	size := len(pageMagic) + 64 + len(p.ItemName)
+	size := len(pageMagic) + 64 + len(p.ItemName) + len(p.Build)
 	for _, s := range p.segs {
 		size += len(s.Hole) + len(s.Comp) + 20
 	}
@@ -211,6 +215,7 @@ func (p *Page) Encode() []byte {
 	b = binary.AppendVarint(b, p.ItemID)
 	b = binary.AppendVarint(b, p.GenItem)
 	b = binary.AppendVarint(b, p.GenAll)
+	b = appendString(b, p.Build)
 	b = append(b, p.Digest[:]...)
 	b = appendString(b, p.ItemName)
 	b = binary.AppendUvarint(b, uint64(len(p.segs)))
@@ -239,6 +244,7 @@ func Decode(b []byte) (*Page, error) {
 	}
 	r.b = b[len(pageMagic):]
 	p := &Page{ItemID: r.varint(), GenItem: r.varint(), GenAll: r.varint()}
+	p.Build = string(r.str())
 	copy(p.Digest[:], r.bytes(32))
 	p.ItemName = string(r.str())
 	n := r.uvarint()

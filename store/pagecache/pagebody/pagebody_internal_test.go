@@ -53,7 +53,7 @@ func gunzipSingle(t *testing.T, b []byte) string {
 
 func TestPageGzipFillsHoles(t *testing.T) {
 	for _, level := range []int{flate.DefaultCompression, flate.BestSpeed} {
-		p, err := Build([]byte(testPage), 7, "Classic Slate Skillet", 2, 1, level)
+		p, err := Build([]byte(testPage), 7, "Classic Slate Skillet", 2, 1, "test", level)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,11 +96,11 @@ func TestPageGzipFillsHoles(t *testing.T) {
 
 func TestPageRejectsBadInput(t *testing.T) {
 	for _, html := range []string{"<!--hole:a-->never closed", "<!--hole:a", "<!--hole:-->x<!--/hole:-->"} {
-		if _, err := Build([]byte(html), 1, "x", 0, 0, flate.BestSpeed); err == nil {
+		if _, err := Build([]byte(html), 1, "x", 0, 0, "test", flate.BestSpeed); err == nil {
 			t.Errorf("%q: want an error", html)
 		}
 	}
-	p, _ := Build([]byte(testPage), 1, "x", 0, 0, flate.BestSpeed)
+	p, _ := Build([]byte(testPage), 1, "x", 0, 0, "test", flate.BestSpeed)
 	enc := p.Encode()
 	for _, b := range [][]byte{nil, []byte("SFPC1"), enc[:len(enc)-1], append(append([]byte{}, enc...), 0), []byte("<html>")} {
 		if _, err := Decode(b); err == nil {
