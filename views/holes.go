@@ -2,7 +2,7 @@ package views
 
 // Hole names. A hole is a per-visitor part of a page: the page cache
 // stores the page as an anonymous visitor sees it and fills every hole in
-// per request (handlers/fragments.go has one renderer per name). Anything
+// per request (handlers/shop/fragments.go has one renderer per name). Anything
 // that differs between visitors must sit in a hole; see Hole.
 const (
 	HoleAccount = "account" // the header's account area: name, cart count, unread count

@@ -1,9 +1,6 @@
-// Package views holds the templ components: pure functions of the typed
-// view models below. They never read cookies or call the store.
 package views
 
 import (
-	"fmt"
 	"strconv"
 )
 
@@ -27,15 +24,27 @@ type Chrome struct {
 	Viewer  Viewer
 	// Description is the page's meta description.
 	Description string
+	// Canonical is the page's absolute canonical URL ("" writes none);
+	// NoIndex asks search engines not to index it.
+	Canonical string
+	NoIndex   bool
+	// Social is the page's Open Graph and Twitter card tags, LD its
+	// structured data, Feed the path of an Atom feed it links to.
+	Social Social
+	LD     []LD
+	Feed   string
+	// Refresh reloads the page after this many seconds (0: never), for
+	// a page that follows work in progress without JavaScript.
+	Refresh int
 }
 
 // description is the page's meta description: its own, or one made from
 // its title, so that no page goes without.
-func (c Chrome) description() string {
+func (c Chrome) description(shop string) string {
 	if c.Description != "" {
 		return c.Description
 	}
-	return c.Title + " at Storefront: a shop of hand-picked items and a reading room where readers post, vote on and discuss articles."
+	return c.Title + " at " + shop + "."
 }
 
 // ItemCard is an item as shown in grids and lists.
@@ -63,6 +72,8 @@ type Picture struct {
 	Height int
 	// Position is the picture's place among the item's (1 is the main one).
 	Position int
+	// Largest is the widest stored size's path (link previews show it).
+	Largest string
 }
 
 // Pager links to the previous and next pages of a listing.
@@ -89,16 +100,6 @@ type PageLink struct {
 	URL     string
 	Current bool
 	Gap     bool
-}
-
-// Money formats cents as dollars with thousands separators, such as
-// $12.99 or $1,070.97.
-func Money(cents int64) string {
-	sign := ""
-	if cents < 0 {
-		sign, cents = "-", -cents
-	}
-	return fmt.Sprintf("%s$%s.%02d", sign, thousands(cents/100), cents%100)
 }
 
 // thousands writes a non-negative whole number with commas: 1,234,567.
@@ -143,16 +144,13 @@ func CategoryClass(cat string) string {
 	return "cat-" + strconv.Itoa(h%10)
 }
 
-// ItemURL is an item page's path.
-func ItemURL(id int64) string { return "/items/" + strconv.FormatInt(id, 10) }
-
 // VariantURL is the page of an item with its variant chosen (the item's
 // page for variant 0): the URL the variant picker leads to.
-func VariantURL(itemID, variantID int64) string {
+func VariantURL(itemID int64, name string, variantID int64) string {
 	if variantID == 0 {
-		return ItemURL(itemID)
+		return ItemURL(itemID, name)
 	}
-	return ItemURL(itemID) + "?variant=" + i64(variantID)
+	return ItemURL(itemID, name) + "?variant=" + i64(variantID)
 }
 
 func i64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -69,3 +69,42 @@ func TestOrderMoneyLines(t *testing.T) {
 		t.Errorf("an order without code or tax shows their lines:\n%s", plain.Text)
 	}
 }
+
+// TestMessagesSayWhatWhereAndHowBack: lines carry their options and SKU,
+// the delivery its method and country, the shipped message the carrier's
+// link, a cancelled paid order and a refunded return how the money comes
+// back (by the way it was paid), an approved return where to send it.
+func TestMessagesSayWhatWhereAndHowBack(t *testing.T) {
+	o := email.Order{ID: 9, Lines: []email.Line{{Name: "Scarf", Variant: "Size: M, Colour: Black", SKU: "SF-28-M-BLACK", Qty: 1, PriceCents: 2000}},
+		SubtotalCents: 2000, ShippingCents: 499, TotalCents: 2499, Country: "United Kingdom", Shipping: "Express delivery",
+		Tracking: "1Z", TrackingURL: "https://track.example.com/1Z", Payment: "card", PaidCents: 2499, Paid: true}
+	r := email.Return{ID: 3, OrderID: 9, Lines: o.Lines, RefundCents: 2000, Payment: "card", ReturnAddress: "1 Dock Road, London"}
+	for _, c := range []struct {
+		name  string
+		r     email.Rendered
+		facts []string
+	}{
+		{"placed", email.OrderPlaced(o), []string{"Size: M, Colour: Black", "SKU SF-28-M-BLACK", "Express delivery to United Kingdom"}},
+		{"shipped", email.OrderShipped(o), []string{"Express delivery to United Kingdom", "https://track.example.com/1Z"}},
+		{"cancelled, card", email.OrderCancelled(o), []string{"The $24.99 you paid goes back to the card you paid with"}},
+		{"cancelled, unpaid", email.OrderCancelled(email.Order{ID: 9, Payment: "invoice"}), []string{"Nothing will be sent or charged"}},
+		{"approved", email.ReturnStep(withStatus(r, "approved")), []string{"Send them to: 1 Dock Road, London", "return number, 3"}},
+		{"approved, no address", email.ReturnStep(withStatus(email.Return{ID: 3, Status: "approved"}, "approved")), []string{"Reply to this message"}},
+		{"refunded, card", email.ReturnStep(withStatus(r, "refunded")), []string{"We refunded $20.00 to the card you paid with", "SKU SF-28-M-BLACK"}},
+		{"refunded, cod", email.ReturnStep(withStatus(email.Return{ID: 3, RefundCents: 500, Payment: "cod"}, "refunded")), []string{"We refunded $5.00 by bank transfer"}},
+	} {
+		for _, f := range c.facts {
+			if !strings.Contains(c.r.Text, f) {
+				t.Errorf("%s: the text lacks %q:\n%s", c.name, f, c.r.Text)
+			}
+			if !strings.Contains(c.r.HTML, f) {
+				t.Errorf("%s: the HTML lacks %q:\n%s", c.name, f, c.r.HTML)
+			}
+		}
+	}
+}
+
+func withStatus(r email.Return, status string) email.Return {
+	r.Status = status
+	return r
+}
