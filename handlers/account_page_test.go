@@ -13,7 +13,8 @@ const (
 )
 
 func homeAddress(name, postcode string) url.Values {
-	return url.Values{"name": {name}, "line1": {"1 Main Street"}, "city": {"Springfield"}, "postcode": {postcode}, "country": {"US"}}
+	return url.Values{"name": {name}, "line1": {"1 Main Street"}, "city": {"Springfield"}, "postcode": {postcode}, "country": {"US"},
+		"region": {"IL"}}
 }
 
 // The account page lists recent orders, the address book and the devices
@@ -219,4 +220,38 @@ func TestAccountSessions(t *testing.T) {
 	if rows := testids(laptop.Get("/account").Body, "account-session", ""); len(rows) != 1 {
 		t.Errorf("%d sessions listed after signing out everywhere else", len(rows))
 	}
+}
+
+// TestAddressBookRegionAndPhone: a saved address needs a state of its
+// country's list where the country has regions (422 and nothing saved
+// otherwise), keeps an optional phone, shows both, and checkout fills
+// them in with the US states to choose from.
+func TestAddressBookRegionAndPhone(t *testing.T) {
+	a := newApp(t, nil, nil)
+	a.setStock(7, 5)
+	kim := a.client()
+	kim.Register("kim")
+	mustContain(t, kim.MustGet("/account", http.StatusOK).Body, `<optgroup label="Canada">`, `name="phone"`)
+	for name, edit := range map[string]func(url.Values){
+		"no state":       func(v url.Values) { v.Del("region") },
+		"a Canadian one": func(v url.Values) { v.Set("region", "QC") },
+		"a bad phone":    func(v url.Values) { v.Set("phone", "ext. 12") },
+		"NSW in Canada":  func(v url.Values) { v.Set("country", "CA"); v.Set("region", "NSW") },
+	} {
+		v := homeAddress("Kim Home", "62701")
+		edit(v)
+		if res := kim.Post("/account/addresses", v); res.Status != http.StatusUnprocessableEntity || len(testids(res.Body, "field-error", "")) == 0 {
+			t.Errorf("%s: %d, want 422 with the field's message", name, res.Status)
+		}
+	}
+	if n := len(testids(kim.Get("/account").Body, "address-row", "")); n != 0 {
+		t.Fatalf("refused addresses saved %d rows", n)
+	}
+	v := homeAddress("Kim Home", "62701")
+	v.Set("phone", "217-555-0100")
+	kim.MustPost("/account/addresses", v, http.StatusSeeOther)
+	mustContain(t, kim.MustGet("/account", http.StatusOK).Body, "Springfield, IL 62701", "Phone: 217-555-0100")
+	kim.setQty("7", "1")
+	page := kim.MustGet("/checkout", http.StatusOK).Body
+	mustContain(t, page, `<option value="IL" selected>Illinois</option>`, `value="217-555-0100"`, `data-zone="United States"`)
 }

@@ -76,7 +76,8 @@ func TestOrdersCSV(t *testing.T) {
 	}
 	rows := csvDownload(t, admin.Get("/admin/orders.csv"), "orders")
 	header := rows[0]
-	if strings.Join(header, ",") != "order,placed,status,shopper,email,name,items,total" {
+	if strings.Join(header, ",") != "order,placed,status,shopper,email,name,items,total,shipping,"+
+		"ship_line1,ship_line2,ship_city,ship_region,ship_postcode,ship_country,ship_phone" {
 		t.Fatalf("header %v", header)
 	}
 	if len(rows) != 7 {

@@ -14,6 +14,7 @@ import (
 // variant's refuses the file, changing nothing.
 func TestItemsCSVRowPerVariant(t *testing.T) {
 	a := variantApp(t)
+	a.runImports()
 	admin := a.client()
 	admin.signInAdmin()
 	export := admin.MustGet("/admin/items.csv", http.StatusOK)

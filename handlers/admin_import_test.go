@@ -2,25 +2,71 @@ package handlers_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"storefront/handlers/apptest"
 	"storefront/store/keys"
 )
 
-// importOK posts a file that must be taken and returns the flash that
-// reports it.
+// importOK posts a file that must be taken, waits for its job and
+// returns the result its page shows.
 func (c *client) importOK(data []byte) string {
 	c.a.t.Helper()
-	res := c.importCSV(data)
-	if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/admin/items/import" {
-		c.a.t.Fatalf("import: %d %.500s", res.Status, res.Body)
+	return textOf(c.awaitImport(c.importCSV(data)), "import-result")
+}
+
+// runImports runs the imports worker until the test ends.
+func (a *app) runImports() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); a.store.Catalog.ImportsWorker().Run(ctx) }()
+	a.t.Cleanup(func() { cancel(); <-done })
+}
+
+// awaitImport follows an accepted import (a 303, or a JSON 202) to its
+// job's page and reads it until the job ends; it returns that page
+// (JSON when the upload asked for JSON).
+func (c *client) awaitImport(res apptest.Response) string {
+	c.a.t.Helper()
+	loc := res.Header.Get("Location")
+	if (res.Status != http.StatusSeeOther && res.Status != http.StatusAccepted) || !strings.HasPrefix(loc, "/admin/imports/") {
+		c.a.t.Fatalf("import not taken: %d %s %.500s", res.Status, loc, res.Body)
 	}
-	return textOf(c.Get("/admin/items/import").Body, "flash")
+	var headers []string
+	if res.Status == http.StatusAccepted {
+		headers = []string{"Accept", "application/json"}
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		p := c.Get(loc, headers...)
+		if p.Status != http.StatusOK {
+			c.a.t.Fatalf("%s: %d", loc, p.Status)
+		}
+		if ended := importEnded(p.Body); ended {
+			return p.Body
+		}
+		if time.Now().After(deadline) {
+			c.a.t.Fatalf("import %s did not end: %.500s", loc, p.Body)
+		}
+		time.Sleep(10 * time.Millisecond) // the pause between polls
+	}
+}
+
+// importEnded reads an import job's page, HTML or JSON, for its end.
+func importEnded(body string) bool {
+	var j struct{ State string }
+	if json.Unmarshal([]byte(body), &j) != nil {
+		if s := testids(body, "import-job", "data-state"); len(s) == 1 {
+			j.State = s[0]
+		}
+	}
+	return j.State == "done" || j.State == "failed"
 }
 
 // TestItemsImport: the export imports back unchanged; a file that
@@ -29,6 +75,7 @@ func (c *client) importOK(data []byte) string {
 // changes nothing, not even a time stamp.
 func TestItemsImport(t *testing.T) {
 	a := newApp(t, nil, nil)
+	a.runImports()
 	admin := a.client()
 	admin.signInAdmin()
 	// A name the export neutralises imports back as it was.
@@ -112,8 +159,8 @@ func TestItemsImport(t *testing.T) {
 	}
 	// JSON clients get the counts as data.
 	res := admin.importCSV([]byte(archive), "Accept", "application/json")
-	if res.Status != http.StatusOK || !strings.Contains(res.Body, `"unchanged":3`) {
-		t.Errorf("JSON import: %d %s", res.Status, res.Body)
+	if body := admin.awaitImport(res); !strings.Contains(body, `"unchanged":3`) || !strings.Contains(body, `"state":"done"`) {
+		t.Errorf("JSON import: %d %s", res.Status, body)
 	}
 }
 
@@ -229,10 +276,12 @@ func TestItemsImportRefusals(t *testing.T) {
 }
 
 // TestItemsImportConcurrent: ten admins import the same file with two new
-// SKUs at once; imports take turns, so each SKU is created once, by one
-// import, and every other import finds them unchanged.
+// SKUs at once; each is its own job, the jobs take turns, so each SKU is
+// created once, by one import, and every other import finds them
+// unchanged.
 func TestItemsImportConcurrent(t *testing.T) {
 	a := newApp(t, nil, nil)
+	a.runImports()
 	admin := a.client()
 	admin.signInAdmin()
 	cat := a.itemCategory(1)
@@ -245,10 +294,11 @@ func TestItemsImportConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			res := admin.importCSV(file, "Accept", "application/json")
-			if res.Status != http.StatusOK {
+			if res.Status != http.StatusAccepted {
 				t.Errorf("import: %d %s", res.Status, res.Body)
+				return
 			}
-			results <- res.Body
+			results <- admin.awaitImport(res)
 		}()
 	}
 	wg.Wait()

@@ -28,6 +28,7 @@ type app struct {
 	h     *handlers.Handler
 	srv   *httptest.Server
 	shift time.Duration // how far tests moved the store's clock
+	links *linkBook     // the single-use links made, by row
 }
 
 // testConfig is the HTTP config tests start from.
@@ -65,7 +66,7 @@ func newApp(t *testing.T, editStore func(*wiring.Options), editCfg func(*handler
 	}
 	srv := httptest.NewServer(h.Router())
 	t.Cleanup(srv.Close)
-	return &app{t: t, store: st, h: h, srv: srv}
+	return &app{t: t, store: st, h: h, srv: srv, links: watchLinks(st)}
 }
 
 // client is the tests' one HTTP client (apptest.Client: cookies, no

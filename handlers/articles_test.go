@@ -90,7 +90,7 @@ func TestArticleVotingOverHTTP(t *testing.T) {
 	alice.Register("alice")
 	bob.Register("bob")
 	carol.Register("carol")
-	id := alice.postArticle("Sorted sets", "https://redis.io/docs/sorted-sets", "redis")
+	id := alice.postArticle("Sorted sets", "https://redis.io/docs/sorted-sets", "making")
 	page := alice.Get(fmt.Sprintf("/articles/%d", id))
 	if page.Status != 200 {
 		t.Fatalf("article page: %d", page.Status)
@@ -151,7 +151,7 @@ func TestVoteWithoutJavaScript(t *testing.T) {
 		want    string
 	}{
 		{"next field", url.Values{"dir": {"down"}, "next": {"/articles?sort=new&page=2"}}, "", "/articles?sort=new&page=2#article-" + itoa(id)},
-		{"referer", url.Values{"dir": {"up"}}, a.srv.URL + "/groups/go?sort=new", "/groups/go?sort=new#article-" + itoa(id)},
+		{"referer", url.Values{"dir": {"up"}}, a.srv.URL + "/groups/care?sort=new", "/groups/care?sort=new#article-" + itoa(id)},
 		{"foreign referer", url.Values{"dir": {"none"}}, "https://evil.example/x", "/articles/" + itoa(id) + "#article-" + itoa(id)},
 		{"open redirect", url.Values{"dir": {"up"}, "next": {"//evil.example/"}}, "", "/articles/" + itoa(id) + "#article-" + itoa(id)},
 	}
@@ -320,7 +320,7 @@ func TestPostArticleInput(t *testing.T) {
 		{"credentials", "x", "https://user:pw@example.com/", nil, "user name or password"},
 		{"empty link", "x", "", nil, "web address"},
 		{"spaces", "x", "https://exa mple.com/", nil, "not valid"},
-		{"unknown group", "x", "https://example.com/", []string{"go", "<b>evil</b>"}, "Pick groups from the list"},
+		{"unknown group", "x", "https://example.com/", []string{"care", "<b>evil</b>"}, "Pick groups from the list"},
 	}
 	for _, tc := range tests {
 		res := c.Post("/articles", url.Values{"title": {tc.title}, "link": {tc.link}, "groups": tc.groups})
@@ -339,15 +339,15 @@ func TestPostArticleInput(t *testing.T) {
 		t.Fatal("a refused post stored something")
 	}
 	// A script in a title is shown as text, here and in listings.
-	id := c.postArticle(`<script>alert("t")</script>`, "HTTPS://Example.com/a?b=<c>", "go", "go", "web")
-	for _, path := range []string{"/articles/" + itoa(id), "/articles", "/groups/go", "/"} {
+	id := c.postArticle(`<script>alert("t")</script>`, "HTTPS://Example.com/a?b=<c>", "care", "care", "kitchen")
+	for _, path := range []string{"/articles/" + itoa(id), "/articles", "/groups/care", "/"} {
 		body := c.Get(path).Body
 		if strings.Contains(body, `<script>alert`) || !strings.Contains(body, "&lt;script&gt;alert(") {
 			t.Errorf("%s: title not escaped", path)
 		}
 		mustContain(t, body, `rel="noopener noreferrer nofollow"`, `data-testid="article-link">example.com <span aria-hidden="true">↗</span><span class="visually-hidden">, external link</span>`, `href="/users/alice"`)
 	}
-	if g := a.store.Redis().SMembers(t.Context(), keys.Group("go")).Val(); len(g) != 1 {
+	if g := a.store.Redis().SMembers(t.Context(), keys.Group("care")).Val(); len(g) != 1 {
 		t.Errorf("group:go holds %v", g)
 	}
 	// Guests are sent to sign in and nothing is stored.
@@ -387,7 +387,7 @@ func TestArticleListings(t *testing.T) {
 	}
 	var ids []int64
 	for i := range 30 {
-		group := []string{"go", "web"}[i%2]
+		group := []string{"care", "kitchen"}[i%2]
 		art, err := a.store.Board.PostArticle(t.Context(), board.NewArticle{Title: fmt.Sprintf("Article %d", i), Link: "https://example.com/" + itoa(int64(i)), Groups: []string{group}, PosterID: u.ID, Poster: u.Username})
 		if err != nil {
 			t.Fatal(err)
@@ -410,10 +410,10 @@ func TestArticleListings(t *testing.T) {
 		{"/articles?page=-1", 400, 0, 0, []string{"page number"}},
 		{"/articles?page=abc", 400, 0, 0, []string{"page number"}},
 		{"/articles?sort=best", 400, 0, 0, []string{"top or new"}},
-		{"/groups/go", 200, 15, ids[28], nil},
-		{"/groups/web?sort=new", 200, 15, ids[29], nil},
-		{"/groups/go?page=0", 400, 0, 0, nil},
-		{"/groups/shopping", 200, 0, 0, nil},
+		{"/groups/care", 200, 15, ids[28], nil},
+		{"/groups/kitchen?sort=new", 200, 15, ids[29], nil},
+		{"/groups/care?page=0", 400, 0, 0, nil},
+		{"/groups/outdoors", 200, 0, 0, nil},
 		{"/groups/nope", 404, 0, 0, []string{"no group"}},
 		{"/groups/%3Cscript%3E", 404, 0, 0, nil},
 	}
@@ -451,14 +451,14 @@ func TestGroupListingCatchesUp(t *testing.T) {
 	a := newApp(t, func(o *wiring.Options) { o.GroupCacheTTL = time.Second }, nil)
 	c := a.client()
 	c.Register("alice")
-	first := c.postArticle("one", "https://example.com/1", "redis")
-	if rows := testids(c.Get("/groups/redis?sort=new").Body, "article", "data-article-id"); len(rows) != 1 {
+	first := c.postArticle("one", "https://example.com/1", "making")
+	if rows := testids(c.Get("/groups/making?sort=new").Body, "article", "data-article-id"); len(rows) != 1 {
 		t.Fatalf("redis: %v", rows)
 	}
-	second := c.postArticle("two", "https://example.com/2", "redis")
-	c.postArticle("three", "https://example.com/3", "web")
+	second := c.postArticle("two", "https://example.com/2", "making")
+	c.postArticle("three", "https://example.com/3", "kitchen")
 	storetest.Wait(t, 1100*time.Millisecond)
-	rows := testids(c.Get("/groups/redis?sort=new").Body, "article", "data-article-id")
+	rows := testids(c.Get("/groups/making?sort=new").Body, "article", "data-article-id")
 	if len(rows) != 2 || rows[0] != itoa(second) || rows[1] != itoa(first) {
 		t.Fatalf("after GROUP_CACHE_TTL: %v, want [%d %d]", rows, second, first)
 	}

@@ -18,7 +18,7 @@ func TestArticlesReachFeedsAndNotifyAuthors(t *testing.T) {
 	if res := reader.Post("/users/writer/follow", url.Values{"dir": {"follow"}}); res.Status != http.StatusSeeOther {
 		t.Fatalf("follow: %d", res.Status)
 	}
-	res := author.Post("/articles", url.Values{"title": {"Pipelines in go-redis"}, "link": {"https://example.com/p"}, "groups": {"redis"}})
+	res := author.Post("/articles", url.Values{"title": {"Pipelines in go-redis"}, "link": {"https://example.com/p"}, "groups": {"making"}})
 	if res.Status != http.StatusSeeOther {
 		t.Fatalf("post: %d %s", res.Status, res.Body)
 	}

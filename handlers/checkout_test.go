@@ -23,11 +23,21 @@ import (
 var totalInput = regexp.MustCompile(`name="total" value="([^"]*)"`)
 
 // review opens the checkout page and returns it with the total it shows.
+// A page without a country yet prices no delivery: the shopper then
+// chooses the country of checkoutForm's address (Update the review), and
+// that review is returned.
 func (c *client) review() (apptest.Response, string) {
 	c.a.t.Helper()
 	res := c.Get("/checkout")
 	if res.Status != http.StatusOK {
 		c.a.t.Fatalf("GET /checkout: %d to %q", res.Status, res.Header.Get("Location"))
+	}
+	if strings.Contains(res.Body, `data-testid="delivery-zone" data-zone=""`) {
+		f := checkoutForm("", false)
+		f.Set("review", "1")
+		if res = c.Post("/checkout", f); res.Status != http.StatusOK {
+			c.a.t.Fatalf("reviewing for %s: %d", f.Get("country"), res.Status)
+		}
 	}
 	m := totalInput.FindStringSubmatch(res.Body)
 	if m == nil {
@@ -53,8 +63,19 @@ func (c *client) checkout(edit func(url.Values)) apptest.Response {
 	c.a.t.Helper()
 	page, total := c.review()
 	f := checkoutForm(total, strings.Contains(page.Body, `name="email"`))
+	f.Del("total")
 	if edit != nil {
 		edit(f)
+	}
+	if !f.Has("total") {
+		// The total the shopper sees once the form's country is reviewed.
+		r := url.Values{"review": {"1"}, "country": {f.Get("country")}, "shipping": {f.Get("shipping")}}
+		seen := c.Post("/checkout", r)
+		m := totalInput.FindStringSubmatch(seen.Body)
+		if seen.Status != http.StatusOK || m == nil {
+			c.a.t.Fatalf("reviewing for %q: %d", f.Get("country"), seen.Status)
+		}
+		f.Set("total", m[1])
 	}
 	return c.Post("/checkout", f)
 }
@@ -97,8 +118,8 @@ func TestCheckoutPageReviewsTheCart(t *testing.T) {
 	if got := testids(page.Body, "review-line", "data-item-id"); len(got) != 2 {
 		t.Errorf("review lines %v", got)
 	}
-	if textOf(page.Body, "subtotal") != views.Money(sub) || textOf(page.Body, "order-total") != views.Money(sub+ship) {
-		t.Errorf("subtotal %q total %q, want %s and %s", textOf(page.Body, "subtotal"), textOf(page.Body, "order-total"), views.Money(sub), views.Money(sub+ship))
+	if textOf(page.Body, "subtotal") != views.DefaultShop.Currency.Format(sub) || textOf(page.Body, "order-total") != views.DefaultShop.Currency.Format(sub+ship) {
+		t.Errorf("subtotal %q total %q, want %s and %s", textOf(page.Body, "subtotal"), textOf(page.Body, "order-total"), views.DefaultShop.Currency.Format(sub), views.DefaultShop.Currency.Format(sub+ship))
 	}
 	if want := fmt.Sprintf("%d.%02d", (sub+ship)/100, (sub+ship)%100); total != want {
 		t.Errorf("form total %q, want %q", total, want)
@@ -118,13 +139,14 @@ func TestCheckoutShippingPrices(t *testing.T) {
 	c := a.client()
 	c.setQty("7", "1")
 	page, _ := c.review()
-	if got := textOf(page.Body, "shipping-cost"); got != views.Money(300) {
-		t.Errorf("standard delivery %q, want %s", got, views.Money(300))
+	if got := textOf(page.Body, "shipping-cost"); got != views.DefaultShop.Currency.Format(300) {
+		t.Errorf("standard delivery %q, want %s", got, views.DefaultShop.Currency.Format(300))
 	}
 	// Express chosen with the standard total (a browser without JavaScript):
 	// 422 and the review at the express total, which then goes through.
-	res := c.checkout(func(f url.Values) { f.Set("shipping", "express") })
-	if res.Status != http.StatusUnprocessableEntity || textOf(res.Body, "order-total") != views.Money(price+1200) {
+	_, standard := c.review()
+	res := c.checkout(func(f url.Values) { f.Set("shipping", "express"); f.Set("total", standard) })
+	if res.Status != http.StatusUnprocessableEntity || textOf(res.Body, "order-total") != views.DefaultShop.Currency.Format(price+1200) {
 		t.Fatalf("express at the standard total: %d, total %q", res.Status, textOf(res.Body, "order-total"))
 	}
 	if a.orderCount() != 0 {
@@ -143,7 +165,7 @@ func TestCheckoutShippingPrices(t *testing.T) {
 	// Over the threshold standard delivery is free.
 	n := rates.FreeOver/price + 1
 	c.setQty("7", fmt.Sprint(n))
-	if page, _ := c.review(); textOf(page.Body, "shipping-cost") != "Free" || textOf(page.Body, "order-total") != views.Money(n*price) {
+	if page, _ := c.review(); textOf(page.Body, "shipping-cost") != "Free" || textOf(page.Body, "order-total") != views.DefaultShop.Currency.Format(n*price) {
 		t.Errorf("over the threshold: delivery %q total %q", textOf(page.Body, "shipping-cost"), textOf(page.Body, "order-total"))
 	}
 }
@@ -196,7 +218,9 @@ func TestGuestCheckoutAndSignedLink(t *testing.T) {
 	other.setQty("8", "1")
 	otherLoc := other.checkout(nil).Header.Get("Location")
 	otherKey := otherLoc[strings.Index(otherLoc, "?"):]
+	key := loc[strings.Index(loc, "?key=")+5:]
 	for _, path := range []string{"/guest-orders/" + id, "/guest-orders/" + id + "?key=x", "/guest-orders/" + id + otherKey,
+		"/guest-orders/" + id + "?key=" + key[:8], "/guest-orders/" + id + "?key=" + key[:21], "/guest-orders/" + id + "?key=" + key + "A",
 		"/guest-orders/" + id + "?key=" + strings.Repeat("A", 22), "/guest-orders/abc?key=x"} {
 		if res := stranger.Get(path); res.Status != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", path, res.Status)
@@ -314,8 +338,8 @@ func TestCheckoutAtChangedPrices(t *testing.T) {
 	sub := 2 * a.priceOf(7)
 	now := sub + orders.DefaultShipping.Cost(orders.ShippingStandard, sub)
 	mustContain(t, res.Body, "changed since you saw the total", fmt.Sprintf(`name="total" value="%d.%02d"`, now/100, now%100))
-	if textOf(res.Body, "order-total") != views.Money(now) {
-		t.Errorf("new review total %q, want %s", textOf(res.Body, "order-total"), views.Money(now))
+	if textOf(res.Body, "order-total") != views.DefaultShop.Currency.Format(now) {
+		t.Errorf("new review total %q, want %s", textOf(res.Body, "order-total"), views.DefaultShop.Currency.Format(now))
 	}
 	if a.orderCount() != 0 || a.stockOf(7) != 10 || len(c.cartHash()) != 1 {
 		t.Fatal("a refused checkout changed something")

@@ -54,7 +54,7 @@ func BenchmarkDashboard(b *testing.B) {
 	cookies := rec.Result().Cookies()
 	b.ReportAllocs()
 	for b.Loop() {
-		req := httptest.NewRequest("GET", "/admin", nil)
+		req := httptest.NewRequest("GET", "/admin/system", nil)
 		for _, ck := range cookies {
 			if ck.Name != "flash" {
 				req.AddCookie(ck)

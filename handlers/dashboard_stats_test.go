@@ -62,7 +62,7 @@ func TestDashboardWorkload(t *testing.T) {
 	admin := a.client()
 	admin.signInAdmin()
 	for _, x := range []*app{a, b} {
-		res := admin.on(x).Get("/admin")
+		res := admin.on(x).Get("/admin/system")
 		if res.Status != http.StatusOK {
 			t.Fatalf("dashboard on %s: %d", x.srv.URL, res.Status)
 		}
@@ -131,7 +131,7 @@ func TestDashboardCharts(t *testing.T) {
 	a.store.SetClock(time.Now)
 	admin := a.client()
 	admin.signInAdmin()
-	res := admin.Get("/admin")
+	res := admin.Get("/admin/system")
 	if res.Status != http.StatusOK {
 		t.Fatalf("dashboard: %d", res.Status)
 	}
@@ -225,7 +225,7 @@ func TestDashboardSessions(t *testing.T) {
 	for rdb.HGet(t.Context(), keys.Worker(keys.LeaseCleanup), "total:evicted").Val() != "3" && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	res := admin.Get("/admin") // before the worker stops: it holds the lease
+	res := admin.Get("/admin/system") // before the worker stops: it holds the lease
 	stop()
 	<-done
 	if res.Status != http.StatusOK {

@@ -98,6 +98,9 @@ func TestAdminAccess(t *testing.T) {
 		{"shopper dashboard", shopper, "GET", "/admin", false, http.StatusForbidden, ""},
 		{"shopper post", shopper, "POST", "/admin/cache/purge", false, http.StatusForbidden, ""},
 		{"admin dashboard", admin, "GET", "/admin", false, http.StatusOK, ""},
+		{"admin system page", admin, "GET", "/admin/system", false, http.StatusOK, ""},
+		{"anonymous system page", a.client(), "GET", "/admin/system", false, http.StatusSeeOther, "/login?next=%2Fadmin%2Fsystem"},
+		{"shopper system page", shopper, "GET", "/admin/system", false, http.StatusForbidden, ""},
 		{"admin tampered cookie", tampered, "GET", "/admin", false, http.StatusSeeOther, "/login?next=%2Fadmin"},
 		{"admin cookie on another token", swapped, "GET", "/admin", false, http.StatusSeeOther, "/login?next=%2Fadmin"},
 		{"admin session ended", ended, "GET", "/admin", false, http.StatusSeeOther, "/login?next=%2Fadmin"},
@@ -126,8 +129,10 @@ func TestAdminAccess(t *testing.T) {
 					t.Errorf("Cache-Control %q, want no-store", cc)
 				}
 				for _, id := range []string{"cache-stats", "session-stats", "top-items", "row-cache", "workers"} {
-					if len(testids(res.Body, id, "")) != 1 {
-						t.Errorf("dashboard has no %s", id)
+					if n := len(testids(res.Body, id, "")); n != 1 && tc.path == "/admin/system" {
+						t.Errorf("the system page has no %s", id)
+					} else if n != 0 && tc.path == "/admin" {
+						t.Errorf("the dashboard still shows %s: it moved to /admin/system", id)
 					}
 				}
 			}
@@ -139,19 +144,36 @@ func TestAdminAccess(t *testing.T) {
 	}
 }
 
+// TestAdminRevoked: an admin whose rights were taken away in the database
+// but who still holds the signed cookie that says admin gets 403 on the
+// admin's pages and 404 on another shopper's order, which the admin could
+// open the moment before.
 func TestAdminRevoked(t *testing.T) {
 	a := newApp(t, nil, nil)
+	a.setStock(5, 10)
+	shopper := a.client()
+	shopper.Register("watched")
+	order := "/orders/" + itoa(shopper.orderFor("watched", 5, 1))
 	admin := a.client()
 	admin.signInAdmin()
 	if res := admin.Get("/admin"); res.Status != http.StatusOK {
 		t.Fatalf("admin: %d", res.Status)
 	}
+	if res := admin.Get(order); res.Status != http.StatusOK {
+		t.Fatalf("the admin opens a shopper's order: %d", res.Status)
+	}
 	// The signed cookie still says admin; the database no longer does.
-	if _, err := a.store.DB().ExecContext(t.Context(), `UPDATE users SET is_admin = $1 WHERE username_key = $2`, false, "admin"); err != nil {
+	if _, err := a.store.DB().ExecContext(t.Context(), `UPDATE users SET is_admin = $1, role = '' WHERE username_key = $2`, false, "admin"); err != nil {
 		t.Fatal(err)
 	}
 	if res := admin.Get("/admin"); res.Status != http.StatusForbidden {
 		t.Fatalf("revoked admin: %d, want 403", res.Status)
+	}
+	if res := admin.Get(order); res.Status != http.StatusNotFound {
+		t.Fatalf("revoked admin on a shopper's order: %d, want 404", res.Status)
+	}
+	if res := shopper.Get(order); res.Status != http.StatusOK {
+		t.Fatalf("the shopper's own order: %d", res.Status)
 	}
 }
 
@@ -237,14 +259,14 @@ func newLoggedApp(t *testing.T) (*app, *logBuffer) {
 	return &app{t: t, store: st, h: h, srv: srv}, logs
 }
 
-// TestAdminControls uses every control on the dashboard: each answers with
-// a flash on the dashboard and writes an audit line; bad input is a 422
-// on the dashboard and changes nothing.
+// TestAdminControls uses every control on the system page: each answers
+// with a flash on the system page and writes an audit line; bad input is a
+// 422 on the system page and changes nothing.
 func TestAdminControls(t *testing.T) {
 	a, logs := newLoggedApp(t)
 	admin := a.client()
 	admin.signInAdmin()
-	admin.Get("/admin") // the sign-in flash goes
+	admin.Get("/admin/system") // the sign-in flash goes
 	ctx := t.Context()
 	rdb := a.store.Redis()
 	rdb.ZAdd(ctx, keys.ViewRanking, redis.Z{Score: -10, Member: "21"}, redis.Z{Score: -4, Member: "22"})
@@ -265,10 +287,10 @@ func TestAdminControls(t *testing.T) {
 	}
 	for i, st := range steps {
 		res := admin.Post(st.path, st.form)
-		if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/admin" {
+		if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/admin/system" {
 			t.Fatalf("%s: %d to %q", st.name, res.Status, res.Header.Get("Location"))
 		}
-		page := admin.Get("/admin")
+		page := admin.Get("/admin/system")
 		if got := textOf(page.Body, "flash"); got != st.flash {
 			t.Errorf("%s: flash %q, want %q", st.name, got, st.flash)
 		}
@@ -296,7 +318,7 @@ func TestAdminControls(t *testing.T) {
 		}
 	}
 	// Links to edit items sit beside the popular items.
-	page := admin.Get("/admin")
+	page := admin.Get("/admin/system")
 	if got := listItems(t, page.Body, "top-items"); strings.Join(got, ",") != "21,22" {
 		t.Errorf("top items %v", got)
 	}

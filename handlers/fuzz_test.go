@@ -250,6 +250,10 @@ func FuzzItemURL(f *testing.F) {
 			rec := a.Get(target, cookie)
 			switch rec.Code {
 			case http.StatusOK, http.StatusNotFound, http.StatusBadRequest:
+			case http.StatusMovedPermanently: // to the readable URL, on this shop
+				if loc := rec.Header().Get("Location"); !strings.HasPrefix(loc, "/items/") || strings.HasPrefix(loc, "//") {
+					t.Fatalf("GET %s: moved to %q", target, loc)
+				}
 			default:
 				t.Fatalf("GET %s: %d", target, rec.Code)
 			}

@@ -15,6 +15,7 @@ package handlers
 import (
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -42,12 +43,18 @@ type Config struct {
 	RequestTimeout time.Duration
 	// MaxImageBytes is the largest picture upload accepted.
 	MaxImageBytes int64
+	// SupportRefundLimit is the largest refund a support role may give, in
+	// the minor unit (SUPPORT_REFUND_LIMIT); 0 takes the default.
+	SupportRefundLimit int64
 	// MetricsToken, when set, lets a scraper read /metrics with
 	// "Authorization: Bearer <token>"; without it only the admin can.
 	MetricsToken string
 	// Health, when set, says whether the app can still heal what it runs
 	// (GET /healthz fails when it cannot).
 	Health func() error
+	// StaffTwoFactor are the staff roles that must sign in with two
+	// factors (STAFF_2FA).
+	StaffTwoFactor []string
 }
 
 // Rates are the sliding-window limits, each one or more windows that must
@@ -63,7 +70,14 @@ type Rates struct {
 	// Forgot limits forgotten-password requests per client address and
 	// per typed address, Email the addresses an account sets.
 	Forgot, Email ratelimit.Rate
+	// Report limits readers' reports of articles and comments to the
+	// moderators, per account.
+	Report ratelimit.Rate
 }
+
+// DefaultSupportRefundLimit is SUPPORT_REFUND_LIMIT's default: 100.00 in
+// a currency of cents.
+const DefaultSupportRefundLimit = 10000
 
 // Handler is the whole HTTP layer: the plumbing and the areas.
 type Handler struct {
@@ -73,39 +87,54 @@ type Handler struct {
 	board   *board.Handler
 	account *account.Handler
 	admin   *admin.Handler
+	// rules are the admin routes' groups, filled as routes registers them.
+	rules *web.StaffRules
 }
+
+// StaffRule is the group routes.go gave the admin route method path (an
+// Echo pattern); ok is false for a route without one.
+func (h *Handler) StaffRule(method, path string) (web.Perm, bool) { return h.rules.Rule(method, path) }
 
 // New builds the plumbing and every area over the domain services.
 func New(cfg Config, st *wiring.Services, log *slog.Logger) (*Handler, error) {
+	if cfg.SupportRefundLimit == 0 {
+		cfg.SupportRefundLimit = DefaultSupportRefundLimit
+	}
 	if cfg.MaxImageBytes == 0 {
 		cfg.MaxImageBytes = media.DefaultMaxImageBytes
 	}
 	kit, err := web.New(web.Config{CookieKeys: cfg.CookieKeys, CookieSecure: cfg.CookieSecure,
-		TrustedProxies: cfg.TrustedProxies, RequestTimeout: cfg.RequestTimeout},
-		web.Deps{Sessions: st.Sessions, Views: st.Pages, Limiter: st.Limiter}, log)
+		TrustedProxies: cfg.TrustedProxies, RequestTimeout: cfg.RequestTimeout, ShopURL: strings.TrimSuffix(st.Options().ShopURL, "/"),
+		StaffTwoFactor: cfg.StaffTwoFactor},
+		web.Deps{Sessions: st.Sessions, Views: st.Pages, Limiter: st.Limiter, Buyable: st.Catalog, Shop: st.Merchant}, log)
 	if err != nil {
 		return nil, err
 	}
 	kit.Registry().MustRegister(st.Collectors()...)
+	st.SignGuestOrders(kit.GuestOrderURL) // emails about a guest's order link to it
 	opt, r := st.Options(), cfg.Rates
+	rules := web.NewStaffRules()
 	return &Handler{
-		web: kit,
+		web: kit, rules: rules,
 		ops: ops.New(ops.Config{MetricsToken: cfg.MetricsToken, Health: cfg.Health}, kit, st),
-		shop: shop.New(shop.Config{ItemsPerPage: cfg.ItemsPerPage, MaxLineQty: cfg.MaxLineQty, Like: r.Like, Review: r.Review}, kit,
+		shop: shop.New(shop.Config{ItemsPerPage: cfg.ItemsPerPage, MaxLineQty: cfg.MaxLineQty, Like: r.Like, Review: r.Review,
+			ShopURL: strings.TrimSuffix(opt.ShopURL, "/")}, kit,
 			shop.Deps{Catalog: st.Catalog, Search: st.Search, Popular: st.Analytics, Pages: st.Pages, Sessions: st.Sessions,
 				Likes: st.Social, Reviews: st.Reviews, Articles: st.Board, Carts: st.Cart, Orders: st.Orders, Pictures: st.Media,
-				Pricing: st.Pricing, Addresses: st.Addresses, Card: cardWebhook(st), Returns: st.Returns}),
-		board: board.New(board.Config{PerPage: cfg.ArticlesPage, Post: r.Post, Vote: r.Vote, Comment: r.Comment, Follow: r.Follow}, kit,
+				Pricing: st.Pricing, Addresses: st.Addresses, Card: cardWebhook(st), Returns: st.Returns, Sitemap: st.Sitemap, Home: st.Merchant, Collections: st.Collections}),
+		board: board.New(board.Config{PerPage: cfg.ArticlesPage, Post: r.Post, Vote: r.Vote, Comment: r.Comment, Follow: r.Follow,
+			Report: r.Report}, kit,
 			board.Deps{Articles: st.Board, Social: st.Social, Users: st.Sessions, Notifier: st.Notify}),
 		account: account.New(account.Rates{Login: r.Login, LoginAddr: r.LoginAddr, Register: r.Register, Password: r.Password,
 			Forgot: r.Forgot, Email: r.Email}, kit,
-			account.Deps{Accounts: st.Sessions, Notes: st.Notify, Book: st.Addresses, History: st.Orders}),
+			account.Deps{Accounts: st.Sessions, Notes: st.Notify, Book: st.Addresses, History: st.Orders, TwoFactor: st.Sessions}),
 		admin: admin.New(admin.Settings{Instance: st.Instance(), SessionLimit: opt.SessionLimit, PageCacheTTL: opt.PageCacheTTL,
 			PageCacheTop: opt.PageCacheTop, RescaleInterval: opt.RescaleInterval, ViewedKeep: opt.ViewedKeep,
-			StatsInterval: opt.StatsInterval, MaxImageBytes: cfg.MaxImageBytes}, kit,
+			StatsInterval: opt.StatsInterval, MaxImageBytes: cfg.MaxImageBytes,
+			SupportRefundLimit: cfg.SupportRefundLimit, StaffRules: rules}, kit,
 			admin.Deps{Catalog: st.Catalog, Pictures: st.Media, Pages: st.Pages, Views: st.Analytics, Orders: st.Orders,
 				Articles: st.Board, Reviews: st.Reviews, Accounts: st.Sessions, Stats: st.Stats, Pricing: st.Pricing, Sales: st.Sales,
-				Outbox: st.Mail, Returns: st.Returns}),
+				Outbox: st.Mail, Returns: st.Returns, Merchant: st.Merchant, Tree: st.Catalog, Collections: st.Collections, Demo: st.Seeder, Staff: st.Sessions, Audit: st.Audit}),
 	}, nil
 }
 

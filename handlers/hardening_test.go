@@ -159,6 +159,9 @@ func TestMetricsNeedAdminOrToken(t *testing.T) {
 func TestChunkedBodyOverLimit(t *testing.T) {
 	a := newApp(t, nil, nil)
 	big := "username=" + strings.Repeat("a", 70<<10) + "&password=correct+horse+battery"
+	// The shop's start may move its generations (search, pages, sitemaps):
+	// only what the refused requests write counts.
+	before := storetest.Must(a.store.Redis().DBSize(t.Context()).Result())(t)
 	for _, path := range []string{"/register", "/login", "/cart", "/articles"} {
 		for _, chunked := range []bool{false, true} {
 			c := a.client()
@@ -178,8 +181,8 @@ func TestChunkedBodyOverLimit(t *testing.T) {
 			}
 		}
 	}
-	if n := storetest.Must(a.store.Redis().DBSize(t.Context()).Result())(t); n != 0 {
-		t.Errorf("%d keys written by refused requests", n)
+	if after := storetest.Must(a.store.Redis().DBSize(t.Context()).Result())(t); after != before {
+		t.Errorf("%d keys written by refused requests", after-before)
 	}
 }
 
@@ -251,7 +254,7 @@ func TestSignedInPagesAreNotStored(t *testing.T) {
 	a.client().Register("leo")
 	c.Post("/cart", url.Values{"item": {"2"}, "qty": {"1"}})
 	for _, p := range []string{"/", "/items", "/items?q=lamp", "/items?category=Books", "/items?page=2", "/items/3",
-		"/cart", "/orders", "/articles", "/articles?sort=new", "/articles/new", "/groups/redis", "/users/leo",
+		"/cart", "/orders", "/articles", "/articles?sort=new", "/articles/new", "/groups/making", "/users/leo",
 		"/feed", "/notifications", "/login", "/register", "/nowhere", "/items/999999"} {
 		res := c.Get(p)
 		if !strings.Contains(res.Body, "kate") {

@@ -136,14 +136,15 @@ func scanAttributes(s string, p int) (names []string, end int, ok bool) {
 }
 
 // htmlAttributes are the attribute names HTML defines that pages may use
-// (global ones and those of the elements the shop renders).
+// (global ones and those of the elements the shop renders), and RDFa's
+// property, which Open Graph's <meta> tags are written with.
 var htmlAttributes = setOf(`accept accept-charset accesskey action allow alt async autocapitalize
 	autocomplete autofocus charset checked cite class cols colspan content contenteditable crossorigin
 	datetime decoding default defer dir disabled download draggable enctype enterkeyhint fetchpriority
 	for form formaction formmethod formnovalidate headers height hidden high href hreflang http-equiv id
 	inert inputmode integrity is itemprop itemscope itemtype label lang list loading low max maxlength
 	media method min minlength multiple name nonce novalidate open optimum pattern placeholder popover
-	popovertarget poster preload readonly referrerpolicy rel required reversed role rows rowspan
+	popovertarget poster preload property readonly referrerpolicy rel required reversed role rows rowspan
 	sandbox scope selected shape size sizes slot span spellcheck src srcdoc srclang srcset start step
 	style tabindex target title translate type usemap value width wrap`)
 
@@ -236,7 +237,7 @@ func TestRenderedMarkupIsValid(t *testing.T) {
 	pages["shopper order"] = shopper.MustGet(order, http.StatusOK).Body
 	pages["shopper cancel confirmation"] = shopper.MustGet(order+"/cancel", http.StatusOK).Body
 	shopper.MustPost("/items/8/reviews", url.Values{"rating": {"4"}, "body": {"Good"}}, http.StatusSeeOther)
-	id := shopper.postArticle("Markup", "https://example.com/markup", "go")
+	id := shopper.postArticle("Markup", "https://example.com/markup", "care")
 	shopper.MustPost("/articles/"+itoa(id)+"/comments", url.Values{"body": {"first"}}, http.StatusSeeOther)
 	pages["article with errors"] = shopper.Post("/articles", url.Values{"title": {""}, "link": {"ftp://x"}}).Body
 
@@ -261,6 +262,8 @@ func TestRenderedMarkupIsValid(t *testing.T) {
 	pages["admin new item with errors"] = res.Body
 	pages["admin order note with errors"] = admin.Post("/admin"+order+"/notes", url.Values{"note": {""}}).Body
 	pages["admin import with errors"] = admin.importCSV([]byte("sku,name\nx,y\n")).Body
+	queued := admin.importCSV([]byte("sku,name,category,price,stock\nMARKUP-1,Marked lamp," + a.itemCategory(1) + ",1.00,1\n"))
+	pages["admin import queued"] = admin.MustGet(queued.Header.Get("Location"), http.StatusOK).Body
 
 	for _, must := range []string{"guest /register", "register with errors", "admin /admin/items/new",
 		"admin /admin/items/7", "admin item form with errors"} {

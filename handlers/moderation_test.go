@@ -29,14 +29,14 @@ func TestHideCommentAndArticle(t *testing.T) {
 	if res := reader.Post("/users/poster/follow", url.Values{"dir": {"follow"}}); res.Status != http.StatusSeeOther {
 		t.Fatalf("follow: %d", res.Status)
 	}
-	id := poster.postArticle("Spam or not", "https://example.com/spam", "redis", "go")
+	id := poster.postArticle("Spam or not", "https://example.com/spam", "making", "care")
 	for _, body := range []string{"first, fine", "<script>alert(1)</script> buy now"} {
 		if res := critic.Post("/articles/"+itoa(id)+"/comments", url.Values{"body": {body}}); res.Status != http.StatusSeeOther {
 			t.Fatalf("comment: %d", res.Status)
 		}
 	}
 	// Warm the group's cached listing, the feed and the profile.
-	if ids := testids(reader.Get("/groups/redis").Body, "article", "data-article-id"); !contains(ids, itoa(id)) {
+	if ids := testids(reader.Get("/groups/making").Body, "article", "data-article-id"); !contains(ids, itoa(id)) {
 		t.Fatalf("group listing %v", ids)
 	}
 	if ids := testids(reader.Get("/feed").Body, "article", "data-article-id"); !contains(ids, itoa(id)) {
@@ -90,7 +90,7 @@ func TestHideCommentAndArticle(t *testing.T) {
 	if res := admin.Post("/admin/articles/"+itoa(id)+"/hide", nil); res.Status != http.StatusSeeOther {
 		t.Fatalf("hide article: %d", res.Status)
 	}
-	for _, path := range []string{"/articles", "/articles?sort=new", "/groups/redis", "/groups/go", "/groups/redis?sort=new", "/feed", "/"} {
+	for _, path := range []string{"/articles", "/articles?sort=new", "/groups/making", "/groups/care", "/groups/making?sort=new", "/feed", "/"} {
 		if ids := testids(reader.Get(path).Body, "article", "data-article-id"); contains(ids, itoa(id)) {
 			t.Errorf("%s still lists the hidden article", path)
 		}
@@ -109,7 +109,7 @@ func TestHideCommentAndArticle(t *testing.T) {
 	if res := reader.Post("/articles/"+itoa(id)+"/comments", url.Values{"body": {"still here?"}}); res.Status != http.StatusNotFound {
 		t.Errorf("comment on a hidden article: %d", res.Status)
 	}
-	if ids := testids(reader.Get("/groups/redis").Body, "article", "data-article-id"); contains(ids, itoa(id)) {
+	if ids := testids(reader.Get("/groups/making").Body, "article", "data-article-id"); contains(ids, itoa(id)) {
 		t.Error("a vote put the hidden article back in a listing")
 	}
 	own = poster.Get("/articles/" + itoa(id))
@@ -251,7 +251,7 @@ func TestBanDuringCheckout(t *testing.T) {
 func boardAndShopFacts(t *testing.T, reader, anon *client, articleID int64, itemID int64, itemName string) map[string]string {
 	t.Helper()
 	facts := map[string]string{}
-	for _, path := range []string{"/articles", "/articles?sort=new", "/groups/redis", "/groups/redis?sort=new", "/groups/go", "/feed", "/"} {
+	for _, path := range []string{"/articles", "/articles?sort=new", "/groups/making", "/groups/making?sort=new", "/groups/care", "/feed", "/"} {
 		body := reader.MustGet(path, http.StatusOK).Body
 		facts[path] = strings.Join(testids(body, "article", "data-article-id"), ",") + " scores " +
 			strings.Join(testids(body, "article", "data-score"), ",")
@@ -287,9 +287,9 @@ func TestModerationUndo(t *testing.T) {
 	fan.Register("fan")
 	admin.signInAdmin()
 	reader.MustPost("/users/poster/follow", url.Values{"dir": {"follow"}}, http.StatusSeeOther)
-	id := poster.postArticle("Worth a look", "https://example.com/look", "redis", "go")
-	poster.postArticle("Another", "https://example.com/another", "go")
-	critic.postArticle("Critic's own", "https://example.com/own", "redis")
+	id := poster.postArticle("Worth a look", "https://example.com/look", "making", "care")
+	poster.postArticle("Another", "https://example.com/another", "care")
+	critic.postArticle("Critic's own", "https://example.com/own", "making")
 	fan.MustPost("/articles/"+itoa(id)+"/vote", url.Values{"dir": {"up"}}, http.StatusSeeOther)
 	for _, body := range []string{"useful", "off topic rant"} {
 		critic.MustPost("/articles/"+itoa(id)+"/comments", url.Values{"body": {body}}, http.StatusSeeOther)
@@ -319,7 +319,7 @@ func TestModerationUndo(t *testing.T) {
 	admin.MustPost("/admin/users/troll/ban", nil, http.StatusSeeOther)
 
 	hidden := boardAndShopFacts(t, reader, anon, id, itemID, it.Name)
-	for _, k := range []string{"/articles", "/groups/redis", "/groups/go", "/feed", "posts", "reviews", "rating"} {
+	for _, k := range []string{"/articles", "/groups/making", "/groups/care", "/feed", "posts", "reviews", "rating"} {
 		if hidden[k] == before[k] {
 			t.Errorf("hiding changed nothing in %s: %s", k, hidden[k])
 		}

@@ -669,10 +669,10 @@ func TestAdminPurge(t *testing.T) {
 		xcache(t, admin.Get("/items/"+id), "MISS")
 	}
 	res := admin.Post("/admin/cache/purge", url.Values{"item": {"101"}})
-	if res.Status != 303 || res.Header.Get("Location") != "/admin" {
+	if res.Status != 303 || res.Header.Get("Location") != "/admin/system" {
 		t.Fatalf("purge item: %d", res.Status)
 	}
-	if msg := textOf(admin.Get("/admin").Body, "flash"); !strings.Contains(msg, "Purged 1 cached page of item 101.") {
+	if msg := textOf(admin.Get("/admin/system").Body, "flash"); !strings.Contains(msg, "Purged 1 cached page of item 101.") {
 		t.Errorf("flash %q", msg)
 	}
 	xcache(t, admin.Get("/items/101"), "MISS")
@@ -777,7 +777,7 @@ func TestRowCacheAPI(t *testing.T) {
 	if res.Header.Get("X-Row-Cache") != "HIT" || !strings.Contains(res.Body, `"cached_at":`) || !strings.Contains(res.Body, `"id":7`) {
 		t.Fatalf("hit: %q %s", res.Header.Get("X-Row-Cache"), res.Body)
 	}
-	if !strings.Contains(admin.Get("/admin").Body, `data-testid="row-cache"`) {
+	if !strings.Contains(admin.Get("/admin/system").Body, `data-testid="row-cache"`) {
 		t.Error("the admin page does not list the row")
 	}
 	admin.Post("/admin/rowcache", url.Values{"row": {"7"}, "delay": {"0"}})

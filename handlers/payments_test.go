@@ -12,6 +12,7 @@ import (
 
 	"github.com/stripe/stripe-go/v82/webhook"
 
+	"storefront/handlers"
 	"storefront/handlers/apptest"
 	"storefront/store/orders"
 	"storefront/store/storetest"
@@ -21,15 +22,28 @@ import (
 // webhookSecret signs the tests' Stripe events.
 const webhookSecret = "whsec_handlers_test"
 
+// testShopURL is the tests' SHOP_URL, unlike the test server's own address.
+const testShopURL = "https://shop.example"
+
 // cardApp is the app with card payments against stripe-mock, through a
 // recorder of what the shop asks of Stripe.
 func cardApp(t *testing.T) (*app, func() []storetest.Recorded) {
 	t.Helper()
-	base, requests := storetest.Recorder(t, storetest.StripeMock(t))
+	gate, a := gatedCardApp(t, nil)
+	return a, gate.Requests
+}
+
+// gatedCardApp is the app with card payments against stripe-mock behind
+// a gate that makes Stripe fail as the test asks; editCfg (may be nil)
+// adjusts the HTTP config.
+func gatedCardApp(t *testing.T, editCfg func(*handlers.Config)) (*storetest.StripeGate, *app) {
+	t.Helper()
+	gate := storetest.NewStripeGate(t, storetest.StripeMock(t))
 	a := newApp(t, func(o *wiring.Options) {
-		o.Stripe.SecretKey, o.Stripe.WebhookSecret, o.Stripe.APIBase = "sk_test_handlers", webhookSecret, base
-	}, nil)
-	return a, requests
+		o.Stripe.SecretKey, o.Stripe.WebhookSecret, o.Stripe.APIBase = "sk_test_handlers", webhookSecret, gate.URL()
+		o.ShopURL = testShopURL
+	}, editCfg)
+	return gate, a
 }
 
 // stripeEvent is a signed checkout.session.completed for an order.
@@ -104,8 +118,7 @@ func TestCardCheckoutThroughStripe(t *testing.T) {
 		}
 	}
 	if session.Get("client_reference_id") != strconv.FormatInt(id, 10) ||
-		!strings.HasSuffix(session.Get("success_url"), "/orders/"+strconv.FormatInt(id, 10)) ||
-		!strings.HasPrefix(session.Get("success_url"), a.srv.URL) {
+		session.Get("success_url") != testShopURL+"/orders/"+strconv.FormatInt(id, 10) {
 		t.Errorf("session asked as %v", session)
 	}
 	var sum int64
@@ -218,7 +231,8 @@ func TestCardOnlyWithSecretKey(t *testing.T) {
 }
 
 // TestCardCheckoutWhenStripeIsDown: a session Stripe will not create
-// cancels the order at once (its stock back) and says so on the order page.
+// cancels the order at once (its stock back), says so on the order page and
+// puts its lines back in the cart, where another way to pay orders them.
 func TestCardCheckoutWhenStripeIsDown(t *testing.T) {
 	down := newApp(t, func(o *wiring.Options) {
 		o.Stripe.SecretKey, o.Stripe.WebhookSecret, o.Stripe.APIBase = "sk_test_down", webhookSecret, "http://127.0.0.1:1"
@@ -237,5 +251,9 @@ func TestCardCheckoutWhenStripeIsDown(t *testing.T) {
 		t.Errorf("order %q, stock %d; want cancelled with the stock back", status, down.stockOf(7))
 	}
 	page := c.Get(loc)
-	mustContain(t, page.Body, "Card payments are not available right now", "nothing was charged")
+	mustContain(t, page.Body, "Card payments are not available right now", "nothing was charged", "back in your cart")
+	// The lines are back in the cart: the shopper can pay another way.
+	if res := c.checkout(nil); res.Status != http.StatusSeeOther || down.stockOf(7) != 7 {
+		t.Errorf("ordering the cart again with an invoice: %d, stock %d", res.Status, down.stockOf(7))
+	}
 }

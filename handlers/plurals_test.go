@@ -68,6 +68,7 @@ func TestCountsReadRight(t *testing.T) {
 	}
 	pages["purge message"] = done.Message
 	pages["dashboard"] = admin.MustGet("/admin", http.StatusOK).Body
+	pages["system"] = admin.MustGet("/admin/system", http.StatusOK).Body
 
 	for name, body := range pages {
 		if m := wrongPlural.FindString(body); m != "" {

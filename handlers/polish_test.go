@@ -145,7 +145,7 @@ func TestBoardReadsRight(t *testing.T) {
 	}
 	id := first[1]
 	mustContain(t, list.Body,
-		`<h2 class="article-title"><a href="/articles/`+id+`">`,
+		`<h2 class="article-title"><a href="/articles/`+id+`-`,
 		`<span class="visually-hidden">, external link</span>`,
 		`aria-label="Vote up: `,
 		`data-testid="article-points"`,

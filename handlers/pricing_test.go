@@ -102,11 +102,11 @@ func TestDiscountCodeFromCartToOrder(t *testing.T) {
 	if res.Status != http.StatusUnprocessableEntity {
 		t.Fatalf("stale total: %d", res.Status)
 	}
-	if got := textOf(res.Body, "order-total"); got != views.Money(want.Total) {
-		t.Errorf("review total %q, want %s", got, views.Money(want.Total))
+	if got := textOf(res.Body, "order-total"); got != views.DefaultShop.Currency.Format(want.Total) {
+		t.Errorf("review total %q, want %s", got, views.DefaultShop.Currency.Format(want.Total))
 	}
-	if tax := rowText(res.Body, "tax-line"); !strings.Contains(tax, "includes "+views.Money(want.Tax)+" tax") {
-		t.Errorf("tax line %q, want includes %s", tax, views.Money(want.Tax))
+	if tax := rowText(res.Body, "tax-line"); !strings.Contains(tax, "includes "+views.DefaultShop.Currency.Format(want.Tax)+" tax") {
+		t.Errorf("tax line %q, want includes %s", tax, views.DefaultShop.Currency.Format(want.Tax))
 	}
 	f.Set("total", totalInput.FindStringSubmatch(res.Body)[1])
 	placed := c.Post("/checkout", f)
@@ -114,8 +114,8 @@ func TestDiscountCodeFromCartToOrder(t *testing.T) {
 		t.Fatalf("place: %d %s", placed.Status, textOf(placed.Body, "field-error"))
 	}
 	order := c.Get(placed.Header.Get("Location")).Body
-	if textOf(order, "order-total") != views.Money(want.Total) || !strings.Contains(rowText(order, "discount-line"), views.Money(want.Discount)) ||
-		!strings.Contains(rowText(order, "tax-line"), views.Money(want.Tax)) {
+	if textOf(order, "order-total") != views.DefaultShop.Currency.Format(want.Total) || !strings.Contains(rowText(order, "discount-line"), views.DefaultShop.Currency.Format(want.Discount)) ||
+		!strings.Contains(rowText(order, "tax-line"), views.DefaultShop.Currency.Format(want.Tax)) {
 		t.Errorf("order page: total %q discount %q tax %q", textOf(order, "order-total"), rowText(order, "discount-line"), rowText(order, "tax-line"))
 	}
 	if strings.Contains(c.Get("/cart").Body, `data-testid="discount-line"`) {
@@ -161,7 +161,7 @@ func TestDiscountCodeRefusals(t *testing.T) {
 		{"NOPE", "There is no discount code NOPE"},
 		{"old", "expired on 2001-01-31"},
 		{"Later", "can be used from 2999-01-01"},
-		{"bigspender", "needs items worth at least " + views.Money(9999900)},
+		{"bigspender", "needs items worth at least " + views.DefaultShop.Currency.Format(9999900)},
 		{"ONCE", "has been used up"},
 		{"SAVE 10", "without spaces"},
 		{strings.Repeat("A", 200), "without spaces"},
@@ -349,11 +349,15 @@ func TestAdminShippingAndTax(t *testing.T) {
 			t.Errorf("%s=%q: %d", field, bad, res.Status)
 		}
 	}
+	notACountry := url.Values{"name": {"Nowhere"}, "countries": {"GB, XZ"}, "standard": {"1"}, "express": {"2"}, "free_over": {"0"}}
+	if res := admin.Post("/admin/shipping", notACountry); res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, "XZ is not a country") {
+		t.Errorf("a code that is no country: %d %q", res.Status, textOf(res.Body, "field-error"))
+	}
 	conflict := url.Values{"name": {"Islands"}, "countries": {"IS, US"}, "standard": {"1"}, "express": {"2"}, "free_over": {"0"}}
 	if res := admin.Post("/admin/shipping", conflict); res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, "US is already in the zone United States") {
 		t.Errorf("a country of another zone: %d %q", res.Status, textOf(res.Body, "field-error"))
 	}
-	if zs, err := a.store.Pricing.Zones(t.Context()); err != nil || len(zs) != 3 || zs[1].Rates != pricing.DefaultRates || !zs[1].FollowsKnobs {
+	if zs, err := a.store.Pricing.Zones(t.Context(), true); err != nil || len(zs) != 3 || zs[1].Rates != pricing.DefaultRates || !zs[1].FollowsKnobs {
 		t.Fatalf("a refused zone changed something: %+v %v", zs, err)
 	}
 	if res := admin.Post("/admin/shipping", europe); res.Status != http.StatusSeeOther {
@@ -375,18 +379,18 @@ func TestAdminShippingAndTax(t *testing.T) {
 	c.setQty("7", "1")
 	res := c.Post("/checkout", checkoutForm("0.00", true))
 	want := pricing.Compute([]int64{price}, nil, pricing.Rates{Standard: 700, Express: 2000}, pricing.MethodStandard, 2500, true)
-	if textOf(res.Body, "shipping-cost") != views.Money(700) || textOf(res.Body, "order-total") != views.Money(want.Total) ||
-		!strings.Contains(rowText(res.Body, "tax-line"), views.Money(want.Tax)) || !strings.Contains(rowText(res.Body, "tax-line"), "25%") {
+	if textOf(res.Body, "shipping-cost") != views.DefaultShop.Currency.Format(700) || textOf(res.Body, "order-total") != views.DefaultShop.Currency.Format(want.Total) ||
+		!strings.Contains(rowText(res.Body, "tax-line"), views.DefaultShop.Currency.Format(want.Tax)) || !strings.Contains(rowText(res.Body, "tax-line"), "25%") {
 		t.Errorf("GB review: delivery %q total %q tax %q; want %+v", textOf(res.Body, "shipping-cost"), textOf(res.Body, "order-total"), rowText(res.Body, "tax-line"), want)
 	}
 	// A country of no zone is priced as the rest of the world; "Update
 	// the review" prices it without placing the order (no JavaScript).
 	f := url.Values{"country": {"AR"}, "shipping": {"standard"}, "review": {"1"}}
 	again := c.Post("/checkout", f)
-	if got := textOf(again.Body, "shipping-cost"); again.Status != http.StatusOK || got != views.Money(1499) || a.orderCount() != 0 {
-		t.Errorf("AR review: %d delivery %q, want 200 and %s, no order", again.Status, got, views.Money(1499))
+	if got := textOf(again.Body, "shipping-cost"); again.Status != http.StatusOK || got != views.DefaultShop.Currency.Format(1499) || a.orderCount() != 0 {
+		t.Errorf("AR review: %d delivery %q, want 200 and %s, no order", again.Status, got, views.DefaultShop.Currency.Format(1499))
 	}
-	if got := rowText(again.Body, "tax-line"); !strings.Contains(got, "includes "+views.Money(0)+" tax") {
+	if got := rowText(again.Body, "tax-line"); !strings.Contains(got, "includes "+views.DefaultShop.Currency.Format(0)+" tax") {
 		t.Errorf("AR tax line %q: a country without a rate pays none", got)
 	}
 }
@@ -400,11 +404,11 @@ func TestCheckoutAddsTaxWhenPricesExcludeIt(t *testing.T) {
 	c.setQty("7", "3")
 	res := c.Post("/checkout", checkoutForm("0.00", true))
 	want := pricing.Compute([]int64{3 * price}, nil, pricing.DefaultRates, pricing.MethodStandard, 2000, false)
-	if want.Total != want.Subtotal+want.Shipping+want.Tax || textOf(res.Body, "order-total") != views.Money(want.Total) {
-		t.Fatalf("review total %q, want %s", textOf(res.Body, "order-total"), views.Money(want.Total))
+	if want.Total != want.Subtotal+want.Shipping+want.Tax || textOf(res.Body, "order-total") != views.DefaultShop.Currency.Format(want.Total) {
+		t.Fatalf("review total %q, want %s", textOf(res.Body, "order-total"), views.DefaultShop.Currency.Format(want.Total))
 	}
-	if tax := rowText(res.Body, "tax-line"); !strings.HasSuffix(tax, " "+views.Money(want.Tax)) || strings.Contains(tax, "includes") {
-		t.Errorf("tax line %q, want %s", tax, views.Money(want.Tax))
+	if tax := rowText(res.Body, "tax-line"); !strings.HasSuffix(tax, " "+views.DefaultShop.Currency.Format(want.Tax)) || strings.Contains(tax, "includes") {
+		t.Errorf("tax line %q, want %s", tax, views.DefaultShop.Currency.Format(want.Tax))
 	}
 	f := checkoutForm(totalInput.FindStringSubmatch(res.Body)[1], true)
 	if res := c.Post("/checkout", f); res.Status != http.StatusSeeOther {
@@ -442,7 +446,7 @@ func TestOrderFromBeforePricingDisplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := c.Get("/orders/" + itoa(id)).Body
-	if textOf(page, "order-total") != views.Money(2499) || textOf(page, "shipping-cost") != views.Money(499) ||
+	if textOf(page, "order-total") != views.DefaultShop.Currency.Format(2499) || textOf(page, "shipping-cost") != views.DefaultShop.Currency.Format(499) ||
 		strings.Contains(page, `data-testid="tax-line"`) || strings.Contains(page, `data-testid="discount-line"`) {
 		t.Errorf("old order: total %q delivery %q tax %q", textOf(page, "order-total"), textOf(page, "shipping-cost"), rowText(page, "tax-line"))
 	}

@@ -31,6 +31,13 @@ func TestRequireSignIn(t *testing.T) {
 		{"POST", "/articles", "/articles/new"},
 		{"POST", "/articles/3/vote", "/articles/3"},
 		{"POST", "/articles/3/comments", "/articles/3#comments"},
+		{"GET", "/articles/3/edit", "/articles/3/edit"},
+		{"POST", "/articles/3/edit", "/articles/3/edit"},
+		{"POST", "/articles/3/delete", "/articles/3/edit"},
+		{"GET", "/comments/3-1/edit", "/comments/3-1/edit"},
+		{"POST", "/comments/3-1/delete", "/comments/3-1/edit"},
+		{"GET", "/articles/3/report", "/articles/3/report"},
+		{"POST", "/comments/3-1/report", "/comments/3-1/report"},
 	} {
 		var res apptest.Response
 		if tc.method == "GET" {

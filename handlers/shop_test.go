@@ -73,7 +73,7 @@ func TestSearchFindsByNameAndCategory(t *testing.T) {
 	if res.Status != 200 {
 		t.Fatalf("status %d", res.Status)
 	}
-	names := regexp.MustCompile(`<h2 class="card-title"><a href="/items/\d+">([^<]+)</a>`).FindAllStringSubmatch(res.Body, -1)
+	names := regexp.MustCompile(`<h2 class="card-title"><a href="/items/\d+-[a-z0-9-]+">([^<]+)</a>`).FindAllStringSubmatch(res.Body, -1)
 	if len(names) == 0 {
 		t.Fatal("a search for TENT found nothing")
 	}

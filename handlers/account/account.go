@@ -43,6 +43,9 @@ type Accounts interface {
 	RequestReset(ctx context.Context, email string) error
 	CheckReset(ctx context.Context, token string) (sessions.User, error)
 	ResetPassword(ctx context.Context, token, password string) (sessions.User, error)
+	// A staff invitation's link.
+	CheckInvite(ctx context.Context, token string) (sessions.Invitation, error)
+	AcceptInvite(ctx context.Context, token, username, password string) (sessions.User, error)
 }
 
 // Notes is what the notifications page reads and marks.
@@ -71,19 +74,22 @@ type Deps struct {
 	Notes    Notes
 	Book     Book
 	History  History
+	// TwoFactor is the accounts' two-factor sign-in (the sessions domain).
+	TwoFactor TwoFactor
 }
 
 // Handler answers the account routes.
 type Handler struct {
-	rates    Rates
-	web      *web.Kit
-	accounts Accounts
-	notes    Notes
-	book     Book
-	history  History
+	rates     Rates
+	web       *web.Kit
+	accounts  Accounts
+	notes     Notes
+	book      Book
+	history   History
+	twoFactor TwoFactor
 }
 
 // New builds the account area.
 func New(rates Rates, kit *web.Kit, d Deps) *Handler {
-	return &Handler{rates: rates, web: kit, accounts: d.Accounts, notes: d.Notes, book: d.Book, history: d.History}
+	return &Handler{rates: rates, web: kit, accounts: d.Accounts, notes: d.Notes, book: d.Book, history: d.History, twoFactor: d.TwoFactor}
 }

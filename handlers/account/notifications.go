@@ -29,7 +29,7 @@ func (h *Handler) ShowNotifications(c echo.Context) error {
 	}
 	for _, n := range notes {
 		d.Notes = append(d.Notes, views.NoteView{
-			Kind: n.Kind, Actor: n.Actor, ArticleID: n.ArticleID, Title: n.Title, Dir: n.Dir, OrderID: n.OrderID, Status: n.Status,
+			Kind: n.Kind, Actor: n.Actor, ArticleID: n.ArticleID, Title: n.Title, Dir: n.Dir, Reply: n.Reply, OrderID: n.OrderID, Status: n.Status,
 			At: time.UnixMicro(int64(n.At * 1e6)), Age: web.AgeText(time.Since(time.UnixMicro(int64(n.At * 1e6)))), Unread: n.Unread,
 		})
 	}

@@ -156,13 +156,38 @@ func (h *Handler) Login(c echo.Context) error {
 			return err
 		}
 	}
+	t, err := h.twoFactor.TwoFactor(c.Request().Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	if t.Enabled {
+		return h.startSecondStep(c, u, f.Next)
+	}
+	return h.finishSignIn(c, u, f.Next)
+}
+
+// finishSignIn signs u in once every step passed and sends them on: a
+// staff role that needs two-factor sign-in and has not set it up goes to
+// its set-up first, an account made before addresses existed is asked for
+// one, once.
+func (h *Handler) finishSignIn(c echo.Context, u sessions.User, next string) error {
 	note, err := h.signIn(c, u)
 	if errors.Is(err, platform.ErrBanned) {
-		return h.loginBanned(c, f)
+		return h.loginBanned(c, accountForm{Username: u.Username, Next: next})
 	} else if err != nil {
 		return err
 	}
 	h.web.SetFlash(c, "Signed in as "+u.Username+"."+note)
+	if h.web.TwoFactorRequired(string(u.Role)) {
+		t, err := h.twoFactor.TwoFactor(c.Request().Context(), u.ID)
+		if err != nil {
+			return err
+		}
+		if !t.Enabled {
+			h.web.SetFlash(c, "Signed in as "+u.Username+". Your role needs two-factor sign-in: turn it on to reach the admin pages."+note)
+			return web.Redirect(c, "/account/two-factor")
+		}
+	}
 	if !u.IsAdmin {
 		// An account made before addresses existed is asked for one, once.
 		ask, err := h.accounts.AskEmailOnce(c.Request().Context(), u.ID)
@@ -170,10 +195,10 @@ func (h *Handler) Login(c echo.Context) error {
 			return err
 		}
 		if ask {
-			return web.Redirect(c, "/account/email?first=1&next="+url.QueryEscape(f.Next))
+			return web.Redirect(c, "/account/email?first=1&next="+url.QueryEscape(next))
 		}
 	}
-	return web.Redirect(c, f.Next)
+	return web.Redirect(c, next)
 }
 
 func (h *Handler) loginError(c echo.Context, f accountForm, msg string) error {

@@ -15,12 +15,13 @@ import (
 	"storefront/handlers/web"
 	"storefront/store/catalog"
 	"storefront/store/keys"
+	"storefront/store/merchant"
 	"storefront/store/platform"
 	"storefront/views"
 )
 
 // adminInvalid answers an admin post with bad input: 422 with the message,
-// as JSON or on the dashboard.
+// as JSON or on the system page, where the controls are.
 func (h *Handler) adminInvalid(c echo.Context, msg string) error {
 	if web.WantsJSON(c) {
 		return c.JSON(http.StatusUnprocessableEntity, map[string]string{"error": msg})
@@ -29,9 +30,9 @@ func (h *Handler) adminInvalid(c echo.Context, msg string) error {
 	if err != nil {
 		return err
 	}
-	ch := h.web.Chrome(c, "Dashboard")
+	ch := h.web.Chrome(c, "System")
 	ch.Flash, ch.FlashOK = msg, false
-	return web.Render(c, http.StatusUnprocessableEntity, views.DashboardPage(ch, d))
+	return web.Render(c, http.StatusUnprocessableEntity, views.SystemPage(ch, d))
 }
 
 // PurgePages is POST /admin/cache/purge: item=<id> purges that item's
@@ -44,7 +45,7 @@ func (h *Handler) PurgePages(c echo.Context) error {
 			return err
 		}
 		h.web.Audit(c, "purge all pages", "all pages", "pages", n)
-		return h.web.Done(c, "Purged every cached page: "+views.Counted(int64(n), "page", "pages")+".", "/admin")
+		return h.web.Done(c, "Purged every cached page: "+views.Counted(int64(n), "page", "pages")+".", "/admin/system")
 	}
 	id, ok := positiveID(c.FormValue("item"))
 	if !ok {
@@ -55,7 +56,7 @@ func (h *Handler) PurgePages(c echo.Context) error {
 		return err
 	}
 	h.web.Audit(c, "purge item pages", "item "+web.Itoa(id), "pages", n)
-	return h.web.Done(c, fmt.Sprintf("Purged %s of item %d.", views.Counted(int64(n), "cached page", "cached pages"), id), "/admin")
+	return h.web.Done(c, fmt.Sprintf("Purged %s of item %d.", views.Counted(int64(n), "cached page", "cached pages"), id), "/admin/system")
 }
 
 // Rescale is POST /admin/rescale: trim and halve the view counts now.
@@ -64,7 +65,7 @@ func (h *Handler) Rescale(c echo.Context) error {
 		return err
 	}
 	h.web.Audit(c, "rescale views", keys.ViewRanking)
-	return h.web.Done(c, "View counts rescaled.", "/admin")
+	return h.web.Done(c, "View counts rescaled.", "/admin/system")
 }
 
 // RowCache is POST /admin/rowcache (row, delay in seconds): schedule
@@ -99,9 +100,9 @@ func (h *Handler) RowCache(c echo.Context) error {
 	}
 	h.web.Audit(c, action, "row "+web.Itoa(id), "delay_s", secs)
 	if secs <= 0 {
-		return h.web.Done(c, fmt.Sprintf("Row %d is no longer cached.", id), "/admin")
+		return h.web.Done(c, fmt.Sprintf("Row %d is no longer cached.", id), "/admin/system")
 	}
-	return h.web.Done(c, fmt.Sprintf("Row %d is cached and refreshed every %s s.", id, strconv.FormatFloat(secs, 'f', -1, 64)), "/admin")
+	return h.web.Done(c, fmt.Sprintf("Row %d is cached and refreshed every %s s.", id, strconv.FormatFloat(secs, 'f', -1, 64)), "/admin/system")
 }
 
 // EditItemForm is GET /admin/items/:id.
@@ -114,7 +115,7 @@ func (h *Handler) EditItemForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := itemForm(it)
+	f := itemForm(h.web.Currency(), it)
 	if err := h.withCategories(c.Request().Context(), &f); err != nil {
 		return err
 	}
@@ -133,9 +134,9 @@ func (h *Handler) EditItemForm(c echo.Context) error {
 }
 
 // itemForm is the edit form filled with an item's current values.
-func itemForm(it catalog.Item) views.ItemForm {
+func itemForm(cur merchant.Currency, it catalog.Item) views.ItemForm {
 	return views.ItemForm{
-		ID: it.ID, Name: it.Name, Price: moneyInput(it.PriceCents), Stock: strconv.FormatInt(it.Stock, 10),
+		ID: it.ID, Name: it.Name, Price: cur.AmountInput(it.PriceCents), Stock: strconv.FormatInt(it.Stock, 10),
 		Category: it.Category, Description: it.Description, Archived: it.Archived(),
 	}
 }
@@ -156,7 +157,7 @@ func (h *Handler) UpdateItem(c echo.Context) error {
 		}
 		f.Category = it.Category
 	}
-	edit, errs := validateItemForm(f)
+	edit, errs := validateItemForm(h.web.Currency(), f)
 	if len(errs) > 0 {
 		return h.itemFormError(c, f, errs)
 	}
@@ -169,16 +170,16 @@ func (h *Handler) UpdateItem(c echo.Context) error {
 }
 
 // validateItemForm checks an edit and returns it with any field errors.
-func validateItemForm(f views.ItemForm) (catalog.ItemEdit, map[string]string) {
+func validateItemForm(cur merchant.Currency, f views.ItemForm) (catalog.ItemEdit, map[string]string) {
 	errs := map[string]string{}
 	e := catalog.ItemEdit{Name: f.Name, Description: f.Description, Category: f.Category}
 	if n := utf8.RuneCountInString(f.Name); n < 1 || n > 200 || !web.Printable(f.Name) {
 		errs["name"] = "Use 1 to 200 characters, on one line."
 	}
-	if cents, ok := web.ParsePrice(f.Price); ok {
-		e.PriceCents = cents
+	if minor, ok := parsePrice(cur, f.Price); ok {
+		e.PriceCents = minor
 	} else {
-		errs["price"] = "Write the price in dollars and cents, such as 12.34."
+		errs["price"] = priceRule(cur, "The price")
 	}
 	if n, err := strconv.ParseInt(f.Stock, 10, 64); err == nil && n >= 0 && n <= 1_000_000_000 {
 		e.Stock = n
@@ -192,10 +193,6 @@ func validateItemForm(f views.ItemForm) (catalog.ItemEdit, map[string]string) {
 		errs["description"] = "Use at most 2,000 characters."
 	}
 	return e, errs
-}
-
-func moneyInput(cents int64) string {
-	return fmt.Sprintf("%d.%02d", cents/100, cents%100)
 }
 
 func positiveID(s string) (int64, bool) {

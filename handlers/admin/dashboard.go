@@ -16,14 +16,15 @@ import (
 	"storefront/views"
 )
 
-// Dashboard is GET /admin: the dashboard, drawn from numbers that
-// live in Redis so that every instance shows the same.
-func (h *Handler) Dashboard(c echo.Context) error {
+// System is GET /admin/system: the engineering numbers (page cache,
+// sessions, Redis, workers), drawn from numbers that live in Redis so
+// that every instance shows the same.
+func (h *Handler) System(c echo.Context) error {
 	d, err := h.dashboardData(c)
 	if err != nil {
 		return err
 	}
-	return web.Render(c, http.StatusOK, views.DashboardPage(h.web.Chrome(c, "Dashboard"), d))
+	return web.Render(c, http.StatusOK, views.SystemPage(h.web.Chrome(c, "System"), d))
 }
 
 // dashboardData reads the dashboard and formats it for the page.

@@ -14,6 +14,7 @@ import (
 
 	"storefront/handlers/web"
 	"storefront/store/catalog"
+	"storefront/store/merchant"
 	"storefront/views"
 )
 
@@ -59,7 +60,7 @@ func (ic *importCheck) merge(rows []catalog.RowProblem) {
 // file as a spreadsheet counts (the header is row 1). It returns the rows
 // that are right, for the catalog's own checks, and the wrong ones. A
 // cell the export neutralised ('=...) is read without its apostrophe.
-func parseItemsCSV(data []byte) ([]catalog.ImportRow, *importCheck) {
+func parseItemsCSV(cur merchant.Currency, data []byte) ([]catalog.ImportRow, *importCheck) {
 	ic := &importCheck{}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	r := csv.NewReader(bytes.NewReader(data))
@@ -74,7 +75,7 @@ func parseItemsCSV(data []byte) ([]catalog.ImportRow, *importCheck) {
 		return nil, ic
 	}
 	cols := readHeader(header, ic)
-	seen := map[string]int{} // SKU -> its first row
+	seen := map[string]int{} // SKU in lower case -> its first row
 	var rows []catalog.ImportRow
 	for n := 2; ; n++ {
 		rec, err := r.Read()
@@ -88,11 +89,12 @@ func parseItemsCSV(data []byte) ([]catalog.ImportRow, *importCheck) {
 		if cols == nil {
 			continue // the header is wrong: its rows cannot be read
 		}
-		row, why := readImportRow(rec, len(header), cols)
-		if first, dup := seen[row.SKU]; dup && row.SKU != "" {
+		row, why := readImportRow(cur, rec, len(header), cols)
+		// SKUs are unique whatever their case, as in the catalog.
+		if first, dup := seen[strings.ToLower(row.SKU)]; dup && row.SKU != "" {
 			why = append(why, fmt.Sprintf("SKU %s is also on row %d", row.SKU, first))
 		} else if row.SKU != "" {
-			seen[row.SKU] = n
+			seen[strings.ToLower(row.SKU)] = n
 		}
 		if len(why) > 0 {
 			ic.add(n, strings.Join(why, "; ")+".")
@@ -148,7 +150,7 @@ func readHeader(header []string, ic *importCheck) map[string]int {
 }
 
 // readImportRow reads a row and says everything wrong with it.
-func readImportRow(rec []string, width int, cols map[string]int) (catalog.ImportRow, []string) {
+func readImportRow(cur merchant.Currency, rec []string, width int, cols map[string]int) (catalog.ImportRow, []string) {
 	if len(rec) != width {
 		return catalog.ImportRow{}, []string{fmt.Sprintf("the row has %d cells; the header has %d", len(rec), width)}
 	}
@@ -175,8 +177,8 @@ func readImportRow(rec []string, width int, cols map[string]int) (catalog.Import
 		why = append(why, "category: use 1 to 50 characters, on one line")
 	}
 	var ok bool
-	if row.PriceCents, ok = web.ParsePrice(cell("price")); !ok {
-		why = append(why, fmt.Sprintf("price: %q is not a price in dollars and cents, such as 12.34", cell("price")))
+	if row.PriceCents, ok = parsePrice(cur, cell("price")); !ok {
+		why = append(why, fmt.Sprintf("price: %q is not a price in %s, such as %s", cell("price"), cur.Code, amountHint(cur, 1234)))
 	}
 	if s, err := strconv.ParseInt(cell("stock"), 10, 64); err == nil && s >= 0 && s <= 1_000_000_000 {
 		row.Stock = s
@@ -185,8 +187,8 @@ func readImportRow(rec []string, width int, cols map[string]int) (catalog.Import
 	}
 	row.Options = cell("options")
 	if cell("compare_at") != "" {
-		if row.CompareAtCents, ok = web.ParsePrice(cell("compare_at")); !ok {
-			why = append(why, fmt.Sprintf("compare_at: %q is not a price in dollars and cents, such as 12.34", cell("compare_at")))
+		if row.CompareAtCents, ok = parsePrice(cur, cell("compare_at")); !ok {
+			why = append(why, fmt.Sprintf("compare_at: %q is not a price in %s, such as %s", cell("compare_at"), cur.Code, amountHint(cur, 1234)))
 		} else if row.Options == "" {
 			why = append(why, "compare_at: only a variant's row (with its options) has one")
 		}

@@ -58,7 +58,7 @@ func (h *Handler) NewItemForm(c echo.Context) error {
 // the new item's edit page.
 func (h *Handler) CreateItem(c echo.Context) error {
 	f := readItemForm(c, 0)
-	edit, errs := validateItemForm(f)
+	edit, errs := validateItemForm(h.web.Currency(), f)
 	if len(errs) > 0 {
 		return h.itemFormError(c, f, errs)
 	}

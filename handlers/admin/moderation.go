@@ -16,7 +16,8 @@ import (
 
 // Each hide and ban has its undo. An undo posted from the moderation page
 // comes back to it; the forms elsewhere say where to go with next (a
-// same-site path).
+// same-site path). Hiding a reported article or comment closes its
+// reports; a moderator who finds nothing wrong dismisses them.
 
 // HideArticle is POST /admin/articles/:id/hide: the article leaves
 // every listing, group listing, feed and counter at once; its poster still
@@ -31,7 +32,7 @@ func (h *Handler) HideArticle(c echo.Context) error {
 		return web.ArticleNotFound(err)
 	}
 	h.web.Audit(c, "hide article", "article "+web.Itoa(id), "title", a.Title, "poster", a.Poster)
-	return h.web.Done(c, fmt.Sprintf("Article %d is hidden.", id), views.ArticleURL(id))
+	return h.web.Done(c, fmt.Sprintf("Article %d is hidden.", id), web.LocalPath(c.FormValue("next"), views.ArticleBase(id)))
 }
 
 // UnhideArticle is POST /admin/articles/:id/unhide: the article is back
@@ -63,7 +64,7 @@ func (h *Handler) HideComment(c echo.Context) error {
 		return notFoundAs(err, errNoComment)
 	}
 	h.web.Audit(c, "hide comment", "comment "+c.Param("id"), "author", cm.User)
-	return h.web.Done(c, "The comment is hidden.", views.ArticleURL(articleID)+"#comments")
+	return h.web.Done(c, "The comment is hidden.", web.LocalPath(c.FormValue("next"), views.ArticleBase(articleID)+"#comments"))
 }
 
 // UnhideComment is POST /admin/comments/:id/unhide: the comment is back on
@@ -113,6 +114,18 @@ func (h *Handler) UnhideReview(c echo.Context) error {
 	return h.web.Done(c, "The review is shown again.", undoneTo(c))
 }
 
+// DismissReports is POST /admin/reports/:ref/dismiss, where ref is an
+// article's id or a comment's "<article>-<number>": its open reports are
+// closed without hiding it (later reports open it again).
+func (h *Handler) DismissReports(c echo.Context) error {
+	ref := c.Param("ref")
+	if err := h.articles.DismissReports(c.Request().Context(), ref); err != nil {
+		return notFoundAs(err, "There are no open reports on that.")
+	}
+	h.web.Audit(c, "dismiss reports", "reported "+ref)
+	return h.web.Done(c, "The reports are dismissed.", "/admin/moderation")
+}
+
 // BanUser is POST /admin/users/:name/ban: every session of the
 // account ends at once, it can no longer sign in or check out, and its
 // orders stay.
@@ -144,11 +157,16 @@ func (h *Handler) UnbanUser(c echo.Context) error {
 // lists (the most recent; it says how many there are in all).
 const moderationShown = 100
 
-// Moderation is GET /admin/moderation: what is hidden (articles,
-// comments, reviews) and who is banned, the most recent first, each row
-// with the button that undoes it.
+// Moderation is GET /admin/moderation: what readers reported, each with
+// the buttons that hide it or dismiss its reports, then what is hidden
+// (articles, comments, reviews) and who is banned, the most recent first,
+// each row with the button that undoes it.
 func (h *Handler) Moderation(c echo.Context) error {
 	ctx := c.Request().Context()
+	reported, nReported, err := h.articles.OpenReports(ctx, moderationShown)
+	if err != nil {
+		return err
+	}
 	arts, nArts, err := h.articles.HiddenArticles(ctx, moderationShown)
 	if err != nil {
 		return err
@@ -165,14 +183,14 @@ func (h *Handler) Moderation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := views.ModerationData{ArticleTotal: nArts, CommentTotal: nComments, ReviewTotal: int64(nRevs), UserTotal: int64(nBanned)}
+	d := views.ModerationData{Reports: reportRows(reported), ReportTotal: nReported, ArticleTotal: nArts, CommentTotal: nComments, ReviewTotal: int64(nRevs), UserTotal: int64(nBanned)}
 	for _, a := range arts {
-		d.Articles = append(d.Articles, views.ModerationRow{ID: web.Itoa(a.ID), Title: a.Title, Link: views.ArticleURL(a.ID),
+		d.Articles = append(d.Articles, views.ModerationRow{ID: web.Itoa(a.ID), Title: a.Title, Link: views.ArticleBase(a.ID),
 			Author: a.Poster, By: a.HiddenBy, When: web.When(a.HiddenAt)})
 	}
 	for _, cm := range comments {
 		d.Comments = append(d.Comments, views.ModerationRow{ID: board.CommentRef(cm.ArticleID, cm.ID), Title: cm.ArticleTitle,
-			Link: views.ArticleURL(cm.ArticleID) + "#comment-" + web.Itoa(cm.ID), Author: cm.User, Text: cm.Body, When: web.When(cm.HiddenAt)})
+			Link: views.ArticleBase(cm.ArticleID) + "#comment-" + web.Itoa(cm.ID), Author: cm.User, Text: cm.Body, When: web.When(cm.HiddenAt)})
 	}
 	for _, r := range revs {
 		d.Reviews = append(d.Reviews, views.ModerationRow{ID: r.Ref(), Title: r.ItemName, Link: "/admin/items/" + web.Itoa(r.ItemID) + "#reviews",
@@ -203,4 +221,21 @@ func notFoundAs(err error, msg string) error {
 // moderation page it is usually posted from.
 func undoneTo(c echo.Context) string {
 	return web.LocalPath(c.FormValue("next"), "/admin/moderation")
+}
+
+// reportRows are the reported things as the moderation page lists them.
+func reportRows(things []board.ReportedThing) []views.ReportRow {
+	out := make([]views.ReportRow, 0, len(things))
+	for _, t := range things {
+		r := views.ReportRow{Ref: t.Ref, Kind: "article", Title: t.Title, Link: views.ArticleBase(t.ArticleID), Author: t.Author,
+			Text: t.Text, When: web.When(t.Latest), Hide: "/admin/articles/" + t.Ref + "/hide"}
+		if t.CommentID > 0 {
+			r.Kind, r.Link, r.Hide = "comment", views.ArticleBase(t.ArticleID)+"#comment-"+web.Itoa(t.CommentID), "/admin/comments/"+t.Ref+"/hide"
+		}
+		for _, rp := range t.Reports {
+			r.Reports = append(r.Reports, views.ReportLine{User: rp.User, Reason: views.ReportReasonLabel(rp.Reason), Note: rp.Note, When: web.When(rp.At)})
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -1,15 +1,17 @@
 package admin
 
 import (
+	"context"
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"storefront/handlers/web"
+	"storefront/store/media"
 	"storefront/store/orders"
 	"storefront/store/platform"
+	"storefront/store/returns"
 	"storefront/views"
 )
 
@@ -69,12 +71,20 @@ func (h *Handler) orderPage(c echo.Context) (views.AdminOrderData, error) {
 	if err != nil {
 		return views.AdminOrderData{}, err
 	}
+	web.UseCurrency(c, o.Currency)
 	notes, err := h.orders.Notes(ctx, id)
 	if err != nil {
 		return views.AdminOrderData{}, err
 	}
 	d := views.AdminOrderData{ID: o.ID, Email: o.Email, Status: o.Status, Placed: web.When(o.CreatedAt), TotalCents: o.TotalCents,
-		Shipping: o.Shipping, Payment: o.Payment, MaxNote: orders.MaxNoteLen, Address: addressLines(o.Address)}
+		Shipping: orders.ShippingName(o.Shipping), Payment: o.Payment, MaxNote: orders.MaxNoteLen, Address: web.AddressLines(o.Address),
+		Country: orders.CountryName(o.Address.Country), Tracking: o.Tracking, ItemCount: o.ItemCount, SubtotalCents: o.SubtotalCents,
+		Discount: web.OrderDiscount(o), ShippingCents: o.ShippingCents, Tax: web.OrderTax(o), PaidCents: o.PaidCents,
+		RefundedCents: o.RefundedCents, Moves: nextMoves(o.Status), Editable: orders.Editable(o.Status), EditVersion: o.EditVersion,
+		DueCents: o.DueCents, MaxEditQty: orders.MaxEditQty}
+	if d.Shipping == "" {
+		d.Shipping = o.Shipping
+	}
 	if o.UserID != orders.GuestUserID {
 		u, err := h.accounts.UserByID(ctx, o.UserID)
 		if err != nil {
@@ -85,8 +95,14 @@ func (h *Handler) orderPage(c echo.Context) (views.AdminOrderData, error) {
 	if pm, ok := h.orders.PaymentByCode(o.Payment); ok {
 		d.Payment = pm.Label()
 	}
+	pics, err := h.linePictures(ctx, o.Lines)
+	if err != nil {
+		return d, err
+	}
 	for _, l := range o.Lines {
-		d.Lines = append(d.Lines, views.AdminOrderLine{ItemID: l.ItemID, Name: l.Name, Qty: l.Qty, PriceCents: l.PriceCents})
+		key := returns.LineKey{ItemID: l.ItemID, VariantID: l.VariantID}
+		d.Lines = append(d.Lines, views.AdminOrderLine{Key: key.String(), ItemID: l.ItemID, VariantID: l.VariantID, SKU: l.SKU,
+			Variant: l.Variant, Name: l.Name, Qty: l.Qty, PriceCents: l.PriceCents, Picture: pics[key]})
 	}
 	for _, e := range o.Events {
 		d.Events = append(d.Events, views.AdminOrderEvent{Status: e.Status, Actor: e.Actor, At: web.When(e.At)})
@@ -97,13 +113,45 @@ func (h *Handler) orderPage(c echo.Context) (views.AdminOrderData, error) {
 	return d, nil
 }
 
-// addressLines is a delivery address line by line, empty lines left out.
-func addressLines(a orders.Address) []string {
-	var out []string
-	for _, l := range []string{a.Name, a.Line1, a.Line2, strings.TrimSpace(a.Postcode + " " + a.City), a.Country} {
-		if l != "" {
-			out = append(out, l)
+// linePictures are the pictures of an order's lines: a variant's own
+// picture where it has one, else its item's main one (none for an item
+// without pictures). One read per item: an order has few.
+func (h *Handler) linePictures(ctx context.Context, lines []orders.OrderLine) (map[returns.LineKey]views.Picture, error) {
+	out := map[returns.LineKey]views.Picture{}
+	imgs := map[int64][]media.ItemImage{}
+	shown := map[int64]int{} // variant -> picture position
+	for _, l := range lines {
+		if _, ok := imgs[l.ItemID]; ok {
+			continue
+		}
+		got, err := h.pictures.ItemImages(ctx, l.ItemID)
+		if err != nil {
+			return nil, err
+		}
+		imgs[l.ItemID] = got
+		if l.VariantID == 0 || len(got) < 2 {
+			continue
+		}
+		vs, err := h.catalog.Variants(ctx, l.ItemID)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			shown[v.ID] = v.Picture
 		}
 	}
-	return out
+	for _, l := range lines {
+		got := imgs[l.ItemID]
+		if len(got) == 0 {
+			continue
+		}
+		img := got[0]
+		for _, g := range got {
+			if p := shown[l.VariantID]; p > 1 && g.Position == p {
+				img = g
+			}
+		}
+		out[returns.LineKey{ItemID: l.ItemID, VariantID: l.VariantID}] = web.Picture(img)
+	}
+	return out, nil
 }

@@ -72,10 +72,12 @@ func nextMoves(status string) []string {
 }
 
 // MoveOrder is POST /admin/orders/:id/status (status=paid, shipped,
-// delivered or cancelled; tracking, required for shipped). Only forward moves along the lifecycle, or a
-// cancel before shipping, apply; anything else is a 422 and changes
-// nothing. Of two admins moving one order at once, one wins and the other
-// gets the 422.
+// delivered or cancelled; tracking, required for shipped; next, the page
+// to go back to, the order list by default). Only forward moves along the
+// lifecycle, or a cancel before shipping, apply; anything else is a 422
+// with the order's page, its status form showing what was typed and why,
+// and changes nothing. Of two admins moving one order at once, one wins
+// and the other gets the 422.
 func (h *Handler) MoveOrder(c echo.Context) error {
 	id, ok := web.PathID(c.Param("id"))
 	if !ok {
@@ -84,6 +86,9 @@ func (h *Handler) MoveOrder(c echo.Context) error {
 	to := c.FormValue("status")
 	if !slices.Contains(adminMoves, to) {
 		return h.orderMoveInvalid(c, "Choose paid, shipped, delivered or cancelled.")
+	}
+	if to == orders.OrderCancelled && !web.May(web.SessionOf(c).Role, web.PermRefunds) {
+		return web.Forbidden(c) // cancelling gives a paid order's money back
 	}
 	actor := orders.AdminActor(web.SessionOf(c).UserName)
 	var o orders.Order
@@ -100,16 +105,35 @@ func (h *Handler) MoveOrder(c echo.Context) error {
 	if errors.As(err, &me) {
 		return h.orderMoveInvalid(c, fmt.Sprintf("Order %d is %s: it cannot move to %s.", id, views.StatusText(me.From), views.StatusText(to)))
 	}
+	if errors.Is(err, orders.ErrBalanceDue) {
+		return h.orderMoveInvalid(c, fmt.Sprintf("Order %d waits for the shopper to pay the difference its change asked for: it ships once that is paid.", id))
+	}
+	if errors.Is(err, orders.ErrNoRefundMethod) {
+		return h.orderMoveInvalid(c, fmt.Sprintf("Order %d was paid through a payment method that is not offered now, so its payment cannot be given back: it was not cancelled. Turn that payment method back on to cancel it.", id))
+	}
 	if err != nil {
 		return err
 	}
-	h.web.Audit(c, "move order", "order "+web.Itoa(id), "status", o.Status)
-	return h.web.Done(c, fmt.Sprintf("Order %d is now %s.", id, views.StatusText(o.Status)), "/admin/orders")
+	h.web.Audit(c, "move order", "order "+web.Itoa(id), "status", o.Status, "refunded_cents", o.RefundedCents)
+	msg := fmt.Sprintf("Order %d is now %s.", id, views.StatusText(o.Status))
+	if o.Status == orders.OrderCancelled && o.RefundedCents > 0 {
+		msg += fmt.Sprintf(" %s of its payment goes back to the shopper (see Refunds).", web.ViewCurrency(o.Currency).Format(o.RefundedCents))
+	}
+	return h.web.Done(c, msg, web.LocalPath(c.FormValue("next"), "/admin/orders"))
 }
 
-// orderMoveInvalid is a refused move: 422 with the message.
+// orderMoveInvalid is a refused move: 422 with the message, on the order's
+// page beside its status form (JSON {"error"} for a script).
 func (h *Handler) orderMoveInvalid(c echo.Context, msg string) error {
-	return web.Unprocessable(c, msg)
+	if web.WantsJSON(c) {
+		return web.Unprocessable(c, msg)
+	}
+	d, err := h.orderPage(c)
+	if err != nil {
+		return err
+	}
+	d.MoveTo, d.MoveTracking, d.MoveError = c.FormValue("status"), c.FormValue("tracking"), msg
+	return web.Render(c, http.StatusUnprocessableEntity, views.AdminOrderPage(h.web.Chrome(c, "Order #"+web.Itoa(d.ID)), d))
 }
 
 // listURL is the address of page p of an admin list, with its filters

@@ -155,7 +155,7 @@ func (h *Handler) pictureProblem(c echo.Context, id int64, status int, msg strin
 	if err != nil {
 		return err
 	}
-	f := itemForm(it)
+	f := itemForm(h.web.Currency(), it)
 	f.PictureError = msg
 	if err := h.withItemPictures(c, &f); err != nil {
 		return err

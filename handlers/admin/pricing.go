@@ -12,6 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/handlers/web"
+	"storefront/store/merchant"
+	"storefront/store/orders"
 	"storefront/store/platform"
 	"storefront/store/pricing"
 	"storefront/views"
@@ -20,10 +22,12 @@ import (
 // Pricing is the discount codes, shipping zones and tax rates the admin
 // edits.
 type Pricing interface {
-	Codes(ctx context.Context) ([]pricing.Code, error)
+	Codes(ctx context.Context, withRetired bool) ([]pricing.Code, error)
 	SaveCode(ctx context.Context, c pricing.Code) (pricing.Code, error)
-	Zones(ctx context.Context) ([]pricing.Zone, error)
+	SetCodeRetired(ctx context.Context, code string, retired bool) (pricing.Code, bool, error)
+	Zones(ctx context.Context, withRetired bool) ([]pricing.Zone, error)
 	SaveZone(ctx context.Context, z pricing.Zone) (pricing.Zone, error)
+	SetZoneRetired(ctx context.Context, id int64, retired bool) (pricing.Zone, error)
 	TaxRates(ctx context.Context) ([]pricing.TaxRate, error)
 	SetTaxRate(ctx context.Context, r pricing.TaxRate) error
 	RemoveTaxRate(ctx context.Context, country string) error
@@ -69,7 +73,7 @@ func (h *Handler) SaveDiscount(c echo.Context) error {
 	}
 	f := views.DiscountForm{Code: v["code"], Kind: v["kind"], Value: v["value"], MinSubtotal: v["min_subtotal"], Starts: v["starts"],
 		Ends: v["ends"], MaxUses: v["max_uses"], MaxPerCustomer: v["max_per_customer"]}
-	code, errs := parseDiscount(f)
+	code, errs := parseDiscount(h.web.Currency(), f)
 	if len(errs) > 0 {
 		f.Errors = errs
 		return h.renderDiscounts(c, http.StatusUnprocessableEntity, f, "The code was not saved: correct the marked fields.")
@@ -86,7 +90,7 @@ func (h *Handler) SaveDiscount(c echo.Context) error {
 }
 
 // parseDiscount reads the form as a code, or a message per bad field.
-func parseDiscount(f views.DiscountForm) (pricing.Code, map[string]string) {
+func parseDiscount(cur merchant.Currency, f views.DiscountForm) (pricing.Code, map[string]string) {
 	errs := map[string]string{}
 	c := pricing.Code{Code: f.Code, Kind: f.Kind, Starts: f.Starts, Ends: f.Ends}
 	if _, err := pricing.CodeKey(f.Code); err != nil {
@@ -99,8 +103,8 @@ func parseDiscount(f views.DiscountForm) (pricing.Code, map[string]string) {
 			errs["value"] = "A percentage is more than 0 and at most 100, such as 10 or 12.5."
 		}
 	case pricing.KindAmount:
-		if c.Value, ok = pricing.ParseMoney(f.Value); !ok || c.Value == 0 || c.Value > pricing.MaxRate {
-			errs["value"] = "An amount is more than 0 and at most 100000.00, such as 5.00."
+		if c.Value, ok = cur.ParseAmount(f.Value); !ok || c.Value == 0 || c.Value > pricing.MaxRate {
+			errs["value"] = fmt.Sprintf("An amount in %s is more than 0 and at most %s, such as %s.", cur.Code, cur.AmountInput(pricing.MaxRate), cur.AmountInput(500))
 		}
 	case pricing.KindFreeShipping:
 		if f.Value != "" && f.Value != "0" {
@@ -110,8 +114,8 @@ func parseDiscount(f views.DiscountForm) (pricing.Code, map[string]string) {
 		errs["kind"] = "Choose percent, amount or free delivery."
 	}
 	if f.MinSubtotal != "" {
-		if c.MinSubtotal, ok = pricing.ParseMoney(f.MinSubtotal); !ok || c.MinSubtotal > pricing.MaxRate {
-			errs["min_subtotal"] = "The minimum is an amount such as 50.00 (at most 100000.00), or empty for none."
+		if c.MinSubtotal, ok = cur.ParseAmount(f.MinSubtotal); !ok || c.MinSubtotal > pricing.MaxRate {
+			errs["min_subtotal"] = fmt.Sprintf("The minimum is an amount in %s such as %s (at most %s), or empty for none.", cur.Code, cur.AmountInput(5000), cur.AmountInput(pricing.MaxRate))
 		}
 	}
 	for name, day := range map[string]string{"starts": f.Starts, "ends": f.Ends} {
@@ -138,26 +142,27 @@ func parseDiscount(f views.DiscountForm) (pricing.Code, map[string]string) {
 }
 
 func (h *Handler) renderDiscounts(c echo.Context, status int, f views.DiscountForm, msg string) error {
-	codes, err := h.pricing.Codes(c.Request().Context())
+	withRetired := c.QueryParam("retired") == "1"
+	codes, err := h.pricing.Codes(c.Request().Context(), withRetired)
 	if err != nil {
 		return err
 	}
-	d := views.AdminDiscountsData{Form: f, Error: msg}
+	d := views.AdminDiscountsData{Form: f, Error: msg, WithRetired: withRetired}
 	for _, code := range codes {
-		row := views.DiscountRow{Code: code.Code, Kind: code.Kind, Value: discountValue(code), MinSubtotal: code.MinSubtotal,
-			Starts: code.Starts, Ends: code.Ends, MaxUses: code.MaxUses, MaxPerCustomer: code.MaxPerCustomer, Used: code.Used}
+		row := views.DiscountRow{Code: code.Code, Kind: code.Kind, Value: discountValue(h.web.Shop().Currency, code), MinSubtotal: code.MinSubtotal,
+			Starts: code.Starts, Ends: code.Ends, MaxUses: code.MaxUses, MaxPerCustomer: code.MaxPerCustomer, Used: code.Used, Retired: code.Retired}
 		d.Codes = append(d.Codes, row)
 	}
 	return web.Render(c, status, views.AdminDiscountsPage(h.web.Chrome(c, "Discount codes"), d))
 }
 
 // discountValue is what a code gives, as the list shows it.
-func discountValue(c pricing.Code) string {
+func discountValue(cur views.Currency, c pricing.Code) string {
 	switch c.Kind {
 	case pricing.KindPercent:
 		return pricing.FormatPercent(c.Value) + "% off"
 	case pricing.KindAmount:
-		return views.Money(c.Value) + " off"
+		return cur.Format(c.Value) + " off"
 	}
 	return "Free delivery"
 }
@@ -177,7 +182,7 @@ func (h *Handler) SaveShipping(c echo.Context) error {
 		return err
 	}
 	f := views.ZoneForm{ID: v["id"], Name: v["name"], Countries: v["countries"], Standard: v["standard"], Express: v["express"], FreeOver: v["free_over"]}
-	z, msg := parseZone(f)
+	z, msg := parseZone(h.web.Currency(), f)
 	if msg == "" {
 		z, err = h.pricing.SaveZone(c.Request().Context(), z)
 		var conflict *pricing.ZoneConflict
@@ -202,7 +207,7 @@ func (h *Handler) SaveShipping(c echo.Context) error {
 }
 
 // parseZone reads the zone form, or says what is wrong with it.
-func parseZone(f views.ZoneForm) (pricing.Zone, string) {
+func parseZone(cur merchant.Currency, f views.ZoneForm) (pricing.Zone, string) {
 	z := pricing.Zone{Name: f.Name}
 	if f.ID != "" {
 		id, ok := positiveID(f.ID)
@@ -218,13 +223,18 @@ func parseZone(f views.ZoneForm) (pricing.Zone, string) {
 	if z.Countries, ok = pricing.ParseCountries(f.Countries); !ok {
 		return z, "List countries by their two-letter codes, such as GB, DE, FR."
 	}
+	for _, c := range z.Countries {
+		if orders.CountryName(c) == "" {
+			return z, c + " is not a country's code (ISO 3166-1 alpha-2, such as GB, NG, PH)."
+		}
+	}
 	for _, r := range []struct {
 		raw, label string
 		out        *int64
 	}{{f.Standard, "standard rate", &z.Rates.Standard}, {f.Express, "express rate", &z.Rates.Express}, {f.FreeOver, "free delivery threshold", &z.Rates.FreeOver}} {
-		n, ok := pricing.ParseMoney(r.raw)
+		n, ok := cur.ParseAmount(r.raw)
 		if !ok || n > pricing.MaxRate {
-			return z, fmt.Sprintf("The %s is an amount from 0 to 100000.00, such as 4.99.", r.label)
+			return z, fmt.Sprintf("The %s is an amount in %s from 0 to %s, such as %s.", r.label, cur.Code, cur.AmountInput(pricing.MaxRate), cur.AmountInput(499))
 		}
 		*r.out = n
 	}
@@ -232,14 +242,16 @@ func parseZone(f views.ZoneForm) (pricing.Zone, string) {
 }
 
 func (h *Handler) renderShipping(c echo.Context, status int, typed *views.ZoneForm, msg string) error {
-	zones, err := h.pricing.Zones(c.Request().Context())
+	withRetired := c.QueryParam("retired") == "1"
+	zones, err := h.pricing.Zones(c.Request().Context(), withRetired)
 	if err != nil {
 		return err
 	}
-	d := views.AdminShippingData{Error: msg, New: views.ZoneForm{}}
+	d := views.AdminShippingData{Error: msg, New: views.ZoneForm{}, WithRetired: withRetired}
+	cents := h.web.Currency().AmountInput
 	for _, z := range zones {
 		f := views.ZoneForm{ID: web.Itoa(z.ID), Name: z.Name, Countries: strings.Join(z.Countries, ", "), Standard: cents(z.Rates.Standard),
-			Express: cents(z.Rates.Express), FreeOver: cents(z.Rates.FreeOver), FollowsKnobs: z.FollowsKnobs}
+			Express: cents(z.Rates.Express), FreeOver: cents(z.Rates.FreeOver), FollowsKnobs: z.FollowsKnobs, Retired: z.Retired}
 		if typed != nil && typed.ID == f.ID {
 			f = *typed
 		}
@@ -250,9 +262,6 @@ func (h *Handler) renderShipping(c echo.Context, status int, typed *views.ZoneFo
 	}
 	return web.Render(c, status, views.AdminShippingPage(h.web.Chrome(c, "Shipping zones"), d))
 }
-
-// cents writes an amount as forms take it: "4.99".
-func cents(n int64) string { return fmt.Sprintf("%d.%02d", n/100, n%100) }
 
 // Tax is GET /admin/tax: the tax rate of each country, and whether prices
 // include it.

@@ -52,7 +52,7 @@ func (h *Handler) Sales(c echo.Context) error {
 	if period == sales.Today {
 		by = "hour"
 	}
-	d.Chart = views.NewSalesChart("Takings by "+by+", "+periodLabels[period], labels, cents, counts)
+	d.Chart = views.NewSalesChart(c.Request().Context(), "Takings by "+by+", "+periodLabels[period], labels, cents, counts)
 	top, err := h.sales.TopSellers(ctx, period)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 
 	"storefront/handlers/web"
 	"storefront/store/catalog"
+	"storefront/store/merchant"
 	"storefront/views"
 )
 
@@ -33,15 +34,16 @@ func (h *Handler) VariantsForm(c echo.Context) error {
 		return err
 	}
 	f := views.VariantsForm{ItemID: id, ItemName: it.Name}
+	cur := h.web.Currency()
 	copy(f.Options[:], it.Options)
 	for _, v := range vs {
 		r := views.VariantRow{ID: web.Itoa(v.ID), SKU: v.SKU, Stock: strconv.FormatInt(v.Stock, 10)}
 		copy(r.Values[:], v.Values)
 		if v.PriceSet {
-			r.Price = moneyInput(v.OwnPrice)
+			r.Price = cur.AmountInput(v.OwnPrice)
 		}
 		if v.CompareAtCents > 0 {
-			r.CompareAt = moneyInput(v.CompareAtCents)
+			r.CompareAt = cur.AmountInput(v.CompareAtCents)
 		}
 		if v.Picture > 0 {
 			r.Picture = strconv.Itoa(v.Picture)
@@ -71,7 +73,7 @@ func (h *Handler) SaveVariants(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f, set, msg := readVariantsForm(form)
+	f, set, msg := readVariantsForm(h.web.Currency(), form)
 	f.ItemID, f.ItemName = id, it.Name
 	if msg == "" {
 		err = h.catalog.SaveVariants(ctx, id, set)
@@ -98,7 +100,7 @@ var variantFields = []string{"id", "sku", "value1", "value2", "value3", "price",
 
 // readVariantsForm reads the form as typed and as a set, or says what is
 // wrong with it. Rows without a SKU and without an id are empty new rows.
-func readVariantsForm(form map[string][]string) (views.VariantsForm, catalog.VariantSet, string) {
+func readVariantsForm(cur merchant.Currency, form map[string][]string) (views.VariantsForm, catalog.VariantSet, string) {
 	var f views.VariantsForm
 	var set catalog.VariantSet
 	for i := range f.Options {
@@ -128,7 +130,7 @@ func readVariantsForm(form map[string][]string) (views.VariantsForm, catalog.Var
 		if r.ID == "" && r.SKU == "" {
 			continue
 		}
-		v, problem := parseVariantRow(r, len(set.Options))
+		v, problem := parseVariantRow(cur, r, len(set.Options))
 		if msg == "" {
 			msg = problem
 		}
@@ -138,7 +140,7 @@ func readVariantsForm(form map[string][]string) (views.VariantsForm, catalog.Var
 }
 
 // parseVariantRow reads one row, or says what is wrong with it.
-func parseVariantRow(r views.VariantRow, options int) (catalog.Variant, string) {
+func parseVariantRow(cur merchant.Currency, r views.VariantRow, options int) (catalog.Variant, string) {
 	var v catalog.Variant
 	name := r.SKU
 	if name == "" {
@@ -157,14 +159,14 @@ func parseVariantRow(r views.VariantRow, options int) (catalog.Variant, string) 
 	}
 	var ok bool
 	if r.Price != "" {
-		if v.OwnPrice, ok = web.ParsePrice(r.Price); !ok {
-			return v, "The price of " + name + " must be an amount like 12.34, from 0 to 9999999.99."
+		if v.OwnPrice, ok = parsePrice(cur, r.Price); !ok {
+			return v, priceRule(cur, "The price of "+name)
 		}
 		v.PriceSet = true
 	}
 	if r.CompareAt != "" {
-		if v.CompareAtCents, ok = web.ParsePrice(r.CompareAt); !ok {
-			return v, "The compare-at price of " + name + " must be an amount like 12.34, from 0 to 9999999.99."
+		if v.CompareAtCents, ok = parsePrice(cur, r.CompareAt); !ok {
+			return v, priceRule(cur, "The compare-at price of "+name)
 		}
 	}
 	stock, err := strconv.ParseInt(r.Stock, 10, 64)

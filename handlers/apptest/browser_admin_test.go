@@ -37,7 +37,7 @@ func TestBrowserAdminDashboard(t *testing.T) {
 
 	tab := b.tab(app)
 	tab.do("viewport", chromedp.EmulateViewport(1280, 900))
-	tab.navigate("/admin")
+	tab.navigate("/admin/system")
 	tab.fill("#username", "admin")
 	tab.fill("#password", app.AdminPassword)
 	tab.click(`form[action="/login"] button[type=submit]`)

@@ -124,7 +124,7 @@ func TestBrowserHiddenComment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.Store.Board.PostArticle(ctx, board.NewArticle{Title: "A fine article", Link: "https://example.com/a", Groups: []string{"go"}, PosterID: author.ID, Poster: author.Username})
+	a, err := app.Store.Board.PostArticle(ctx, board.NewArticle{Title: "A fine article", Link: "https://example.com/a", Groups: []string{"care"}, PosterID: author.ID, Poster: author.Username})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func testArticleVotingInBrowser(t *testing.T, tb *e2eTab, js bool) {
 	tb.navigate("/articles/new")
 	tb.typeInto("#title", "Voting in the browser "+name)
 	tb.typeInto("#link", "https://example.com/"+name)
-	tb.click(`input[name="groups"][value="redis"]`)
+	tb.click(`input[name="groups"][value="making"]`)
 	tb.click(`form[action="/articles"] button[type="submit"]`)
 	tb.waitFor(`li[data-testid="article"]`)
 

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"storefront/store/board"
 )
 
 // axeSource is axe-core, vendored with its licence header (MPL-2.0) so the
@@ -50,6 +52,10 @@ func TestBrowserAccessibilityOfEveryPageFamily(t *testing.T) {
 	admin.navigate("/articles/2")
 	admin.click(`[data-testid=hide-article]`)
 	admin.waitFor(`[data-testid=unhide-article]`)
+	// The board's own pages: a thread of replies, the admin's article and
+	// comment with their edit pages, the report form and a report on the
+	// moderation page.
+	memberPages = append(memberPages, boardPages(t, app, admin)...)
 	memberPages = append(memberPages, "/checkout", order, order+"/cancel", "/admin/items", "/admin/orders", "/admin/orders?q=a",
 		"/admin/moderation", "/items?q=skilet")
 	guestPages = append(guestPages, guestOrderLink(t, app))
@@ -141,7 +147,10 @@ func placeOrderInBrowser(tb *e2eTab) string {
 	tb.fill("#line1", "1 Main Street")
 	tb.fill("#city", "London")
 	tb.fill("#postcode", "N1 1AA")
+	// Delivery is priced once the country is chosen.
 	tb.fill("#country", "GB")
+	tb.click(`[data-testid="review-again"]`)
+	tb.waitFor(`[data-testid="delivery-zone"][data-zone="Europe"]`)
 	tb.click(`[data-testid="checkout-form"] button[type=submit]`)
 	return tb.waitPath("/orders/")
 }
@@ -158,4 +167,40 @@ func guestOrderLink(t *testing.T, app *browserApp) string {
 		t.Fatalf("a guest's order went to %q, want its signed link", loc)
 	}
 	return loc
+}
+
+// boardPages sets up a thread of replies on article 1, an article and a
+// comment of the admin's (editable for 15 minutes), and a report the
+// admin sends from its form, and returns the pages that show them.
+func boardPages(t *testing.T, app *browserApp, admin *e2eTab) []string {
+	t.Helper()
+	ctx := t.Context()
+	st := app.Store
+	me, err := st.Sessions.UserByName(ctx, "admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ada, err := st.Sessions.UserByName(ctx, "ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := st.Board.AddComment(ctx, 1, ada.ID, ada.Username, "Which wax did you use?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err := st.Board.AddReply(ctx, 1, me.ID, me.Username, "The shop's own, https://example.com/wax", c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := st.Board.PostArticle(ctx, board.NewArticle{Title: "Notes from the shop", Body: "New stock on Friday.\n\nAsk us anything.",
+		PosterID: me.ID, Poster: me.Username, Groups: []string{"products"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin.navigate("/comments/" + board.CommentRef(1, c.ID) + "/report")
+	admin.click(`[data-testid=report-form] input[value=spam]`)
+	admin.click(`[data-testid=report-form] button[type=submit]`)
+	admin.waitFor(`[data-testid=flash]`)
+	return []string{"/articles/" + itoaE2E(own.ID), "/articles/" + itoaE2E(own.ID) + "/edit",
+		"/comments/" + board.CommentRef(1, mine.ID) + "/edit", "/articles/1/report"}
 }

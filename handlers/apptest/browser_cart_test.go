@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"storefront/handlers/apptest"
+	"storefront/store/catalog"
+	"storefront/wiring"
 )
 
 var (
@@ -64,7 +66,9 @@ func TestCartCheckoutEndToEnd(t *testing.T) {
 	}
 	page := s.Get("/checkout")
 	code, review := page.Status, page.Body
-	m := checkoutTotalRE.FindStringSubmatch(review)
+	// The delivery is priced once the country is chosen.
+	priced := s.Post("/checkout", url.Values{"country": {"GB"}, "shipping": {"standard"}, "review": {"1"}})
+	m := checkoutTotalRE.FindStringSubmatch(priced.Body)
 	if code != 200 || m == nil || strings.Contains(review, `name="email"`) {
 		t.Fatalf("checkout page: %d, total %v", code, m)
 	}
@@ -106,11 +110,15 @@ func TestGuestBuysWithAnAddress(t *testing.T) {
 
 	// Add to cart from the item page: the header count changes in place.
 	tb.navigate("/items/" + item)
+	page := tb.path() // the item's readable URL
+	if !strings.HasPrefix(page, "/items/"+item+"-") {
+		t.Fatalf("/items/%s landed on %q, want its readable URL", item, page)
+	}
 	eval[bool](tb, `window.e2eNotReloaded = true`)
 	tb.fill("#qty", "1")
 	tb.click("form.buy button[type=submit]")
 	tb.waitText(`[data-testid="cart-count"]`, "1")
-	if loc := tb.path(); loc != "/items/"+item || !eval[bool](tb, `window.e2eNotReloaded === true`) {
+	if loc := tb.path(); loc != page || !eval[bool](tb, `window.e2eNotReloaded === true`) {
 		t.Errorf("adding to cart navigated to %q; the script should update in place", loc)
 	}
 	tb.screenshot("item-added")
@@ -137,6 +145,12 @@ func TestGuestBuysWithAnAddress(t *testing.T) {
 	tb.click(`[data-testid="checkout-link"]`)
 	tb.waitPath("/checkout")
 	tb.waitFor(`[data-testid="checkout-form"]`)
+	// No delivery before a country; choosing one prices it (the script
+	// asks for the review again) and asks for the state.
+	tb.waitText(`[data-testid="shipping-cost"]`, "Choose a country")
+	tb.choose("#country", "US")
+	tb.waitFor(`[data-testid="region-field"][data-country="US"]`)
+	tb.waitAttr(`[data-testid="delivery-zone"]`, "data-zone", "United States")
 	standard := tb.text(`[data-testid="order-total"]`)
 	tb.click(`input[name="shipping"][value="express"]`)
 	tb.waitText(`[data-testid="shipping-cost"]`, "$20.00")
@@ -150,14 +164,16 @@ func TestGuestBuysWithAnAddress(t *testing.T) {
 	tb.fill("#name", "Grace Hopper")
 	tb.fill("#line1", "1 Navy Yard")
 	tb.fill("#city", "Arlington")
+	tb.fill("#region", "VA")
 	tb.fill("#postcode", "22202")
-	tb.fill("#country", "US")
+	tb.fill("#phone", "+1 703 555 0100")
 	tb.click(`input[name="payment"][value="cod"]`)
 	tb.screenshot("checkout")
 	tb.click(`[data-testid="checkout-form"] button[type=submit]`)
 	order := tb.waitPath("/guest-orders/")
 	tb.waitFor(`[data-testid="order-link"]`)
-	if addr := tb.text(`[data-testid="order-address"]`); !strings.Contains(addr, "1 Navy Yard") || !strings.Contains(addr, "United States") {
+	if addr := tb.text(`[data-testid="order-address"]`); !strings.Contains(addr, "1 Navy Yard") || !strings.Contains(addr, "Arlington, VA 22202") ||
+		!strings.Contains(addr, "United States") || !strings.Contains(addr, "+1 703 555 0100") {
 		t.Errorf("order address %q", addr)
 	}
 	if got := tb.text(`[data-testid="order-shipping"]`); got != "Express delivery" {
@@ -232,4 +248,101 @@ func TestAccountCartOnTwoBrowsers(t *testing.T) {
 	laptop.navigate("/cart")
 	laptop.waitAttr(line("10"), "data-qty", "1")
 	laptop.waitText(`[data-testid="cart-count"]`, "10")
+}
+
+// cartState is what a person sees of the cart page: each line (its item,
+// variant, quantity, text, quantity field and label), the subtotal, the
+// header's count and whether the cart reads as empty.
+var cartState = stateJS(`{
+	lines: [...document.querySelectorAll('[data-testid="cart-line"]')].map(r => [r.dataset.itemId, r.dataset.variantId, r.dataset.qty,
+		r.dataset.sku, fold(r.innerText), val('input[name="qty"][type="number"]', r), attr('input[name="qty"][type="number"]', "max", r),
+		attr('input[name="qty"][type="number"]', "aria-invalid", r), fold((r.querySelector("label") || {}).textContent || "")].join(" | ")),
+	subtotal: text('tfoot th'), total: text('[data-testid="cart-total"]'), count: text('[data-testid="cart-count"]'),
+	empty: shown(document.querySelector("[data-cart-empty]"))
+}`)
+
+// TestBrowserCartTwoVariantsOfOneItem: a cart with two sizes of one item
+// (and an item without options): changing the second size's quantity,
+// lowering one below a stock that fell behind the page's back, and
+// removing the first size, each in place, leave the page as a reload
+// renders it, the other lines untouched. At 390 and 1280 px.
+func TestBrowserCartTwoVariantsOfOneItem(t *testing.T) {
+	apptest.Parallel(t)
+	b := newBrowser(t)
+	app := startBrowserApp(t, map[string]string{"COOKIE_SECURE": "false"}, func(o *wiring.Options) { o.SeedVariants = true })
+	sizes := variantIDs(t, app, 8)
+	for _, s := range screens {
+		t.Run(s.name, func(t *testing.T) {
+			tb := b.freshTab(t, app)
+			tb.size(s)
+			plain := tb.plainTab(t, s)
+			for _, path := range []string{"/items/7", "/items/8?variant=" + sizes.id("S"), "/items/8?variant=" + sizes.id("M")} {
+				tb.navigate(path)
+				tb.click(`[data-testid="add-to-cart"]`)
+				tb.waitFor(".cart-msg a[href='/cart']")
+			}
+			setVariantStock(t, app, 8, sizes["M"], 6)
+			row := func(size string) string {
+				return `[data-testid="cart-line"][data-item-id="8"][data-variant-id="` + sizes.id(size) + `"]`
+			}
+			tb.navigate("/cart")
+			tb.waitFor(row("M"))
+			eval[bool](tb, `window.e2eNotReloaded = true`)
+
+			// The second size's quantity: only its line changes.
+			tb.fill(row("M")+` input[name="qty"][type="number"]`, "3")
+			tb.click(row("M") + ` .qty-form button[type=submit]`)
+			tb.waitAttr(row("M"), "data-qty", "3")
+			sameAsServer(t, tb, plain, "/cart", cartState, "M's quantity changed to 3")
+
+			// Sold behind the page's back: a reload says only 2 are left;
+			// lowering the quantity to 2 in place clears that.
+			setVariantStock(t, app, 8, sizes["M"], 2)
+			tb.navigate("/cart")
+			tb.waitFor(row("M") + ` [data-testid="line-problem"]`)
+			eval[bool](tb, `window.e2eNotReloaded = true`)
+			tb.fill(row("M")+` input[name="qty"][type="number"]`, "2")
+			tb.click(row("M") + ` .qty-form button[type=submit]`)
+			tb.waitAttr(row("M"), "data-qty", "2")
+			sameAsServer(t, tb, plain, "/cart", cartState, "M's quantity lowered to the stock left")
+
+			// The first size removed: the second stays.
+			tb.click(row("S") + ` button[aria-label^="Remove"]`)
+			tb.waitUntil("the S line to go", e2eStepTimeout, func() (bool, string, error) {
+				n, err := peek[int](tb, fmt.Sprintf("document.querySelectorAll(%q).length", row("S")))
+				return err == nil && n == 0, fmt.Sprint(n, " S lines"), err
+			})
+			sameAsServer(t, tb, plain, "/cart", cartState, "S removed")
+			if !eval[bool](tb, `window.e2eNotReloaded === true`) {
+				t.Error("changing the cart reloaded the page; the script should work in place")
+			}
+			if got := tb.attr(row("M")+` button[aria-label^="Remove"]`, "aria-label"); !strings.HasSuffix(got, "(Size: M)") {
+				t.Errorf("the remove button of M is labelled %q: it does not say which size", got)
+			}
+			tb.screenshot("cart-two-sizes-" + s.name)
+		})
+	}
+}
+
+// setVariantStock sets a variant's stock as the admin's options form
+// would (the item's stock follows, its pages are purged).
+func setVariantStock(t *testing.T, app *browserApp, item, variant, stock int64) {
+	t.Helper()
+	ctx := t.Context()
+	it, err := app.Store.Catalog.Item(ctx, item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := app.Store.Catalog.Variants(ctx, item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range vs {
+		if vs[i].ID == variant {
+			vs[i].Stock = stock
+		}
+	}
+	if err := app.Store.Catalog.SaveVariants(ctx, item, catalog.VariantSet{Options: it.Options, Variants: vs}); err != nil {
+		t.Fatal(err)
+	}
 }

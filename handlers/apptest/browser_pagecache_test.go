@@ -41,7 +41,7 @@ func TestE2ECachedPageIsPersonalAndLive(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the session is not signed in: %v", err)
 	}
-	if err := app.Redis.HSet(t.Context(), keys.AccountCart(parseID(uid)), "3", 2, "4", 1).Err(); err != nil {
+	if err := app.Redis.HSet(t.Context(), keys.AccountCart(parseID(uid)), "3", 2, "6", 1).Err(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := app.DB.ExecContext(t.Context(), `UPDATE items SET stock = 3 WHERE id = 15`); err != nil {

@@ -13,8 +13,8 @@ import (
 
 // TestBrowserBuyWithCodeToTaxedCountry: the admin creates a discount code
 // in Chromium; a guest with JavaScript on and another with it off each
-// choose a size of an Apparel item with the variant picker (a GET form,
-// the same with JavaScript off), add two of that variant, apply the code
+// choose a size of an Apparel item (in place with JavaScript, through
+// "Show this choice" without), add two of that variant, apply the code
 // (in lower case) on the cart, check out to the United Kingdom (20% tax,
 // included in the prices) and see the discount, the tax the total
 // includes and the total on the review and the order. The order's line
@@ -50,10 +50,15 @@ func TestBrowserBuyWithCodeToTaxedCountry(t *testing.T) {
 			// catalog (6 or 7 of each): each mode buys its own size.
 			size := map[bool]string{true: "M", false: "L"}[scripts]
 			v := variantOf(t, app, 8, "SF-000008-"+size)
-			tb.navigate("/items/8")
-			tb.fill("#option-Size", size)
-			tb.click(`[data-testid="variant-picker"] button[type=submit]`)
-			tb.waitPath(fmt.Sprintf("/items/8?variant=%d", v.id)) // the picker leads to the variant's page
+			item8 := app.readable(t, "/items/8")
+			tb.navigate(item8)
+			if scripts {
+				tb.choose("#option-Size", size) // the page switches to the size in place
+			} else {
+				tb.fill("#option-Size", size)
+				tb.click(`[data-show-choice]`) // "Show this choice" leads to the variant's page
+			}
+			tb.waitPath(fmt.Sprintf("%s?variant=%d", item8, v.id))
 			tb.waitAttr(`[data-testid="item-sku"]`, "data-sku", v.sku)
 			tb.fill("#qty", "2")
 			tb.click("form.buy button[type=submit]")
@@ -212,12 +217,12 @@ func checkVariantOrder(t *testing.T, tb *e2eTab, app *browserApp, v soldVariant,
 	}
 	wantShipping := "Free"
 	if shipping != 0 {
-		wantShipping = views.Money(shipping)
+		wantShipping = views.DefaultShop.Currency.Format(shipping)
 	}
 	if got := tb.text(`[data-testid="shipping-cost"]`); got != wantShipping {
 		t.Errorf("order page delivery %q, stored %d", got, shipping)
 	}
-	if got := tb.text(`[data-testid="order-total"]`); got != views.Money(total) {
+	if got := tb.text(`[data-testid="order-total"]`); got != views.DefaultShop.Currency.Format(total) {
 		t.Errorf("order page total %q, stored %d", got, total)
 	}
 	var stock int64

@@ -22,6 +22,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -85,17 +86,18 @@ func startBrowserApp(t *testing.T, env map[string]string, edit ...func(*wiring.O
 	b := apptest.NewBackend(t)
 	vars := b.With(env)
 	ctx := context.Background()
-	db, err := platform.OpenDB(ctx, vars["DATABASE_URL"], vars["DATA_DIR"])
-	if err != nil {
-		t.Fatalf("open the app's database: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
 	opt := wiringtest.Options()
 	opt.RedisMode = b.Mode
 	opt.SeedArticles = true
 	for _, f := range edit {
 		f(&opt)
 	}
+	wiringtest.SeedDataDir(t, vars["DATA_DIR"], opt)
+	db, err := platform.OpenDB(ctx, vars["DATABASE_URL"], vars["DATA_DIR"])
+	if err != nil {
+		t.Fatalf("open the app's database: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
 	st := wiring.New(b.Redis, db, opt, storetest.Logger(t))
 	t.Cleanup(st.Close)
 	if err := st.Migrate(ctx); err != nil {
@@ -318,15 +320,23 @@ func (tb *e2eTab) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 
 // get runs one browser action that returns a value, failing the test on
 // error.
+//
+// A read that found its element in a page since replaced (a form's answer
+// still loading) is tried again on the new page, as click does.
 func get[T any](tb *e2eTab, what string, a chromedp.Action[T]) T {
 	tb.t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, e2eStepTimeout)
-	defer cancel()
-	v, err := chromedp.Run(ctx, a)
-	if err != nil {
-		tb.failed(what, err)
+	deadline := time.Now().Add(e2eStepTimeout)
+	for {
+		ctx, cancel := context.WithTimeout(tb.ctx, e2eStepTimeout)
+		v, err := chromedp.Run(ctx, a)
+		cancel()
+		if err == nil {
+			return v
+		}
+		if !staleNode(err) || time.Now().After(deadline) {
+			tb.failed(what, err)
+		}
 	}
-	return v
 }
 
 func (tb *e2eTab) failed(what string, err error) {
@@ -350,9 +360,31 @@ func (tb *e2eTab) navigateResponse(path string) *network.Response {
 
 // click clicks the first element matching a CSS selector. A click that
 // loads another page does not wait for it: wait for what it shows.
+//
+// A page that is replaced between finding the element and clicking it
+// (a form's answer still loading) leaves a node the browser no longer
+// knows: nothing was clicked, so the click is tried again on the new page.
 func (tb *e2eTab) click(sel string) {
 	tb.t.Helper()
-	tb.do("click "+sel, chromedp.Click(chromedp.CSS(sel)))
+	deadline := time.Now().Add(e2eStepTimeout)
+	for {
+		err := tb.try(chromedp.Click(chromedp.CSS(sel)))
+		if err == nil {
+			return
+		}
+		if !staleNode(err) || time.Now().After(deadline) {
+			tb.failed("click "+sel, err)
+		}
+	}
+}
+
+// staleNode tells whether a browser error is about a node of a document
+// that has since been replaced.
+func staleNode(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Could not find node with given id") ||
+		strings.Contains(msg, "Node with given id does not belong to the document") ||
+		strings.Contains(msg, "No node with given id found")
 }
 
 // fill replaces the value of a form field.
@@ -545,4 +577,11 @@ func (tb *e2eTab) saveScreenshot(dir, name string) string {
 		return ""
 	}
 	return path
+}
+
+// readable is the readable URL path (/items/<id>-<slug>) the app moves a
+// bare path to, so that a test compares the path the browser ends on.
+func (a *browserApp) readable(t *testing.T, path string) string {
+	t.Helper()
+	return a.client(t).MustGet(path, http.StatusOK).URL
 }

@@ -20,7 +20,10 @@ var checkoutTotalRE = regexp.MustCompile(`name="total" value="([^"]*)"`)
 func placeOrder(t *testing.T, review, place *apptest.Client, want int) apptest.Response {
 	t.Helper()
 	page := review.MustGet("/checkout", http.StatusOK)
-	m := checkoutTotalRE.FindStringSubmatch(page.Body)
+	// The review prices delivery once the country is chosen ("Update the
+	// review" without JavaScript).
+	priced := review.MustPost("/checkout", url.Values{"country": {"GB"}, "shipping": {"standard"}, "review": {"1"}}, http.StatusOK)
+	m := checkoutTotalRE.FindStringSubmatch(priced.Body)
 	if m == nil {
 		t.Fatal("the checkout form has no total")
 	}

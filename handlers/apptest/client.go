@@ -12,8 +12,10 @@ import (
 )
 
 // Client is a browser without JavaScript, the one HTTP client of every
-// test that talks to the shop over HTTP: it keeps cookies, does not follow
-// redirects and posts forms same-origin. Cookies are kept per host, and
+// test that talks to the shop over HTTP: it keeps cookies, posts forms
+// same-origin and follows no redirect but a permanent move (301, 308) of
+// a GET on the same host, as a browser's address bar does (a page asked
+// for by its bare id moves to its readable URL); GetExact follows none. Cookies are kept per host, and
 // every test server is 127.0.0.1, so At moves a client between instances
 // as a load balancer would, session and all.
 type Client struct {
@@ -21,7 +23,9 @@ type Client struct {
 	Base string
 	t    testing.TB
 	hc   *http.Client
-	jar  *cookiejar.Jar
+	// exact follows no redirect at all.
+	exact *http.Client
+	jar   *cookiejar.Jar
 }
 
 // Response is a finished request.
@@ -29,6 +33,8 @@ type Response struct {
 	Status int
 	Header http.Header
 	Body   string
+	// URL is the path and query that answered, after any permanent move.
+	URL string
 }
 
 // NewClient returns a client of the shop at base with no cookies.
@@ -36,11 +42,27 @@ func NewClient(t testing.TB, base string) *Client {
 	jar, _ := cookiejar.New(nil)
 	return &Client{Base: base, t: t, jar: jar, hc: &http.Client{
 		Jar:           jar,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		CheckRedirect: FollowMoves,
 		// A bound so a hung request fails the test instead of hanging
 		// it; generous because this is no timing assertion.
 		Timeout: 60 * time.Second,
+	}, exact: &http.Client{
+		Jar:           jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Timeout:       60 * time.Second,
 	}}
+}
+
+// FollowMoves follows a permanent move of a GET or HEAD on the same host,
+// a few times at most; every other redirect is the answer.
+func FollowMoves(req *http.Request, via []*http.Request) error {
+	code := req.Response.StatusCode
+	prev := via[len(via)-1]
+	if (code != http.StatusMovedPermanently && code != http.StatusPermanentRedirect) || len(via) > 3 ||
+		(prev.Method != http.MethodGet && prev.Method != http.MethodHead) || req.URL.Host != prev.URL.Host {
+		return http.ErrUseLastResponse
+	}
+	return nil
 }
 
 // At returns the same client (cookies and connections) speaking to base.
@@ -54,9 +76,21 @@ func (c *Client) At(base string) *Client {
 func (c *Client) HTTP() *http.Client { return c.hc }
 
 // Do sends req and reads the whole answer; a transport error fails the test.
+// A request naming another Host (a forged one) still carries the client's
+// cookies for Base, as an attacker's own browser session would.
 func (c *Client) Do(req *http.Request) Response {
 	c.t.Helper()
-	res, err := c.hc.Do(req)
+	return c.do(c.hc, req)
+}
+
+func (c *Client) do(hc *http.Client, req *http.Request) Response {
+	c.t.Helper()
+	if req.Host != "" && req.Host != req.URL.Host {
+		for _, ck := range c.jar.Cookies(req.URL) {
+			req.AddCookie(ck)
+		}
+	}
+	res, err := hc.Do(req)
 	if err != nil {
 		c.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
@@ -65,7 +99,7 @@ func (c *Client) Do(req *http.Request) Response {
 	if err != nil {
 		c.t.Fatalf("%s %s: read the body: %v", req.Method, req.URL, err)
 	}
-	return Response{Status: res.StatusCode, Header: res.Header, Body: string(b)}
+	return Response{Status: res.StatusCode, Header: res.Header, Body: string(b), URL: res.Request.URL.RequestURI()}
 }
 
 // Try sends method path (form may be nil) and returns a transport error
@@ -104,6 +138,18 @@ func (c *Client) Get(path string, headers ...string) Response {
 	}
 	setHeaders(req, headers)
 	return c.Do(req)
+}
+
+// GetExact requests path and follows no redirect, not even a permanent
+// move: the tests of the moves themselves.
+func (c *Client) GetExact(path string, headers ...string) Response {
+	c.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, c.Base+path, nil)
+	if err != nil {
+		c.t.Fatalf("GET %s: %v", path, err)
+	}
+	setHeaders(req, headers)
+	return c.do(c.exact, req)
 }
 
 // Post sends a same-origin form, as a browser would; headers are name,
@@ -179,6 +225,10 @@ func (c *Client) CloseIdle() { c.hc.CloseIdleConnections() }
 
 func setHeaders(req *http.Request, headers []string) {
 	for i := 0; i+1 < len(headers); i += 2 {
+		if strings.EqualFold(headers[i], "Host") {
+			req.Host = headers[i+1] // what the request names, whatever it is sent to
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
 }

@@ -237,7 +237,7 @@ func TestSeveralInstances(t *testing.T) {
 		admin.At(a).MustPost("/login", url.Values{"username": {"admin"}, "password": {storetest.AdminPassword}}, http.StatusSeeOther)
 		rowRE := regexp.MustCompile(`(?s)<tr data-worker="([^"]+)">.*?<td class="mono">([^<]*)</td>\s*<td class="mono">([^<]*)</td>`)
 		workers := func(base string) map[string]string {
-			body := admin.At(base).MustGet("/admin", http.StatusOK).Body
+			body := admin.At(base).MustGet("/admin/system", http.StatusOK).Body
 			out := map[string]string{}
 			for _, m := range rowRE.FindAllStringSubmatch(body, -1) {
 				out[m[1]] = "ran on " + m[2] + ", lease " + m[3]

@@ -23,6 +23,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/crypto/bcrypt"
 
+	"storefront/handlers/apptest"
 	"storefront/store/platform"
 	"storefront/wiring"
 )
@@ -114,8 +115,10 @@ func newLoadUsers(t testing.TB, base string, n int, timeout time.Duration, accou
 		jar, _ := cookiejar.New(nil)
 		rng := rand.New(rand.NewPCG(uint64(i+1), 99))
 		users[i] = &loadUser{
+			// An item's bare id moves to its readable URL: followed, as a
+			// browser would; every other redirect is the answer.
 			hc: &http.Client{Jar: jar, Timeout: timeout, Transport: &http.Transport{MaxIdleConnsPerHost: 4},
-				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+				CheckRedirect: followWithOwnID},
 			rng: rng,
 		}
 		name := fmt.Sprintf("%s_%d", prefix, i)
@@ -202,10 +205,29 @@ func (u *loadUser) get(ctx context.Context, base, path string) answer {
 	return u.send(req)
 }
 
+// hopKey holds, in a request's context, the id of its latest hop.
+type hopKey struct{}
+
+// followWithOwnID follows a permanent move as apptest.FollowMoves does,
+// giving the next hop an id of its own: the app logs each hop, and a hop
+// it never took (refused once it stopped listening) must not read as the
+// earlier hop it answered.
+func followWithOwnID(req *http.Request, via []*http.Request) error {
+	if err := apptest.FollowMoves(req, via); err != nil {
+		return err
+	}
+	if id, ok := req.Context().Value(hopKey{}).(*string); ok {
+		*id = fmt.Sprintf("%s-%d", *id, len(via))
+		req.Header.Set("X-Request-ID", *id)
+	}
+	return nil
+}
+
 func (u *loadUser) send(req *http.Request) answer {
 	a := answer{id: randomKey(u.rng) + randomKey(u.rng)}
 	req.Header.Set("X-Request-ID", a.id)
-	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+	ctx := context.WithValue(req.Context(), hopKey{}, &a.id)
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotConn: func(i httptrace.GotConnInfo) { a.reused = i.Reused },
 	}))
 	res, err := u.hc.Do(req)

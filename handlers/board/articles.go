@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -92,49 +93,44 @@ func (h *Handler) NewArticleForm(c echo.Context) error {
 type articleForm struct {
 	Title  string   `form:"title"`
 	Link   string   `form:"link"`
+	Body   string   `form:"body"`
 	Groups []string `form:"groups"`
 }
 
 // PostArticle stores a new article (with the poster's up vote) and
-// redirects to its page.
+// redirects to its page. An article has a title and a link, a text, or
+// both.
 func (h *Handler) PostArticle(c echo.Context) error {
 	s := web.SessionOf(c)
 	var f articleForm
 	if err := c.Bind(&f); err != nil {
 		return web.BadRequest("The form could not be read.")
 	}
-	f.Title = strings.Join(strings.Fields(f.Title), " ")
-	f.Link = strings.TrimSpace(f.Link)
+	f.Title, f.Link, f.Body = cleanWords(f.Title, f.Link, f.Body)
 	if errs := f.validate(); len(errs) > 0 {
 		if web.WantsJSON(c) {
 			return c.JSON(http.StatusUnprocessableEntity, map[string]any{"error": "Some fields need another look.", "fields": errs})
 		}
 		return web.Render(c, http.StatusUnprocessableEntity, views.NewArticlePage(h.web.Chrome(c, "Post an article"), views.ArticleForm{
-			Title: f.Title, Link: f.Link, Chosen: f.Groups, Groups: board.ArticleGroups, Errors: errs}))
+			Title: f.Title, Link: f.Link, Body: f.Body, Chosen: f.Groups, Groups: board.ArticleGroups, Errors: errs}))
 	}
 	if err := h.web.Limit(c, keys.RatePost, web.Itoa(s.UserID), h.cfg.Post, "You have posted several articles recently."); err != nil {
 		return err
 	}
 	a, err := h.articles.PostArticle(c.Request().Context(), board.NewArticle{
-		Title: f.Title, Link: f.Link, Groups: f.Groups, PosterID: s.UserID, Poster: s.UserName})
+		Title: f.Title, Link: f.Link, Body: f.Body, Groups: f.Groups, PosterID: s.UserID, Poster: s.UserName})
 	if err != nil {
 		return err
 	}
 	if web.WantsJSON(c) {
-		return c.JSON(http.StatusCreated, map[string]any{"id": a.ID, "url": views.ArticleURL(a.ID), "score": a.Score})
+		return c.JSON(http.StatusCreated, map[string]any{"id": a.ID, "url": views.ArticleBase(a.ID), "score": a.Score})
 	}
 	h.web.SetFlash(c, "Your article is posted.")
-	return web.Redirect(c, views.ArticleURL(a.ID))
+	return web.Redirect(c, views.ArticleBase(a.ID))
 }
 
 func (f *articleForm) validate() map[string]string {
-	errs := map[string]string{}
-	if n := utf8.RuneCountInString(f.Title); n == 0 || n > maxTitleLen || !web.Printable(f.Title) {
-		errs["title"] = "Give a title of 1 to 200 characters."
-	}
-	if msg := checkLink(f.Link); msg != "" {
-		errs["link"] = msg
-	}
+	errs := checkWords(f.Title, f.Link, f.Body)
 	slices.Sort(f.Groups)
 	f.Groups = slices.Compact(f.Groups)
 	for _, g := range f.Groups {
@@ -145,6 +141,50 @@ func (f *articleForm) validate() map[string]string {
 		}
 	}
 	return errs
+}
+
+// cleanWords tidies an article's words as typed: the title on one line,
+// the link trimmed, the text with its own line breaks but no blank lines
+// around it.
+func cleanWords(title, link, body string) (string, string, string) {
+	body = strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n")
+	return strings.Join(strings.Fields(title), " "), strings.TrimSpace(link), strings.TrimSpace(body)
+}
+
+// checkWords says what is wrong with an article's title, link and text
+// (field -> message): a title of 1 to 200 characters, and a link, a text
+// of up to MaxArticleText characters, or both.
+func checkWords(title, link, body string) map[string]string {
+	errs := map[string]string{}
+	if n := utf8.RuneCountInString(title); n == 0 || n > maxTitleLen || !web.Printable(title) {
+		errs["title"] = "Give a title of 1 to 200 characters."
+	}
+	switch {
+	case link == "" && body == "":
+		errs["body"] = "Give a link, write a text, or both."
+	case link != "":
+		if msg := checkLink(link); msg != "" {
+			errs["link"] = msg
+		}
+	}
+	if msg := checkBody(body); msg != "" {
+		errs["body"] = msg
+	}
+	return errs
+}
+
+// checkBody says what is wrong with an article's text, or "": too long, or
+// holding characters that are neither printable nor line breaks and tabs.
+func checkBody(body string) string {
+	switch {
+	case utf8.RuneCountInString(body) > views.MaxArticleText:
+		return "A text can be at most 10,000 characters long."
+	case !utf8.ValidString(body) || strings.ContainsFunc(body, func(r rune) bool {
+		return (unicode.IsControl(r) && r != '\n' && r != '\t') || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
+	}):
+		return "The text contains characters we cannot show."
+	}
+	return ""
 }
 
 // checkLink accepts only absolute http and https links to a host: no

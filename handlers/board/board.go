@@ -1,10 +1,12 @@
 // Package board answers the community article board: the lists (top and
-// new, per group), an article with its comments, posting, votes, comments
-// and group edits, people's pages with follows, and the reader's feed.
+// new, per group), an article with its comments and replies, posting,
+// votes, comments and group edits, authors editing and deleting their own
+// articles and comments, readers' reports, people's pages with follows,
+// and the reader's feed.
 // Scores and votes are the board's (store/board); follows, feeds and
 // profiles are social's (store/social). Tests: through the real router in
 // handlers/ (articles_test.go, articlegroups_test.go, engage_test.go,
-// board_engage_test.go).
+// board_engage_test.go, board_edit_test.go, board_reports_test.go).
 package board
 
 import (
@@ -24,8 +26,14 @@ type Articles interface {
 	ArticleWithComments(ctx context.Context, id, viewerID int64) (board.Article, []board.Comment, error)
 	PostArticle(ctx context.Context, p board.NewArticle) (board.Article, error)
 	Vote(ctx context.Context, articleID, userID int64, dir string) (board.Article, bool, error)
-	AddComment(ctx context.Context, articleID, userID int64, user, body string) (board.Comment, error)
+	AddReply(ctx context.Context, articleID, userID int64, user, body string, replyTo int64) (board.Comment, error)
 	EditArticleGroups(ctx context.Context, id int64, add, remove []string) ([]string, error)
+	EditArticle(ctx context.Context, id, userID int64, e board.ArticleEdit) (board.Article, error)
+	DeleteArticle(ctx context.Context, id, userID int64) (board.Article, error)
+	CommentByID(ctx context.Context, articleID, commentID int64) (board.Comment, error)
+	EditComment(ctx context.Context, articleID, commentID, userID int64, body string) (board.Comment, error)
+	DeleteComment(ctx context.Context, articleID, commentID, userID int64) (board.Comment, error)
+	ReportPost(ctx context.Context, r board.NewReport) error
 }
 
 // Social is what people's pages and the feed read and change.
@@ -64,8 +72,8 @@ type Deps struct {
 type Config struct {
 	// PerPage is the articles on one page of a list or the feed.
 	PerPage int
-	// Post, Vote, Comment and Follow limit each per account.
-	Post, Vote, Comment, Follow ratelimit.Rate
+	// Post, Vote, Comment, Follow and Report limit each per account.
+	Post, Vote, Comment, Follow, Report ratelimit.Rate
 }
 
 // Handler answers the board's routes.

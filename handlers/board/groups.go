@@ -49,7 +49,7 @@ func (h *Handler) EditArticleGroups(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]any{"id": id, "groups": groups})
 	}
 	h.web.SetFlash(c, "The article's groups are saved.")
-	return web.Redirect(c, views.ArticleURL(id))
+	return web.Redirect(c, views.ArticleBase(id))
 }
 
 // groupList reads repeated or comma-separated group names, skipping blanks.

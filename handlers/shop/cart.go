@@ -41,7 +41,7 @@ func (h *Handler) renderCartWith(c echo.Context, status int, msg string, edit fu
 		return err
 	}
 	s := web.SessionOf(c)
-	s.CartCount = basket.Count // the header agrees with the page
+	s.CartCount = h.web.BuyableCount(c, basket.Lines) // the header counts what can be bought
 	d := h.cartView(basket, rows, nil)
 	d.Error = msg
 	if basket.Code != "" && len(d.Lines) > 0 {
@@ -49,7 +49,7 @@ func (h *Handler) renderCartWith(c echo.Context, status int, msg string, edit fu
 		if err != nil {
 			return err
 		}
-		d.Discount = discountLine(q, basket.Code, refused)
+		d.Discount = discountLine(h.web.Shop().Currency, q, basket.Code, refused)
 		if q.Code.Kind == pricing.KindFreeShipping {
 			d.Discount.AmountCents = 0 // the delivery is priced at checkout
 		}
@@ -135,7 +135,7 @@ func (h *Handler) cartView(basket cart.Cart, rows cartRows, problems map[string]
 		item, found := rows.items[l.ItemID]
 		it, v, ok := catalog.SellableAs(item, l.VariantID, rows.variants)
 		ok = ok && found
-		line := views.CartLine{ItemID: l.ItemID, VariantID: l.VariantID, SKU: v.SKU, Variant: v.Label(item.Options),
+		line := views.CartLine{ItemID: l.ItemID, VariantID: l.VariantID, SKU: v.SKU, Variant: v.Label(item.Options), VariantPicture: v.Picture,
 			Name: it.Name, Category: it.Category, PriceCents: it.PriceCents, Qty: l.Qty,
 			MaxQty: max(min(it.Stock, int64(h.cfg.MaxLineQty)), l.Qty)}
 		switch {
@@ -184,18 +184,19 @@ func goneLines(lines []views.CartLine) string {
 		" are no longer sold. Remove them from your cart to check out."
 }
 
-// pictureLines sets the main picture of each cart line, with one query.
+// pictureLines sets each cart line's picture: its variant's own, else its
+// item's main one.
 func (h *Handler) pictureLines(ctx context.Context, lines []views.CartLine) error {
-	ids := make([]int64, len(lines))
+	refs := make([]lineRef, len(lines))
 	for i, l := range lines {
-		ids[i] = l.ItemID
+		refs[i] = lineRef{item: l.ItemID, picture: l.VariantPicture}
 	}
-	pics, err := h.linePictures(ctx, ids)
+	pics, err := h.linePictures(ctx, refs)
 	if err != nil {
 		return err
 	}
 	for i := range lines {
-		lines[i].Picture = pics[lines[i].ItemID]
+		lines[i].Picture = pics[i]
 	}
 	return nil
 }
@@ -206,16 +207,19 @@ var qtyRE = regexp.MustCompile(`^[+-]?[0-9]+$`)
 // idRE is an item id as our forms send it.
 var idRE = regexp.MustCompile(`^[1-9][0-9]{0,17}$`)
 
-// cartForm is POST /cart's fields.
+// cartForm is POST /cart's fields: the item, its variant by id (the cart
+// page's forms) or by its options' values (the item page's selects,
+// option-<name>), and the quantity.
 type cartForm struct {
 	item, variant int64
+	options       map[string]string
 	qty           string
 }
 
-// readCartForm reads exactly one item, at most one variant and one qty
-// from the posted form. Anything our forms cannot produce (a missing or
-// repeated field, an item or variant that is not an id) is a malformed
-// request (400).
+// readCartForm reads exactly one item, at most one variant, each option at
+// most once and one qty from the posted form. Anything our forms cannot
+// produce (a missing or repeated field, an item or variant that is not an
+// id) is a malformed request (400).
 func readCartForm(c echo.Context) (cartForm, error) {
 	form, err := web.PostForm(c)
 	if err != nil {
@@ -238,6 +242,19 @@ func readCartForm(c echo.Context) (cartForm, error) {
 			return cartForm{}, web.BadRequest("The variant number is not valid.")
 		}
 		f.variant, _ = strconv.ParseInt(variants[0], 10, 64)
+	}
+	for k, vs := range form {
+		name, ok := strings.CutPrefix(k, optionParam)
+		if !ok {
+			continue
+		}
+		if len(vs) != 1 || len(f.options) >= catalog.MaxOptions {
+			return cartForm{}, web.BadRequest("Send each option once.")
+		}
+		if f.options == nil {
+			f.options = map[string]string{}
+		}
+		f.options[name] = vs[0]
 	}
 	return f, nil
 }
@@ -277,33 +294,45 @@ func (h *Handler) SetCart(c echo.Context) error {
 	itemID := f.item
 	qty, msg := parseQty(f.qty, h.cfg.MaxLineQty)
 	if msg != "" {
-		return h.cartError(c, itemID, msg)
+		return h.cartError(c, f, msg)
 	}
 	ctx := c.Request().Context()
 	var name string
 	var known cartRows
-	if qty > 0 { // removing needs no catalog check: the item may be gone
-		rows, err := h.catalog.CatalogRows(ctx, []int64{itemID})
-		if err != nil {
+	if f.options != nil {
+		// The item page's selects: what they say is what is added, whatever
+		// variant the page showed when it was rendered.
+		if known, msg, err = h.chooseVariant(ctx, &f); err != nil {
 			return err
 		}
-		known = cartRows{items: rows}
-		if f.variant != 0 {
+		if msg != "" {
+			return h.cartError(c, f, msg)
+		}
+	}
+	if qty > 0 { // removing needs no catalog check: the item may be gone
+		if known.items == nil {
+			rows, err := h.catalog.CatalogRows(ctx, []int64{itemID})
+			if err != nil {
+				return err
+			}
+			known = cartRows{items: rows}
+		}
+		if f.variant != 0 && known.variants == nil {
 			if known.variants, err = h.catalog.VariantsByID(ctx, []int64{f.variant}); err != nil {
 				return err
 			}
 		}
-		item, ok := rows[itemID]
+		item, ok := known.items[itemID]
 		it, v, sellable := catalog.SellableAs(item, f.variant, known.variants)
-		if msg = variantProblem(item, ok, f.variant, sellable); msg == "" {
-			msg = stockProblem(it, ok, qty)
-		}
-		if msg != "" {
-			return h.cartError(c, itemID, msg)
-		}
 		name = it.Name
 		if label := v.Label(item.Options); label != "" {
 			name += " (" + label + ")"
+		}
+		if msg = variantProblem(item, ok, f.variant, sellable); msg == "" {
+			msg = stockProblem(it, name, ok, qty)
+		}
+		if msg != "" {
+			return h.cartError(c, f, msg)
 		}
 	}
 	basket := cart.Cart{}
@@ -314,12 +343,12 @@ func (h *Handler) SetCart(c echo.Context) error {
 		}
 		basket, err = h.carts.SetLine(ctx, cartOwner(s), cart.Line{ItemID: itemID, VariantID: f.variant, Qty: qty})
 		if errors.Is(err, cart.ErrFull) {
-			return h.cartError(c, itemID, fmt.Sprintf("Your cart holds at most %d different items. Remove one to add another.", cart.MaxLines))
+			return h.cartError(c, f, fmt.Sprintf("Your cart holds at most %d different items. Remove one to add another.", cart.MaxLines))
 		}
 		if err != nil {
 			return err
 		}
-		s.CartCount = basket.Count
+		s.CartCount = h.web.BuyableCount(c, basket.Lines)
 	}
 	flash := "Removed from your cart."
 	if qty > 0 {
@@ -345,24 +374,70 @@ func variantProblem(it catalog.Item, found bool, variantID int64, sellable bool)
 	return "That choice is not one of " + it.Name + "'s."
 }
 
-// stockProblem says why qty of an item cannot go in the cart, if so.
-func stockProblem(it catalog.Item, ok bool, qty int64) string {
+// chooseVariant sets f's variant to the one its options choose, reading
+// the item's row and variants (returned as known). msg says why there is
+// none: the item has no options, an option is missing, or no variant has
+// that combination.
+func (h *Handler) chooseVariant(ctx context.Context, f *cartForm) (known cartRows, msg string, err error) {
+	rows, err := h.catalog.CatalogRows(ctx, []int64{f.item})
+	if err != nil {
+		return cartRows{}, "", err
+	}
+	it, ok := rows[f.item]
+	known = cartRows{items: rows}
+	switch {
+	case !ok:
+		return known, "That item is not in the catalog.", nil
+	case !it.HasOptions():
+		return known, "That choice is not one of " + it.Name + "'s.", nil
+	}
+	for _, name := range it.Options {
+		if f.options[name] == "" {
+			return known, "Choose " + strings.ToLower(strings.Join(it.Options, " and ")) + " of " + it.Name + " first.", nil
+		}
+	}
+	vs, err := h.catalog.Variants(ctx, f.item)
+	if err != nil {
+		return cartRows{}, "", err
+	}
+	v, ok := catalog.VariantFor(it.Options, vs, f.options)
+	if !ok {
+		return known, it.Name + " is not made in " + chosenLabel(it.Options, f.options) + ". Choose another combination.", nil
+	}
+	f.variant = v.ID
+	known.variants = map[int64]catalog.Variant{v.ID: v}
+	return known, "", nil
+}
+
+// chosenLabel writes chosen options as a variant's label does ("Size: XL,
+// Colour: Black").
+func chosenLabel(names []string, chosen map[string]string) string {
+	v := catalog.Variant{Values: make([]string, len(names))}
+	for i, n := range names {
+		v.Values[i] = chosen[n]
+	}
+	return v.Label(names)
+}
+
+// stockProblem says why qty of an item (its variant named name) cannot go
+// in the cart, if so.
+func stockProblem(it catalog.Item, name string, ok bool, qty int64) string {
 	switch {
 	case !ok:
 		return "That item is not in the catalog."
 	case it.Archived():
 		return it.Name + " is no longer sold."
 	case it.Stock <= 0:
-		return it.Name + " is sold out."
+		return name + " is sold out."
 	case qty > it.Stock:
-		return fmt.Sprintf("Only %d of %s are in stock.", it.Stock, it.Name)
+		return fmt.Sprintf("Only %d of %s are in stock.", it.Stock, name)
 	}
 	return ""
 }
 
 // cartError refuses a cart form: the cart page with the message (422), or
 // JSON with the message and the line as it still is.
-func (h *Handler) cartError(c echo.Context, itemID int64, msg string) error {
+func (h *Handler) cartError(c echo.Context, f cartForm, msg string) error {
 	if !web.WantsJSON(c) {
 		return h.renderCart(c, http.StatusUnprocessableEntity, msg)
 	}
@@ -370,20 +445,25 @@ func (h *Handler) cartError(c echo.Context, itemID int64, msg string) error {
 	if err != nil {
 		return err
 	}
-	return h.cartJSON(c, http.StatusUnprocessableEntity, cart.Line{ItemID: itemID}, basket, msg, cartRows{})
+	return h.cartJSON(c, http.StatusUnprocessableEntity, cart.Line{ItemID: f.item, VariantID: f.variant}, basket, msg, cartRows{})
 }
 
-// cartLineJSON is one line of the JSON answer.
+// cartLineJSON is one line of the JSON answer, as the cart page shows
+// it: Variant is its options ("Size: M"), MaxQty its quantity field's
+// bound and Problem why it cannot be ordered as it is ("" for nothing).
 type cartLineJSON struct {
 	ItemID     int64  `json:"item_id"`
 	VariantID  int64  `json:"variant_id"`
 	SKU        string `json:"sku"`
 	Name       string `json:"name"`
+	Variant    string `json:"variant"`
 	Quantity   int64  `json:"quantity"`
+	MaxQty     int64  `json:"max_qty"`
 	PriceCents int64  `json:"price_cents"`
 	Price      string `json:"price"`
 	TotalCents int64  `json:"total_cents"`
 	Total      string `json:"total"`
+	Problem    string `json:"problem"`
 }
 
 // cartAnswer is POST /cart's JSON: the line as it now is (null once
@@ -412,8 +492,8 @@ func (h *Handler) cartJSON(c echo.Context, status int, set cart.Line, basket car
 		return err
 	}
 	d := h.cartView(basket, rows, nil)
-	a := cartAnswer{Item: set.ItemID, Variant: set.VariantID, CartCount: basket.Count, SubtotalCount: d.Count, Lines: len(basket.Lines),
-		TotalCents: d.SubtotalCents, Total: views.Money(d.SubtotalCents)}
+	a := cartAnswer{Item: set.ItemID, Variant: set.VariantID, CartCount: h.web.BuyableCount(c, basket.Lines), SubtotalCount: d.Count, Lines: len(basket.Lines),
+		TotalCents: d.SubtotalCents, Total: views.Money(c.Request().Context(), d.SubtotalCents)}
 	if status >= 400 {
 		a.Error = msg
 	} else {
@@ -422,8 +502,9 @@ func (h *Handler) cartJSON(c echo.Context, status int, set cart.Line, basket car
 	for _, l := range d.Lines {
 		if l.ItemID == set.ItemID && l.VariantID == set.VariantID {
 			a.Quantity = l.Qty
-			a.Line = &cartLineJSON{ItemID: l.ItemID, VariantID: l.VariantID, SKU: l.SKU, Name: l.Name, Quantity: l.Qty, PriceCents: l.PriceCents,
-				Price: views.Money(l.PriceCents), TotalCents: l.TotalCents(), Total: views.Money(l.TotalCents())}
+			a.Line = &cartLineJSON{ItemID: l.ItemID, VariantID: l.VariantID, SKU: l.SKU, Name: l.Name, Variant: l.Variant, Quantity: l.Qty,
+				MaxQty: l.MaxQty, PriceCents: l.PriceCents, Price: views.Money(c.Request().Context(), l.PriceCents), TotalCents: l.TotalCents(), Total: views.Money(c.Request().Context(), l.TotalCents()),
+				Problem: l.Problem}
 		}
 	}
 	web.NoStore(c)

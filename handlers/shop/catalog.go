@@ -10,6 +10,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/handlers/web"
+	"storefront/store/catalog"
+	"storefront/store/merchant"
 	"storefront/store/search"
 	"storefront/views"
 )
@@ -35,9 +37,16 @@ var sortLabels = map[string]string{
 type listParams struct {
 	Q, Category, Min, Max, Sort string
 	InStock                     bool
+	// Base is a category's page (/c/<path>), which names the category
+	// itself; "" is the catalog, /items.
+	Base string
 }
 
 func (p listParams) url(page int) string {
+	base := "/items"
+	if p.Base != "" {
+		base, p.Category = p.Base, ""
+	}
 	v := url.Values{}
 	set := func(k, val string) {
 		if val != "" {
@@ -58,9 +67,9 @@ func (p listParams) url(page int) string {
 		v.Set("page", strconv.Itoa(page))
 	}
 	if len(v) == 0 {
-		return "/items"
+		return base
 	}
-	return "/items?" + v.Encode()
+	return base + "?" + v.Encode()
 }
 
 // ListItems is the catalog: full-text search, filters (category, price
@@ -70,28 +79,61 @@ func (h *Handler) ListItems(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, q, err := parseListParams(c)
+	p, q, err := parseListParams(c, h.web.Currency())
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
+	tree, err := h.catalog.Tree(ctx)
+	if err != nil {
+		return err
+	}
+	var node *catalog.CategoryNode
 	if q.Category != "" {
-		ok, err := h.search.CategoryExists(ctx, q.Category)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return web.NotFound("That department does not exist.")
+		if n, ok := tree.ByName(q.Category); ok {
+			// The category and those below it, like its page.
+			node, q.Category, q.Categories = n, "", tree.Names(n)
+		} else {
+			ok, err := h.search.CategoryExists(ctx, q.Category)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return web.NotFound("That department does not exist.")
+			}
 		}
 	}
+	return h.listing(c, p, q, page, tree, node)
+}
+
+// listing answers the catalog (/items) and a category's page (/c/<path>,
+// with p.Base set): one page of the query's matches, its facets and pager.
+func (h *Handler) listing(c echo.Context, p listParams, q search.SearchQuery, page int, tree *catalog.Tree, node *catalog.CategoryNode) error {
+	ctx := c.Request().Context()
 	q.Page, q.PerPage = page, h.cfg.ItemsPerPage
 	res := search.SearchResult{}
 	if page <= web.MaxPage {
+		var err error
 		if res, err = h.search.Search(ctx, q); err != nil {
 			return err
 		}
 	}
 	d := itemsData(p, page, h.cfg.ItemsPerPage, res)
+	seo := listing{category: p.Category, page: page}
+	if node != nil {
+		seo.title, seo.path, seo.trail = node.Title, node.Path, trailOf(tree, node)
+		d.Title = node.Title
+	}
+	if p.Base != "" {
+		d.CategoryPath, d.Action, d.Crumbs = node.Path, p.Base, seo.trail
+		d.Categories, d.AllURL = subcategoryFacets(p, tree, node, res), allIn(p, tree, node)
+	} else {
+		for i, f := range d.Categories {
+			if n, ok := tree.ByName(f.Name); ok {
+				d.Categories[i].Title = n.Title
+			}
+		}
+	}
 	if err := h.withPictures(ctx, d.Items); err != nil {
 		return err
 	}
@@ -106,11 +148,12 @@ func (h *Handler) ListItems(c echo.Context) error {
 	d.Items = rated(d.Items, ratings)
 	ch := h.web.Chrome(c, "Shop")
 	ch.Query = p.Q
+	h.listingSEO(&ch, seo, d.Items)
 	return web.Render(c, http.StatusOK, views.ItemsPage(ch, d))
 }
 
 // parseListParams reads and checks the listing's query parameters.
-func parseListParams(c echo.Context) (listParams, search.SearchQuery, error) {
+func parseListParams(c echo.Context, cur merchant.Currency) (listParams, search.SearchQuery, error) {
 	p := listParams{Q: c.QueryParam("q"), Category: c.QueryParam("category"), Min: c.QueryParam("min"),
 		Max: c.QueryParam("max"), Sort: c.QueryParam("sort")}
 	q := search.SearchQuery{Q: p.Q, Category: p.Category, Sort: p.Sort}
@@ -132,14 +175,14 @@ func parseListParams(c echo.Context) (listParams, search.SearchQuery, error) {
 	}
 	var ok bool
 	if p.Min != "" {
-		if q.MinCents, ok = web.ParsePrice(p.Min); !ok {
-			return p, q, web.BadRequest("Write the lowest price in dollars and cents, such as 12.34.")
+		if q.MinCents, ok = cur.ParseAmount(p.Min); !ok {
+			return p, q, web.BadRequest("Write the lowest price in " + cur.Code + ", such as " + cur.AmountInput(1234) + ".")
 		}
 		q.HasMin = true
 	}
 	if p.Max != "" {
-		if q.MaxCents, ok = web.ParsePrice(p.Max); !ok {
-			return p, q, web.BadRequest("Write the highest price in dollars and cents, such as 12.34.")
+		if q.MaxCents, ok = cur.ParseAmount(p.Max); !ok {
+			return p, q, web.BadRequest("Write the highest price in " + cur.Code + ", such as " + cur.AmountInput(1234) + ".")
 		}
 		q.HasMax = true
 	}

@@ -108,13 +108,16 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 	var refused *pricing.CodeError
 	switch {
 	case errors.As(err, &refused):
-		msg, _ := codeText(refused)
+		msg, _ := codeText(h.web.Shop().Currency, refused)
 		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, nil, "Your order was not placed. "+msg+" Remove the code from your cart to order without it.", nil)
 	case errors.As(err, &ce) && ce.PriceChanged:
-		msg := fmt.Sprintf("Prices or delivery changed since you saw the total: it is now %s. Check the order and place it again.", views.Money(ce.Total))
+		msg := fmt.Sprintf("Prices or delivery changed since you saw the total: it is now %s. Check the order and place it again.", views.Money(c.Request().Context(), ce.Total))
 		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, nil, msg, nil)
 	case errors.As(err, &ce):
 		return h.checkoutRefused(c, f, ce)
+	case errors.Is(err, pricing.ErrNoZone):
+		return h.renderCheckout(c, http.StatusUnprocessableEntity, f, map[string]string{"country": noDeliveryText(f.Country)},
+			"Please correct the marked fields.", nil)
 	case errors.Is(err, orders.ErrEmptyCart):
 		h.web.SetFlash(c, "Your cart is empty: add something before checking out.")
 		return web.Redirect(c, "/cart")
@@ -128,7 +131,7 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 	if !s.SignedIn() {
 		page = h.web.GuestOrderURL(o.ID)
 	}
-	next, err := pay.Begin(c.Request().Context(), o, orders.ReturnURLs{Done: h.web.AbsoluteURL(c, page), Cancel: h.web.AbsoluteURL(c, page)})
+	next, err := pay.Begin(c.Request().Context(), o, h.returnURLs(page))
 	if err != nil {
 		return h.paymentNotStarted(c, o, page, err)
 	}
@@ -139,16 +142,33 @@ func (h *Handler) PlaceOrder(c echo.Context) error {
 	return web.Redirect(c, next)
 }
 
+// returnURLs are where a payment provider sends the shopper back: the
+// order's page on SHOP_URL.
+func (h *Handler) returnURLs(page string) orders.ReturnURLs {
+	return orders.ReturnURLs{Done: h.cfg.ShopURL + page, Cancel: h.cfg.ShopURL + page}
+}
+
 // paymentNotStarted handles a card order whose payment the provider would
-// not start: the order is cancelled at once (its stock goes back) rather
-// than held for the payment hold, and the shopper sees it with why.
+// not start (or did not answer within the request's time): the order is
+// cancelled at once (its stock goes back) rather than held for the payment
+// hold, its lines go back into the cart so the shopper can pay another way,
+// and the shopper sees it with why; no email is sent, as none confirmed the
+// order (a card order is confirmed when paid): one clear outcome.
 func (h *Handler) paymentNotStarted(c echo.Context, o orders.Order, page string, cause error) error {
 	ctx := context.WithoutCancel(c.Request().Context())
 	h.web.Log().Error("payment could not start: order cancelled", "order", o.ID, "err", cause)
 	if _, err := h.orders.MoveOrder(ctx, o.ID, 0, orders.OrderCancelled, orders.ActorPayment); err != nil {
 		h.web.Log().Error("cancelling the order whose payment could not start", "order", o.ID, "err", err)
 	}
-	h.web.SetFlash(c, fmt.Sprintf("Card payments are not available right now, so order #%d was cancelled and nothing was charged. Please try again later or choose another way to pay.", o.ID))
+	s := web.SessionOf(c)
+	for _, l := range o.Lines {
+		if _, err := h.carts.SetLine(ctx, cartOwner(s), cart.Line{ItemID: l.ItemID, VariantID: l.VariantID, Qty: l.Qty}); err != nil {
+			h.web.Log().Error("putting the lines of an order whose payment could not start back in the cart", "order", o.ID, "err", err)
+			break
+		}
+		s.CartCount += l.Qty
+	}
+	h.web.SetFlash(c, fmt.Sprintf("Card payments are not available right now, so order #%d was cancelled and nothing was charged. Its items are back in your cart: please try again later or choose another way to pay.", o.ID))
 	return web.Redirect(c, page)
 }
 
@@ -193,7 +213,7 @@ func (h *Handler) renderCheckout(c echo.Context, status int, f checkoutForm, err
 		return web.Redirect(c, "/cart")
 	}
 	s := web.SessionOf(c)
-	s.CartCount = cart.Count
+	s.CartCount = h.web.BuyableCount(c, cart.Lines)
 	cv := h.cartView(cart, rows, nil)
 	if err := h.pictureLines(c.Request().Context(), cv.Lines); err != nil {
 		return err
@@ -228,24 +248,51 @@ func (h *Handler) priceReview(ctx context.Context, d *views.CheckoutData, code s
 	amounts := lineAmounts(d.Lines)
 	for _, m := range []struct{ code, label string }{{orders.ShippingStandard, "Standard (3-5 working days)"}, {orders.ShippingExpress, "Express (next working day)"}} {
 		q, refused, err := h.pricing.Quote(ctx, nil, pricing.Request{Lines: amounts, Country: country, Method: m.code, Code: code})
+		if errors.Is(err, pricing.ErrNoZone) {
+			noDelivery(d, country)
+			q, refused, err = h.pricing.Quote(ctx, nil, pricing.Request{Lines: amounts, Method: m.code, Code: code})
+			country = ""
+		}
 		if err != nil {
 			return err
+		}
+		if country == "" {
+			// No delivery priced before a country: the goods alone.
+			q.Shipping, q.Discount, q.Tax = 0, q.GoodsDiscount, 0
+			q.Total = q.Subtotal - q.GoodsDiscount
 		}
 		d.Shipping = append(d.Shipping, views.ShippingOption{Code: m.code, Label: m.label, CostCents: q.Shipping, TotalCents: q.Total,
 			TaxCents: q.Tax, DiscountCents: q.Discount})
 		if m.code != method {
 			continue
 		}
-		d.ShippingCents, d.TotalCents, d.Zone = q.Shipping, q.Total, q.Zone.Name
+		d.ShippingCents, d.TotalCents = q.Shipping, q.Total
+		if country != "" {
+			d.Zone = q.Zone.Name
+		}
 		d.Tax = taxLine(q.TaxMode, q.RateBP, q.Tax, country)
 		if code != "" {
-			d.Discount = discountLine(q, code, refused)
+			d.Discount = discountLine(h.web.Shop().Currency, q, code, refused)
 			if refused != nil && d.Error == "" {
 				d.Error = d.Discount.Problem
 			}
 		}
 	}
 	return nil
+}
+
+// noDelivery marks the review's country as one the shop does not deliver
+// to (no shipping zone takes it and there is no "Rest of world" zone).
+func noDelivery(d *views.CheckoutData, country string) {
+	if d.Form.Errors == nil {
+		d.Form.Errors = map[string]string{}
+	}
+	d.Form.Errors["country"] = noDeliveryText(country)
+}
+
+// noDeliveryText says the shop does not deliver to a country.
+func noDeliveryText(country string) string {
+	return "We do not deliver to " + orders.CountryName(country) + ". Choose another country."
 }
 
 func (h *Handler) paymentOptions() []views.PaymentOption {

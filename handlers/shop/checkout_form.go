@@ -14,8 +14,8 @@ import (
 
 // checkoutForm is POST /checkout's fields as typed.
 type checkoutForm struct {
-	Email, Name, Line1, Line2, City, Postcode, Country string
-	Shipping, Payment                                  string
+	Email, Name, Line1, Line2, City, Region, Postcode, Country, Phone string
+	Shipping, Payment                                                 string
 	// Total is the order total the shopper saw, as "12.34".
 	Total string
 	// Review asks to price the review again (another country) instead
@@ -24,7 +24,7 @@ type checkoutForm struct {
 }
 
 // checkoutFields are the form's fields; each may be sent at most once.
-var checkoutFields = []string{"email", "name", "line1", "line2", "city", "postcode", "country", "shipping", "payment", "total", "review"}
+var checkoutFields = []string{"email", "name", "line1", "line2", "city", "region", "postcode", "country", "phone", "shipping", "payment", "total", "review"}
 
 // readCheckoutForm reads the posted fields. A field sent twice is a
 // request our form cannot make (400); everything else is validated.
@@ -44,7 +44,7 @@ func readCheckoutForm(c echo.Context) (checkoutForm, error) {
 		}
 	}
 	return checkoutForm{Email: v["email"], Name: v["name"], Line1: v["line1"], Line2: v["line2"], City: v["city"],
-		Postcode: v["postcode"], Country: v["country"], Shipping: v["shipping"], Payment: v["payment"], Total: v["total"],
+		Region: v["region"], Postcode: v["postcode"], Country: v["country"], Phone: v["phone"], Shipping: v["shipping"], Payment: v["payment"], Total: v["total"],
 		Review: v["review"] == "1"}, nil
 }
 
@@ -80,17 +80,17 @@ func (f checkoutForm) validate(guest bool, payment func(code string) (orders.Pay
 // address is the delivery address typed.
 func (f checkoutForm) address() orders.Address {
 	return web.ReadAddress(map[string]string{"name": f.Name, "line1": f.Line1, "line2": f.Line2, "city": f.City,
-		"postcode": f.Postcode, "country": f.Country})
+		"region": f.Region, "postcode": f.Postcode, "country": f.Country, "phone": f.Phone})
 }
 
 // setAddress fills the address fields, as offered from the last order.
 func (f *checkoutForm) setAddress(a orders.Address) {
-	f.Name, f.Line1, f.Line2, f.City, f.Postcode, f.Country = a.Name, a.Line1, a.Line2, a.City, a.Postcode, a.Country
+	f.Name, f.Line1, f.Line2, f.City, f.Region, f.Postcode, f.Country, f.Phone = a.Name, a.Line1, a.Line2, a.City, a.Region, a.Postcode, a.Country, a.Phone
 }
 
 // view is the form as the page shows it. Invalid UTF-8 is not echoed back.
 func (f checkoutForm) view(errs map[string]string) views.CheckoutForm {
 	clean := func(s string) string { return strings.ToValidUTF8(s, "") }
 	return views.CheckoutForm{Email: clean(f.Email), Name: clean(f.Name), Line1: clean(f.Line1), Line2: clean(f.Line2),
-		City: clean(f.City), Postcode: clean(f.Postcode), Country: clean(f.Country), Shipping: f.Shipping, Payment: f.Payment, Errors: errs}
+		City: clean(f.City), Region: clean(f.Region), Postcode: clean(f.Postcode), Country: clean(f.Country), Phone: clean(f.Phone), Shipping: f.Shipping, Payment: f.Payment, Errors: errs}
 }

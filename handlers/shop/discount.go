@@ -16,7 +16,7 @@ import (
 
 // Pricing prices carts and orders: discount codes, zones, tax.
 type Pricing interface {
-	CheckCode(ctx context.Context, typed string, subtotal int64, customer string) (pricing.Code, error)
+	CheckCode(ctx context.Context, typed string, subtotal int64, customer pricing.Customer) (pricing.Code, error)
 	Quote(ctx context.Context, q pricing.Querier, r pricing.Request) (pricing.Quote, *pricing.CodeError, error)
 }
 
@@ -46,12 +46,16 @@ func (h *Handler) ApplyDiscount(c echo.Context) error {
 		return h.renderCartCode(c, typed, "Add something to your cart before you apply a discount code.")
 	}
 	s := web.SessionOf(c)
-	customer := ""
+	var customer pricing.Customer // a guest's address is known at checkout, which checks it
 	if s.SignedIn() {
-		customer = pricing.Member(s.UserID)
+		acct, err := h.sessions.Email(c.Request().Context(), s.UserID)
+		if err != nil {
+			return err
+		}
+		customer = pricing.Member(s.UserID, acct.Email)
 	}
 	code, err := h.pricing.CheckCode(c.Request().Context(), typed, sub, customer)
-	if msg, ok := codeText(err); ok {
+	if msg, ok := codeText(h.web.Shop().Currency, err); ok {
 		return h.renderCartCode(c, typed, msg)
 	}
 	if err != nil {
@@ -60,7 +64,7 @@ func (h *Handler) ApplyDiscount(c echo.Context) error {
 	if err := h.carts.SetCode(c.Request().Context(), cartOwner(s), strings.TrimSpace(typed)); err != nil {
 		return err
 	}
-	h.web.SetFlash(c, fmt.Sprintf("Code %s applied: %s.", code.Code, codeLabel(code)))
+	h.web.SetFlash(c, fmt.Sprintf("Code %s applied: %s.", code.Code, codeLabel(h.web.Shop().Currency, code)))
 	return web.Redirect(c, "/cart")
 }
 
@@ -88,7 +92,7 @@ func (h *Handler) renderCartCode(c echo.Context, typed, msg string) error {
 
 // codeText says, for the shopper, why a code was refused; ok is false
 // when err is not a refusal.
-func codeText(err error) (string, bool) {
+func codeText(cur views.Currency, err error) (string, bool) {
 	ce, ok := err.(*pricing.CodeError)
 	if !ok || ce == nil {
 		return "", false
@@ -110,31 +114,36 @@ func codeText(err error) (string, bool) {
 		return fmt.Sprintf("The code %s has been used up.", name), true
 	case pricing.ReasonPerCustomer:
 		return fmt.Sprintf("You have used the code %s as many times as it allows.", name), true
+	case pricing.ReasonRetired:
+		return fmt.Sprintf("The code %s is no longer offered.", name), true
 	case pricing.ReasonMinimum:
-		return fmt.Sprintf("The code %s needs items worth at least %s.", name, views.Money(r.MinSubtotal)), true
+		return fmt.Sprintf("The code %s needs items worth at least %s.", name, cur.Format(r.MinSubtotal)), true
 	}
 	return fmt.Sprintf("The code %s cannot be used.", name), true
 }
 
 // codeLabel says what a code gives.
-func codeLabel(c pricing.Code) string {
+func codeLabel(cur views.Currency, c pricing.Code) string {
 	switch c.Kind {
 	case pricing.KindPercent:
 		return pricing.FormatPercent(c.Value) + "% off"
 	case pricing.KindAmount:
-		return views.Money(c.Value) + " off"
+		return cur.Format(c.Value) + " off"
 	}
 	return "free delivery"
 }
 
 // discountLine is the view of a quote's code, or of a refused one.
-func discountLine(q pricing.Quote, typed string, refused *pricing.CodeError) *views.DiscountLine {
+func discountLine(cur views.Currency, q pricing.Quote, typed string, refused *pricing.CodeError) *views.DiscountLine {
 	switch {
 	case refused != nil:
-		msg, _ := codeText(refused)
+		msg, _ := codeText(cur, refused)
 		return &views.DiscountLine{Code: strings.ToUpper(strings.TrimSpace(typed)), Label: "not applied", Problem: msg + " Remove it to check out."}
 	case q.Code.ID != 0:
-		return &views.DiscountLine{Code: q.Code.Code, Label: codeLabel(q.Code), AmountCents: q.Discount}
+		return &views.DiscountLine{Code: q.Code.Code, Label: codeLabel(cur, q.Code), AmountCents: q.Discount}
+	case q.Idle != nil:
+		// Kept in the cart, not used: it takes no use of the code.
+		return &views.DiscountLine{Code: q.Idle.Code, Label: "not needed: delivery is free"}
 	}
 	return nil
 }
@@ -147,21 +156,4 @@ func taxLine(mode string, rateBP, cents int64, country string) *views.TaxLine {
 	}
 	return &views.TaxLine{Included: mode == pricing.TaxIncluded, Rate: pricing.FormatPercent(rateBP), AmountCents: cents,
 		Country: orders.CountryName(country)}
-}
-
-// orderDiscount is an order's discount line, nil without a code.
-func orderDiscount(o orders.Order) *views.DiscountLine {
-	if o.DiscountCode == "" {
-		return nil
-	}
-	return &views.DiscountLine{Code: o.DiscountCode, AmountCents: o.DiscountCents}
-}
-
-// orderTax is an order's tax line, nil for orders placed before tax was
-// recorded.
-func orderTax(o orders.Order) *views.TaxLine {
-	if o.TaxMode == "" {
-		return nil
-	}
-	return &views.TaxLine{Included: o.TaxMode == pricing.TaxIncluded, AmountCents: o.TaxCents, Country: orders.CountryName(o.Address.Country)}
 }

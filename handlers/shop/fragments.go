@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"strconv"
-	"sync"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -129,7 +129,7 @@ func (h *Handler) renderFragments(ctx context.Context, page *pagebody.Page, pv *
 		if err != nil {
 			return nil, err
 		}
-		if fill, ok := h.holes.get(model); ok {
+		if fill, ok := h.holes.Get(model, time.Time{}); model != nil && ok {
 			out[i] = fill
 			continue
 		}
@@ -143,40 +143,13 @@ func (h *Handler) renderFragments(ctx context.Context, page *pagebody.Page, pv *
 			continue
 		}
 		out[i] = pagebody.NewFill(html, pagebody.FillCompressed)
-		h.holes.put(model, out[i])
+		h.holes.Put(model, out[i], time.Time{})
 	}
 	return out, nil
 }
 
-// holeMemo remembers rendered holes by their view model (a comparable
-// value whose type names the component: views are pure functions of
-// their models), compressed for the gzip body. Bounded: past holeMemoMax
-// it starts over. The fills are shared and never written to.
-type holeMemo struct {
-	mu sync.Mutex
-	m  map[any]*pagebody.Fill
-}
-
+// holeMemoMax bounds the memo of rendered holes (Handler.holes), kept by
+// their view model (a comparable value whose type names the component:
+// views are pure functions of their models), compressed for the gzip
+// body. The fills are shared and never written to.
 const holeMemoMax = 4096
-
-func (m *holeMemo) get(model any) (*pagebody.Fill, bool) {
-	if model == nil {
-		return nil, false
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	b, ok := m.m[model]
-	return b, ok
-}
-
-func (m *holeMemo) put(model any, b *pagebody.Fill) {
-	if model == nil {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil || len(m.m) >= holeMemoMax {
-		m.m = make(map[any]*pagebody.Fill)
-	}
-	m.m[model] = b
-}

@@ -9,6 +9,7 @@ import (
 	"storefront/handlers/web"
 	"storefront/store/board"
 	"storefront/store/catalog"
+	"storefront/store/merchant"
 	"storefront/store/reviews"
 	"storefront/store/social"
 	"storefront/views"
@@ -20,17 +21,25 @@ const (
 	homeArticles = 5
 )
 
-// featuredCandidates are the home page's picks, in order; the first
-// featuredCount in stock are shown (a multiple of the grid's four and two
-// columns, so that no row is ragged).
-var featuredCandidates = []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
-
+// featuredCount is how many of the merchant's featured items show, the
+// first in stock (a multiple of the grid's four and two columns, so that
+// no row is ragged when there are enough).
 const featuredCount = 8
+
+// homeDescription is the home page's meta description and preview text:
+// the merchant's own words when they wrote some.
+func homeDescription(shop string, home merchant.Home) string {
+	if d := views.MetaDescription(home.HeroTitle + ". " + home.HeroText); home.HeroText != "" && d != "" {
+		return d
+	}
+	return shop + ": hand-picked items with reviews from buyers."
+}
 
 // Home shows popular items, the visitor's recently viewed items and picks.
 func (h *Handler) Home(c echo.Context) error {
 	ctx := c.Request().Context()
 	s := web.SessionOf(c)
+	home := h.home.Home()
 	popular, err := h.popular.PopularItems(ctx, homePopular)
 	if err != nil {
 		return err
@@ -45,7 +54,7 @@ func (h *Handler) Home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ids := append(append(append([]int64{}, featuredCandidates...), recent...), recentlyLiked...)
+	ids := append(append(append([]int64{}, home.Featured...), recent...), recentlyLiked...)
 	for _, p := range popular {
 		ids = append(ids, p.ItemID)
 	}
@@ -60,26 +69,43 @@ func (h *Handler) Home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	top, err := h.articles.Articles(ctx, board.ArticleQuery{Sort: board.SortTop, Page: 1, PerPage: homeArticles, ViewerID: s.UserID})
-	if err != nil {
-		return err
+	var top board.ArticlePage
+	if home.ShowArticles {
+		if top, err = h.articles.Articles(ctx, board.ArticleQuery{Sort: board.SortTop, Page: 1, PerPage: homeArticles, ViewerID: s.UserID}); err != nil {
+			return err
+		}
 	}
 	popIDs := make([]int64, len(popular))
 	for i, p := range popular {
 		popIDs[i] = p.ItemID
 	}
-	picks := rated(featured(rows), ratings)
+	picks := rated(featured(rows, home.Featured), ratings)
 	if err := h.withPictures(ctx, picks); err != nil {
 		return err
 	}
+	coll, err := h.homeCollection(ctx, home.Collection)
+	if err != nil {
+		return err
+	}
 	web.NoStore(c)
-	return web.Render(c, http.StatusOK, views.HomePage(h.web.Chrome(c, "Home"), views.HomeData{
+	ch := h.web.Chrome(c, "Home")
+	ch.Description = homeDescription(h.web.Shop().Name, home)
+	ch.LD = views.HomeLD(h.web.Shop(), h.cfg.ShopURL)
+	ch.Social = views.Social{Type: "website", Title: h.web.Shop().Name, Description: ch.Description, URL: h.cfg.ShopURL + "/"}
+	if len(picks) > 0 && picks[0].Picture.Src != "" {
+		ch.Social.Image, ch.Social.ImageWidth, ch.Social.ImageHt = h.cfg.ShopURL+picks[0].Picture.Largest, picks[0].Picture.Width, picks[0].Picture.Height
+	}
+	return web.Render(c, http.StatusOK, views.HomePage(ch, views.HomeData{
 		Popular:       rated(cards(rows, popIDs), ratings),
 		Recent:        rated(cards(rows, recent), ratings),
 		Featured:      picks,
 		MostLiked:     likedCards(rows, mostLiked),
 		RecentlyLiked: rated(cards(rows, recentlyLiked), ratings),
 		Articles:      web.ArticleRows(top.Articles, time.Now()),
+		HeroTitle:     home.HeroTitle,
+		HeroText:      home.HeroText,
+		ShowArticles:  home.ShowArticles,
+		Collection:    coll,
 	}))
 }
 
@@ -120,10 +146,11 @@ func cards(rows map[int64]catalog.Item, ids []int64) []views.ItemCard {
 	return out
 }
 
-// featured picks the first featuredCount candidates that are in stock.
-func featured(rows map[int64]catalog.Item) []views.ItemCard {
+// featured picks the first featuredCount of the merchant's featured items
+// that are in stock.
+func featured(rows map[int64]catalog.Item, candidates []int64) []views.ItemCard {
 	var in []int64
-	for _, id := range featuredCandidates {
+	for _, id := range candidates {
 		if it, ok := rows[id]; ok && it.Stock > 0 && len(in) < featuredCount {
 			in = append(in, id)
 		}

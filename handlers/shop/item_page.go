@@ -3,6 +3,7 @@ package shop
 import (
 	"bytes"
 	"context"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -16,7 +17,7 @@ import (
 // the visitor's cookies and the per-visitor parts (holes) rendered into
 // the page.
 func (h *Handler) ShowItem(c echo.Context) error {
-	id, err := web.ItemIDParam(c)
+	id, slug, err := web.ItemRef(c)
 	if err != nil {
 		return err
 	}
@@ -25,8 +26,14 @@ func (h *Handler) ShowItem(c echo.Context) error {
 	}
 	s := web.SessionOf(c)
 	req := pagecache.ItemPageRequest{ItemID: id, Query: c.QueryParams(), Token: s.Token,
-		ClaimedUserID: s.ClaimedID(), Render: h.renderItem, NewToken: h.web.NewVisitToken}
+		ClaimedUserID: s.ClaimedID(), Render: h.renderItem, NewToken: h.web.NewVisitToken,
+		Slug: slug, SlugMatches: views.SlugMatches}
 	v, err := h.pages.ServeItemPage(c.Request().Context(), req)
+	if v.Moved {
+		// An old or missing slug: the current URL, the query kept (the
+		// chosen variant, campaign tags). Nothing was read or recorded.
+		return h.web.MovedTo(c, views.ItemURL(id, v.Name))
+	}
 	if v.DroppedToken || v.Degraded {
 		// An unknown token (evicted, signed out, replayed): the visitor is
 		// anonymous. With Redis down nobody is anyone.
@@ -52,13 +59,15 @@ func (h *Handler) ShowItem(c echo.Context) error {
 // a count up to PAGE_CACHE_TTL old is fine, whereas punched in per request
 // it would change every response and defeat the ETag.
 func (h *Handler) renderItem(ctx context.Context, facts pagecache.PageData) ([]byte, error) {
+	// A background render has no request's context: the shop (its name,
+	// its currency) is put in whatever context the render has.
+	ctx = h.web.WithShop(ctx)
 	it, rating := facts.Item, facts.Rating
 	d := views.ItemData{
 		Pictures:    web.Pictures(facts.Pictures),
 		Views:       facts.Views,
 		Item:        card(it),
 		Description: it.Description,
-		MaxQty:      min(it.Stock, int64(h.cfg.MaxLineQty)),
 		Recent:      []views.ItemCard{card(it)},
 		Rating:      views.ReviewRating{Average: rating.Average, Count: rating.Count},
 		MyReview:    views.ReviewForm{ItemID: it.ID},
@@ -67,14 +76,22 @@ func (h *Handler) renderItem(ctx context.Context, facts pagecache.PageData) ([]b
 		d.Reviews = append(d.Reviews, views.ReviewView{ID: r.Ref(), User: r.Username, Rating: r.Rating, Body: r.Body,
 			When: r.Updated.UTC().Format("2 Jan 2006"), Verified: r.Verified})
 	}
-	variantPage(&d, it, facts.Variants, facts.Variant)
-	d.MaxQty = min(d.Item.Stock, int64(h.cfg.MaxLineQty))
+	variantPage(ctx, &d, it, facts.Variants, facts.Variant, int64(h.cfg.MaxLineQty))
 	d.ViewToBuy, d.HasViewToBuy = facts.ViewToBuy()
 	for _, b := range facts.AlsoBought {
 		d.AlsoBought = append(d.AlsoBought, views.AlsoBoughtLine{ItemID: b.ID, Name: b.Name, VariantID: b.VariantID, SKU: b.SKU, Variant: b.Variant})
 	}
 	d.AlsoBoughtOf = variantLabel(it, facts.Variants, facts.AlsoBoughtOf)
+	trail, err := h.categoryTrail(ctx, it.Category)
+	if err != nil {
+		return nil, err
+	}
+	if trail != nil {
+		d.Crumbs = append(slices.Clip(trail), views.Crumb{Name: it.Name})
+	}
+	chrome := views.Chrome{Title: it.Name, FlashOK: true}
+	h.itemSEO(&chrome, facts, trail)
 	var buf bytes.Buffer
-	err := views.ItemPage(views.Chrome{Title: it.Name, FlashOK: true}, d).Render(ctx, &buf)
+	err = views.ItemPage(chrome, d).Render(ctx, &buf)
 	return buf.Bytes(), err
 }

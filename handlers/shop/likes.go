@@ -52,5 +52,5 @@ func (h *Handler) LikeItem(c echo.Context) error {
 		web.NoStore(c)
 		return c.JSON(http.StatusOK, likeAnswer{Liked: res.Liked, Count: res.Count})
 	}
-	return web.Redirect(c, web.LocalPath(c.FormValue("next"), views.ItemURL(id)))
+	return web.Redirect(c, web.LocalPath(c.FormValue("next"), views.ItemBase(id)))
 }

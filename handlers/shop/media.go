@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"storefront/handlers/web"
+	"storefront/store/media"
 	"storefront/views"
 )
 
@@ -72,16 +73,47 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-// linePictures returns the main pictures of items ids, for the lines of
-// carts and orders.
-func (h *Handler) linePictures(ctx context.Context, ids []int64) (map[int64]views.Picture, error) {
+// lineRef is a cart or order line as its picture is chosen: its item, and
+// the position of its variant's own picture (0: the item's main one).
+type lineRef struct {
+	item    int64
+	picture int
+}
+
+// linePictures returns each line's picture, in order: its variant's own
+// where the item has a picture there, else the item's main one (zero for
+// an item without pictures). One query reads the main pictures, and one
+// more each item whose line shows a picture of its own.
+func (h *Handler) linePictures(ctx context.Context, refs []lineRef) ([]views.Picture, error) {
+	ids := make([]int64, len(refs))
+	for i, r := range refs {
+		ids[i] = r.item
+	}
 	main, err := h.pictures.MainImages(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]views.Picture, len(main))
-	for id, img := range main {
-		out[id] = web.Picture(img)
+	all := map[int64][]media.ItemImage{}
+	out := make([]views.Picture, len(refs))
+	for i, r := range refs {
+		if img, ok := main[r.item]; ok {
+			out[i] = web.Picture(img)
+		}
+		if r.picture <= 1 {
+			continue
+		}
+		imgs, read := all[r.item]
+		if !read {
+			if imgs, err = h.pictures.ItemImages(ctx, r.item); err != nil {
+				return nil, err
+			}
+			all[r.item] = imgs
+		}
+		for _, img := range imgs {
+			if img.Position == r.picture {
+				out[i] = web.Picture(img)
+			}
+		}
 	}
 	return out, nil
 }

@@ -53,7 +53,7 @@ func (h *Handler) ShowOrder(c echo.Context) error {
 	o, err := h.orders.Order(ctx, s.UserID, id)
 	adminView := false
 	if errors.Is(err, platform.ErrNotFound) && s.IsAdmin {
-		if u, uerr := h.sessions.UserByID(ctx, s.UserID); uerr == nil && u.IsAdmin {
+		if u, uerr := h.sessions.UserByID(ctx, s.UserID); uerr == nil && web.May(u.Role, web.PermOrders) {
 			o, err = h.orders.OrderAny(ctx, id)
 			adminView = err == nil
 		}
@@ -65,7 +65,11 @@ func (h *Handler) ShowOrder(c echo.Context) error {
 	if err := h.pictureOrder(ctx, &d); err != nil {
 		return err
 	}
+	d.InvoiceURL = "/orders/" + web.Itoa(o.ID) + "/invoice.pdf"
 	d.CanCancel = !adminView && orders.CanMoveOrder(o.Status, orders.OrderCancelled)
+	if !adminView && h.orders.CanPayNow(o) {
+		d.PayNow = "/orders/" + web.Itoa(o.ID) + "/pay"
+	}
 	if err := h.addReturns(ctx, &d, o, !adminView); err != nil {
 		return err
 	}
@@ -74,6 +78,7 @@ func (h *Handler) ShowOrder(c echo.Context) error {
 			d.Shopper = u.Username
 		}
 	}
+	web.UseCurrency(c, o.Currency)
 	return web.Render(c, http.StatusOK, views.OrderPage(h.web.Chrome(c, "Order #"+web.Itoa(o.ID)), d))
 }
 
@@ -97,26 +102,44 @@ func (h *Handler) ShowGuestOrder(c echo.Context) error {
 		return err
 	}
 	d.Link = h.web.GuestOrderURL(o.ID)
-	if err := h.addReturns(c.Request().Context(), &d, o, false); err != nil {
+	d.InvoiceURL = "/orders/" + web.Itoa(o.ID) + "/invoice.pdf" + d.Link[strings.Index(d.Link, "?"):]
+	if h.orders.CanPayNow(o) {
+		d.PayNow = strings.Replace(d.Link, "?", "/pay?", 1)
+	}
+	if err := h.addReturns(c.Request().Context(), &d, o, true); err != nil {
 		return err
 	}
 	c.Response().Header().Set("Referrer-Policy", "no-referrer") // the key is in the URL
+	web.UseCurrency(c, o.Currency)
 	return web.Render(c, http.StatusOK, views.OrderPage(h.web.Chrome(c, "Order #"+web.Itoa(o.ID)), d))
 }
 
-// pictureOrder sets the main picture of each order line (the item's
-// picture today: orders keep the name and price they were sold at).
+// pictureOrder sets each order line's picture: its variant's own (as
+// the variant shows it today), else its item's main one.
 func (h *Handler) pictureOrder(ctx context.Context, d *views.OrderData) error {
-	ids := make([]int64, len(d.Lines))
-	for i, l := range d.Lines {
-		ids[i] = l.ItemID
+	var vids []int64
+	for _, l := range d.Lines {
+		if l.VariantID != 0 {
+			vids = append(vids, l.VariantID)
+		}
 	}
-	pics, err := h.linePictures(ctx, ids)
+	vs, err := h.catalog.VariantsByID(ctx, vids)
+	if err != nil {
+		return err
+	}
+	refs := make([]lineRef, len(d.Lines))
+	for i, l := range d.Lines {
+		refs[i] = lineRef{item: l.ItemID}
+		if v, ok := vs[l.VariantID]; ok && v.ItemID == l.ItemID {
+			refs[i].picture = v.Picture
+		}
+	}
+	pics, err := h.linePictures(ctx, refs)
 	if err != nil {
 		return err
 	}
 	for i := range d.Lines {
-		d.Lines[i].Picture = pics[d.Lines[i].ItemID]
+		d.Lines[i].Picture = pics[i]
 	}
 	return nil
 }
@@ -126,15 +149,11 @@ func (h *Handler) pictureOrder(ctx context.Context, d *views.OrderData) error {
 func (h *Handler) orderView(o orders.Order, adminView bool) views.OrderData {
 	d := views.OrderData{ID: o.ID, Status: o.Status, TotalCents: o.TotalCents, SubtotalCents: o.SubtotalCents, ShippingCents: o.ShippingCents,
 		ItemCount: o.ItemCount, Placed: web.When(o.CreatedAt), Processed: web.When(o.ProcessedAt), Email: o.Email, Guest: o.UserID == orders.GuestUserID,
-		Shipping: shippingLabel(o.Shipping), AdminView: adminView, Discount: orderDiscount(o), Tax: orderTax(o)}
+		Shipping: orders.ShippingName(o.Shipping), AdminView: adminView, Discount: web.OrderDiscount(o), Tax: web.OrderTax(o),
+		RefundedCents: o.RefundedCents}
 	d.Tracking = o.Tracking
 	if o.Address.Line1 != "" {
-		a := o.Address
-		d.Address = []string{a.Name, a.Line1}
-		if a.Line2 != "" {
-			d.Address = append(d.Address, a.Line2)
-		}
-		d.Address = append(d.Address, a.Postcode+" "+a.City, orders.CountryName(a.Country))
+		d.Address = web.AddressLines(o.Address)
 	}
 	if p, ok := h.orders.PaymentByCode(o.Payment); ok {
 		d.Payment, d.PaymentNote = p.Label(), p.Instructions()
@@ -147,17 +166,6 @@ func (h *Handler) orderView(o orders.Order, adminView bool) views.OrderData {
 		d.Timeline = append(d.Timeline, views.OrderEventView{Status: e.Status, By: actorText(e.Actor, adminView), At: web.When(e.At)})
 	}
 	return d
-}
-
-// shippingLabel names a delivery method on order pages.
-func shippingLabel(method string) string {
-	switch method {
-	case orders.ShippingStandard:
-		return "Standard delivery"
-	case orders.ShippingExpress:
-		return "Express delivery"
-	}
-	return ""
 }
 
 // actorText says who made an order change, as the timeline shows it: to
@@ -202,6 +210,7 @@ func (h *Handler) ConfirmCancel(c echo.Context) error {
 	if err := h.pictureOrder(c.Request().Context(), &d); err != nil {
 		return err
 	}
+	web.UseCurrency(c, o.Currency)
 	return web.Render(c, http.StatusOK, views.CancelOrderPage(h.web.Chrome(c, "Cancel order #"+web.Itoa(o.ID)), d))
 }
 
@@ -212,25 +221,94 @@ func notCancellable(id int64, status string) string {
 
 // CancelOrder is POST /orders/:id/cancel (signed in only), the form of
 // the confirmation: the shopper cancels their own order until it ships;
-// the stock goes back in the same transaction. After shipping (or a
-// second cancel) it is a 422 and nothing changes.
+// the stock goes back, and what the order was paid goes back through its
+// payment method, in the same step. After shipping (or a second cancel)
+// it is a 422 and nothing changes; so is a paid order whose payment
+// cannot be given back now.
 func (h *Handler) CancelOrder(c echo.Context) error {
 	s := web.SessionOf(c)
 	id, err := web.OrderIDParam(c)
 	if err != nil {
 		return err
 	}
-	_, err = h.orders.MoveOrder(c.Request().Context(), id, s.UserID, orders.OrderCancelled, orders.ActorShopper)
+	o, err := h.orders.MoveOrder(c.Request().Context(), id, s.UserID, orders.OrderCancelled, orders.ActorShopper)
 	var me *orders.MoveError
-	if errors.As(err, &me) {
+	switch {
+	case errors.As(err, &me):
 		return web.Unprocessable(c, notCancellable(id, me.From))
+	case errors.Is(err, orders.ErrNoRefundMethod):
+		return web.Unprocessable(c, fmt.Sprintf("Order %d was paid, and its payment cannot be given back online right now, so it was not cancelled. Please contact us.", id))
+	case err != nil:
+		return err
 	}
+	msg := h.cancelledText(o)
+	if web.WantsJSON(c) {
+		return c.JSON(http.StatusOK, map[string]string{"message": msg, "status": orders.OrderCancelled})
+	}
+	h.web.SetFlash(c, msg)
+	return web.Redirect(c, "/orders/"+web.Itoa(id))
+}
+
+// cancelledText tells the shopper an order is cancelled, and what of its
+// payment goes back.
+func (h *Handler) cancelledText(o orders.Order) string {
+	if o.RefundedCents > 0 {
+		how := "to you"
+		if p, ok := h.orders.PaymentByCode(o.Payment); ok && p.PaysFirst() {
+			how = "to your " + strings.ToLower(p.Label())
+		}
+		return fmt.Sprintf("Order %d is cancelled. %s goes back %s.", o.ID, web.ViewCurrency(o.Currency).Format(o.RefundedCents), how)
+	}
+	return fmt.Sprintf("Order %d is cancelled.", o.ID)
+}
+
+// PayNow is POST /orders/:id/pay (signed in only): the shopper's own card
+// order still awaiting its payment goes back to Stripe, to its open
+// Checkout Session or a new one. Any other order is a 422 with why and
+// changes nothing; someone else's is a 404.
+func (h *Handler) PayNow(c echo.Context) error {
+	s := web.SessionOf(c)
+	id, err := web.OrderIDParam(c)
 	if err != nil {
 		return err
 	}
-	if web.WantsJSON(c) {
-		return c.JSON(http.StatusOK, map[string]string{"message": "Order cancelled.", "status": orders.OrderCancelled})
+	o, err := h.orders.Order(c.Request().Context(), s.UserID, id)
+	if err != nil {
+		return err
 	}
-	h.web.SetFlash(c, fmt.Sprintf("Order %d is cancelled.", id))
-	return web.Redirect(c, "/orders/"+web.Itoa(id))
+	return h.payNow(c, o, "/orders/"+web.Itoa(o.ID))
+}
+
+// PayGuestOrder is POST /guest-orders/:id/pay?key=: PayNow for a guest's
+// order, through its signed link (a wrong key is a 404).
+func (h *Handler) PayGuestOrder(c echo.Context) error {
+	id, err := web.OrderIDParam(c)
+	if err != nil {
+		return err
+	}
+	if !h.web.ValidOrderKey(id, c.QueryParam("key")) {
+		return web.NotFound("There is no order with that link. Use the link from your order confirmation.")
+	}
+	o, err := h.orders.GuestOrder(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return h.payNow(c, o, h.web.GuestOrderURL(o.ID))
+}
+
+// payNow sends the shopper to pay for o, whose page is page.
+func (h *Handler) payNow(c echo.Context, o orders.Order, page string) error {
+	next, err := h.orders.PayNow(c.Request().Context(), o, h.returnURLs(page))
+	switch {
+	case errors.Is(err, orders.ErrNotAwaitingPayment):
+		return web.Unprocessable(c, fmt.Sprintf("Order %d is %s: there is nothing to pay.", o.ID, strings.ToLower(views.StatusText(o.Status))))
+	case errors.Is(err, orders.ErrPaymentUnderway):
+		h.web.SetFlash(c, fmt.Sprintf("Your payment for order %d went through; we are confirming it. This page shows it paid in a moment.", o.ID))
+		return web.Redirect(c, page)
+	case err != nil:
+		h.web.Log().Error("pay now: the payment could not start", "order", o.ID, "err", err)
+		h.web.SetFlash(c, "Card payments are not available right now. Your order is held for you until its payment time runs out; please try again in a moment.")
+		return web.Redirect(c, page)
+	}
+	return web.Redirect(c, next)
 }

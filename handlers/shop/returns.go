@@ -17,9 +17,9 @@ import (
 	"storefront/views"
 )
 
-// addReturns puts the order's returns on its page and, when a member may
-// still return some of it, the form that asks (the admin's view and a
-// guest's page show the returns only: asking is for signed-in members).
+// addReturns puts the order's returns on its page and, when the shopper
+// may still return some of it, the form that asks (the admin's view shows
+// the returns only). A guest asks from the order's signed link.
 func (h *Handler) addReturns(ctx context.Context, d *views.OrderData, o orders.Order, canAsk bool) error {
 	rs, err := h.returns.ForOrder(ctx, o.ID)
 	if err != nil {
@@ -75,22 +75,47 @@ var returnRefusals = []struct {
 // order, a bad reason) is a 422 on the order's page with the form as
 // typed, and changes nothing.
 func (h *Handler) AskReturn(c echo.Context) error {
-	s := web.SessionOf(c)
 	id, err := web.OrderIDParam(c)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	o, err := h.orders.Order(ctx, s.UserID, id)
+	s := web.SessionOf(c)
+	o, err := h.orders.Order(c.Request().Context(), s.UserID, id)
 	if err != nil {
 		return err
 	}
+	return h.askReturn(c, o, returns.Request{OrderID: id, UserID: s.UserID}, "")
+}
+
+// AskGuestReturn is POST /guest-orders/:id/returns?key=: a guest asks for a
+// return from the order's signed link (the one its emails carry), with
+// the same form, checks and answers as a member. A missing or wrong key
+// is a 404, like an order that does not exist.
+func (h *Handler) AskGuestReturn(c echo.Context) error {
+	id, err := web.OrderIDParam(c)
+	if err != nil {
+		return err
+	}
+	if !h.web.ValidOrderKey(id, c.QueryParam("key")) {
+		return web.NotFound("There is no order with that link. Use the link from your order confirmation.")
+	}
+	o, err := h.orders.GuestOrder(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Referrer-Policy", "no-referrer") // the key is in the URL
+	return h.askReturn(c, o, returns.Request{OrderID: id, Guest: true}, h.web.GuestOrderURL(id))
+}
+
+// askReturn asks for the return of order o that the form posted; link is
+// a guest's signed link to the order ("" for a member's).
+func (h *Handler) askReturn(c echo.Context, o orders.Order, req returns.Request, link string) error {
+	ctx := c.Request().Context()
 	form, err := c.FormParams()
 	if err != nil {
 		return web.Unprocessable(c, "The form could not be read.")
 	}
-	req := returns.Request{OrderID: id, UserID: s.UserID, Qty: map[returns.LineKey]int64{}, Reason: form.Get("reason")}
-	err = nil
+	req.Qty, req.Reason = map[returns.LineKey]int64{}, form.Get("reason")
 	for _, v := range form["line"] {
 		key, ok := returns.ParseLineKey(v)
 		if !ok {
@@ -122,23 +147,28 @@ func (h *Handler) AskReturn(c echo.Context) error {
 		if web.WantsJSON(c) {
 			return web.Unprocessable(c, msg)
 		}
-		return h.refusedReturn(c, o, form["line"], req, msg)
+		return h.refusedReturn(c, o, form["line"], req, msg, link)
 	}
 	if err != nil {
 		return err
 	}
-	return h.web.Done(c, fmt.Sprintf("Return #%d is asked for. We will email you at each step.", r.ID), "/orders/"+web.Itoa(id)+"#returns")
+	page := "/orders/" + web.Itoa(o.ID)
+	if link != "" {
+		page = link
+	}
+	return h.web.Done(c, fmt.Sprintf("Return #%d is asked for. We will email you at each step.", r.ID), page+"#returns")
 }
 
 // refusedReturn is the order page again, 422, with the return form as
 // typed and why it was refused.
-func (h *Handler) refusedReturn(c echo.Context, o orders.Order, picked []string, req returns.Request, msg string) error {
+func (h *Handler) refusedReturn(c echo.Context, o orders.Order, picked []string, req returns.Request, msg, link string) error {
 	ctx := c.Request().Context()
 	d := h.orderView(o, false)
 	if err := h.pictureOrder(ctx, &d); err != nil {
 		return err
 	}
-	d.CanCancel = orders.CanMoveOrder(o.Status, orders.OrderCancelled)
+	d.Link = link
+	d.CanCancel = link == "" && orders.CanMoveOrder(o.Status, orders.OrderCancelled)
 	if err := h.addReturns(ctx, &d, o, true); err != nil {
 		return err
 	}
@@ -152,5 +182,6 @@ func (h *Handler) refusedReturn(c echo.Context, o orders.Order, picked []string,
 			d.Return.Lines[i].Qty = req.Qty[key]
 		}
 	}
+	web.UseCurrency(c, o.Currency)
 	return web.Render(c, http.StatusUnprocessableEntity, views.OrderPage(h.web.Chrome(c, "Order #"+web.Itoa(o.ID)), d))
 }

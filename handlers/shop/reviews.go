@@ -56,5 +56,5 @@ func (h *Handler) PostReview(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]any{"item": id, "rating": rating, "created": created})
 	}
 	h.web.SetFlash(c, flash)
-	return web.Redirect(c, views.ItemURL(id)+"#reviews")
+	return web.Redirect(c, views.ItemBase(id)+"#reviews")
 }

@@ -19,9 +19,13 @@ import (
 	"storefront/store/board"
 	"storefront/store/cart"
 	"storefront/store/catalog"
+	"storefront/store/collections"
 	"storefront/store/media"
+	"storefront/store/merchant"
 	"storefront/store/orders"
 	"storefront/store/pagecache"
+	"storefront/store/pagecache/pagebody"
+	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/returns"
 	"storefront/store/reviews"
@@ -37,10 +41,14 @@ type Catalog interface {
 	// CatalogRows reads rows for the cart and its answers, archived ones too.
 	CatalogRows(ctx context.Context, ids []int64) (map[int64]catalog.Item, error)
 	ItemNames(ctx context.Context, ids []int64) (map[int64]string, error)
-	ItemRow(ctx context.Context, id int64) ([]byte, bool, error)
+	ItemRow(ctx context.Context, id int64) (catalog.CachedRow, bool, error)
 	// Variants lists an item's variants; VariantsByID reads a cart's.
 	Variants(ctx context.Context, itemID int64) ([]catalog.Variant, error)
 	VariantsByID(ctx context.Context, ids []int64) (map[int64]catalog.Variant, error)
+	// Tree is the catalog tree; MovedCategory the category that had a
+	// path before a rename or a move.
+	Tree(ctx context.Context) (*catalog.Tree, error)
+	MovedCategory(ctx context.Context, path string) (*catalog.CategoryNode, *catalog.Tree, error)
 }
 
 // Search is the catalog's full-text search and its departments.
@@ -64,6 +72,9 @@ type Pages interface {
 type Sessions interface {
 	RecentlyViewed(ctx context.Context, token string) ([]int64, error)
 	UserByID(ctx context.Context, id int64) (sessions.User, error)
+	// Email is an account's address (a discount code's per-customer cap
+	// counts it with guests' uses of the same address).
+	Email(ctx context.Context, userID int64) (sessions.AccountEmail, error)
 }
 
 // Likes are the items' likes and the home page's like boards.
@@ -101,6 +112,8 @@ type Orders interface {
 	OrderAny(ctx context.Context, id int64) (orders.Order, error)
 	GuestOrder(ctx context.Context, id int64) (orders.Order, error)
 	MoveOrder(ctx context.Context, id, ownerID int64, to, actor string) (orders.Order, error)
+	PayNow(ctx context.Context, o orders.Order, back orders.ReturnURLs) (string, error)
+	CanPayNow(o orders.Order) bool
 	PaymentMethods() []orders.PaymentMethod
 	PaymentByCode(code string) (orders.PaymentMethod, bool)
 }
@@ -128,6 +141,7 @@ type Pictures interface {
 	Media(ctx context.Context, hash string, width int, ext string) (media.Rendition, error)
 	HasMedia(ctx context.Context, hash string, width int, ext string) (bool, error)
 	MainImages(ctx context.Context, itemIDs []int64) (map[int64]media.ItemImage, error)
+	ItemImages(ctx context.Context, itemID int64) ([]media.ItemImage, error)
 }
 
 // Deps are the domain services the shop reads and changes.
@@ -151,6 +165,29 @@ type Deps struct {
 	// payments are off.
 	Card    CardWebhook
 	Returns Returns
+	Sitemap Sitemap
+	// Home is the home page as the merchant wrote it.
+	Home HomeContent
+	// Collections are the merchant's collections.
+	Collections Collections
+}
+
+// Collections are the merchant's collections of items (store/collections).
+type Collections interface {
+	BySlug(ctx context.Context, slug string) (collections.Collection, error)
+	Page(ctx context.Context, c collections.Collection, page, perPage int) ([]int64, int, error)
+}
+
+// Sitemap is the sitemaps search engines read (store/sitemap).
+type Sitemap interface {
+	File(ctx context.Context, name string) ([]byte, bool, error)
+}
+
+// HomeContent is the merchant's home page and information pages, read
+// from memory.
+type HomeContent interface {
+	Home() merchant.Home
+	Page(slug string) (merchant.Page, error)
 }
 
 // Config is the shop's page sizes and limits.
@@ -160,6 +197,10 @@ type Config struct {
 	MaxLineQty int
 	// Like and Review limit each per account.
 	Like, Review ratelimit.Rate
+	// ShopURL is the shop's address (SHOP_URL, no trailing slash): the
+	// pages a payment provider sends the shopper back to are on it, never
+	// on the Host a request named.
+	ShopURL string
 }
 
 // Handler answers the shop's routes.
@@ -167,27 +208,31 @@ type Handler struct {
 	cfg Config
 	web *web.Kit
 	// holes are per-visitor parts of cached pages rendered lately.
-	holes    holeMemo
-	catalog  Catalog
-	search   Search
-	popular  Popular
-	pages    Pages
-	sessions Sessions
-	likes    Likes
-	reviews  Reviews
-	articles Articles
-	carts    Carts
-	orders   Orders
-	pictures Pictures
-	pricing  Pricing
-	saved    SavedAddresses
-	card     CardWebhook
-	returns  Returns
+	holes       *platform.Memo[any, *pagebody.Fill]
+	catalog     Catalog
+	search      Search
+	popular     Popular
+	pages       Pages
+	sessions    Sessions
+	likes       Likes
+	reviews     Reviews
+	articles    Articles
+	carts       Carts
+	orders      Orders
+	pictures    Pictures
+	pricing     Pricing
+	saved       SavedAddresses
+	card        CardWebhook
+	returns     Returns
+	sitemap     Sitemap
+	home        HomeContent
+	collections Collections
 }
 
 // New builds the shop area.
 func New(cfg Config, kit *web.Kit, d Deps) *Handler {
 	return &Handler{cfg: cfg, web: kit, catalog: d.Catalog, search: d.Search, popular: d.Popular, pages: d.Pages,
 		sessions: d.Sessions, likes: d.Likes, reviews: d.Reviews, articles: d.Articles, carts: d.Carts, orders: d.Orders,
-		pictures: d.Pictures, pricing: d.Pricing, saved: d.Addresses, card: d.Card, returns: d.Returns}
+		pictures: d.Pictures, pricing: d.Pricing, saved: d.Addresses, card: d.Card, returns: d.Returns, sitemap: d.Sitemap, home: d.Home, collections: d.Collections,
+		holes: platform.NewMemo[any, *pagebody.Fill](holeMemoMax)}
 }

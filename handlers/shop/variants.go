@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -47,23 +48,11 @@ func (h *Handler) pickedVariant(c echo.Context, id int64, chosen map[string]stri
 	if err != nil {
 		return err
 	}
-	for _, v := range vs {
-		if matches(it.Options, v, chosen) {
-			return c.Redirect(http.StatusSeeOther, views.ItemURL(id)+"?variant="+web.Itoa(v.ID))
-		}
+	if v, ok := catalog.VariantFor(it.Options, vs, chosen); ok {
+		return c.Redirect(http.StatusSeeOther, views.VariantURL(id, it.Name, v.ID))
 	}
 	h.web.SetFlash(c, "That combination is not offered. Choose another.")
-	return c.Redirect(http.StatusSeeOther, views.ItemURL(id))
-}
-
-// matches reports whether v has the chosen value of every option.
-func matches(names []string, v catalog.Variant, chosen map[string]string) bool {
-	for i, name := range names {
-		if i >= len(v.Values) || chosen[name] != v.Values[i] {
-			return false
-		}
-	}
-	return len(names) > 0
+	return c.Redirect(http.StatusSeeOther, views.ItemURL(id, it.Name))
 }
 
 // shownVariant is the variant an item page shows: the chosen one, else
@@ -126,26 +115,48 @@ func sameBut(a, b []string, i int) bool {
 }
 
 // variantPage fills the item page's variant parts: the shown variant's
-// price, stock, SKU and picture, and the picker.
-func variantPage(d *views.ItemData, it catalog.Item, vs []catalog.Variant, chosen int64) {
+// price, stock, SKU and picture, the picker, and every variant's offer
+// for the page's script. maxLine is MAX_LINE_QTY.
+func variantPage(ctx context.Context, d *views.ItemData, it catalog.Item, vs []catalog.Variant, chosen, maxLine int64) {
 	d.SKU = it.SKU
+	d.MaxQty = views.BuyMax(d.Item.Stock, maxLine)
+	d.SoldOut, d.AllSoldOut = d.Item.Stock <= 0, d.Item.Stock <= 0
 	if !it.HasOptions() {
 		return
 	}
 	v, ok := shownVariant(vs, chosen)
 	if !ok {
 		d.Item.Stock = 0 // options but no variant yet: nothing to sell
+		d.SoldOut, d.AllSoldOut = true, true
 		return
 	}
 	sold := v.Sold(it)
 	d.VariantID, d.SKU, d.CompareAtCents = v.ID, v.SKU, v.CompareAtCents
 	d.Item.PriceCents, d.Item.Stock = sold.PriceCents, sold.Stock
+	d.MaxQty = views.BuyMax(sold.Stock, maxLine)
 	d.Picker = variantPicker(it.Options, vs, v)
-	if p := v.Picture; p > 1 && p <= len(d.Pictures) {
+	d.SoldOut, d.AllSoldOut = sold.Stock <= 0, true
+	for _, w := range vs {
+		s := w.Sold(it)
+		d.Offers = append(d.Offers, views.NewOffer(ctx, w.ID, w.SKU, w.Values, s.PriceCents, w.CompareAtCents, w.Stock, maxLine, shownPicture(w.Picture, len(d.Pictures))))
+		if w.Stock > 0 {
+			d.AllSoldOut = false
+		}
+	}
+	if p := shownPicture(v.Picture, len(d.Pictures)); p > 1 {
 		// The variant's picture leads the gallery.
 		pics := append([]views.Picture{d.Pictures[p-1]}, d.Pictures[:p-1]...)
 		d.Pictures = append(pics, d.Pictures[p:]...)
 	}
+}
+
+// shownPicture is the position of the picture a variant shows first: its
+// own when the item has a picture there, else the item's main one (1).
+func shownPicture(p, pictures int) int {
+	if p > 1 && p <= pictures {
+		return p
+	}
+	return 1
 }
 
 // variantLabel is the options of the item's variant id as a shopper reads

@@ -1,15 +1,12 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
-
-	"storefront/store/platform"
 )
 
 // RequireSignIn lets only signed-in visitors through; routes.go puts it
@@ -63,46 +60,25 @@ func fillRoute(c echo.Context, pattern string) string {
 	return strings.Join(segs, "/")
 }
 
-// RequireAdmin guards /admin: a guest is sent to sign in, another account
-// gets 403. The session says IsAdmin only when the signed cookie and
-// `login:` agree on the user; the account's admin flag is then checked in
-// the database too, so a revoked admin loses access at once.
-func (k *Kit) RequireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		s := SessionOf(c)
-		if !s.SignedIn() {
-			back := "/admin"
-			if c.Request().Method == http.MethodGet {
-				back = LocalPath(c.Request().URL.RequestURI(), "/admin")
-			}
-			return k.sendToSignIn(c, back, "Sign in as the shop's administrator.")
-		}
-		if err := k.CheckAdmin(c, s); err != nil {
-			return err
-		}
-		NoStore(c)
-		return next(c)
-	}
-}
-
-// CheckAdmin answers 403 unless the signed-in session is an admin's, by
-// the cookie and by the database.
+// CheckAdmin answers 403 unless the signed-in session is a staff member's
+// whose role may see the shop's system (the owner's), by the database.
+// /metrics reads it for a session without the token.
 func (k *Kit) CheckAdmin(c echo.Context, s *Session) error {
-	forbidden := echo.NewHTTPError(http.StatusForbidden, "This page is for the shop's administrators.")
-	if !s.IsAdmin {
-		return forbidden
+	u, err := k.staffMember(c, s)
+	if err != nil {
+		return err
 	}
-	u, err := k.deps.Sessions.UserByID(c.Request().Context(), s.UserID)
-	if errors.Is(err, platform.ErrNotFound) || (err == nil && !u.IsAdmin) {
-		return forbidden
+	if role := u.Role; !May(role, PermSettings) {
+		return forbiddenFor(role)
 	}
-	return err
+	return nil
 }
 
-// Audit logs an admin action: who, what, when, and on what (target).
+// Audit logs an admin action: who, what, when, and on what (target), at
+// LevelAudit so that no LOG_LEVEL drops it.
 func (k *Kit) Audit(c echo.Context, action, target string, attrs ...any) {
 	s := SessionOf(c)
-	k.log.Info("admin action", append([]any{"who", s.UserName, "user_id", s.UserID, "action", action,
+	k.log.Log(c.Request().Context(), LevelAudit, "admin action", append([]any{"who", s.UserName, "user_id", s.UserID, "action", action,
 		"target", target, "at", time.Now().UTC().Format(time.RFC3339), "ip", c.RealIP(),
 		"id", c.Response().Header().Get(echo.HeaderXRequestID)}, attrs...)...)
 }

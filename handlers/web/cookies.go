@@ -127,13 +127,13 @@ func (k *Kit) validToken(t string) bool {
 		return false
 	}
 	now := time.Now()
-	if _, ok := k.tokens.get(t, now); ok {
+	if _, ok := k.tokens.Get(t, now); ok {
 		return true
 	}
 	if !k.checkTokenMAC(t) {
 		return false
 	}
-	k.tokens.put(t, userClaim{}, now)
+	k.tokens.Put(t, userClaim{}, now.Add(cookieMemoTTL))
 	return true
 }
 
@@ -183,7 +183,7 @@ func (k *Kit) decodeUser(value, token string) (userClaim, bool) {
 	}
 	now := time.Now()
 	key := token + "\x00" + value
-	if c, ok := k.users.get(key, now); ok {
+	if c, ok := k.users.Get(key, now); ok {
 		return c, true
 	}
 	var c userClaim
@@ -193,7 +193,7 @@ func (k *Kit) decodeUser(value, token string) (userClaim, bool) {
 	if c.ID <= 0 || c.Token != tokenBinding(token) {
 		return userClaim{}, false
 	}
-	k.users.put(key, c, now)
+	k.users.Put(key, c, now.Add(cookieMemoTTL))
 	return c, true
 }
 

@@ -7,6 +7,8 @@ import (
 
 	"github.com/gorilla/securecookie"
 	"github.com/labstack/echo/v4"
+
+	"storefront/store/platform"
 )
 
 // fuzzKeys are two signing pairs: the first with an AES block key (it
@@ -20,7 +22,8 @@ func fuzzKit(t testing.TB) *Kit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Kit{cfg: Config{CookieKeys: keys}, codecs: keys.codecs()}
+	return &Kit{cfg: Config{CookieKeys: keys}, codecs: keys.codecs(),
+		tokens: platform.NewMemo[string, userClaim](cookieMemoMax), users: platform.NewMemo[string, userClaim](cookieMemoMax)}
 }
 
 // readFrom runs the cookie reader on a raw Cookie header.

@@ -216,12 +216,14 @@ func (k *Kit) CrossOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 // into a 503 within the budget instead of a hang, and puts the client's
 // address in the request context, where the store's session-creating
 // functions find it for their per-address cap: one context and one copy
-// of the request for both.
+// of the request for both. The shop's settings (its name and currency,
+// from memory) go in the same context, for every page and error page.
 func (k *Kit) Deadline(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), k.cfg.RequestTimeout)
 		defer cancel()
-		c.SetRequest(c.Request().WithContext(sessions.WithClientAddr(ctx, c.RealIP())))
+		ctx = k.WithShop(sessions.WithClientAddr(ctx, c.RealIP()))
+		c.SetRequest(c.Request().WithContext(ctx))
 		return next(c)
 	}
 }

@@ -31,7 +31,7 @@ func Picture(img media.ItemImage) views.Picture {
 	}
 	largest := img.Sizes[len(img.Sizes)-1]
 	return views.Picture{Src: mediaURL(img.Hash, img.Sizes[0]), Srcset: strings.Join(srcset, ", "),
-		Width: largest.Width, Height: largest.Height, Position: img.Position}
+		Width: largest.Width, Height: largest.Height, Position: img.Position, Largest: mediaURL(img.Hash, largest)}
 }
 
 // Pictures turns an item's stored pictures into <img> attributes, in order.
@@ -55,7 +55,7 @@ func ArticleRows(arts []board.Article, now time.Time) []views.ArticleRow {
 // ArticleRow is one article as the board lists it.
 func ArticleRow(a board.Article, now time.Time) views.ArticleRow {
 	return views.ArticleRow{
-		ID: a.ID, Title: a.Title, Link: a.Link, Domain: domainOf(a.Link), Poster: a.Poster,
+		ID: a.ID, Title: a.Title, Link: a.Link, Body: a.Body, Edited: !a.Edited.IsZero(), Domain: domainOf(a.Link), Poster: a.Poster,
 		Age: AgeText(now.Sub(a.Posted)), PostedAt: a.Posted.UTC().Format(time.RFC3339),
 		Score: a.Score, Up: a.Up, Down: a.Down, MyVote: a.MyVote, Open: a.Open,
 		Comments: a.Comments, Groups: a.Groups,
@@ -90,4 +90,15 @@ func When(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format("2 Jan 2006, 15:04 UTC")
+}
+
+// SharePicture is a picture's widest stored size as an absolute URL on
+// shopURL, with its size: what link previews show (1280 px wide for an
+// upload at least that wide).
+func SharePicture(shopURL string, img media.ItemImage) (string, int, int) {
+	if len(img.Sizes) == 0 {
+		return "", 0, 0
+	}
+	s := img.Sizes[len(img.Sizes)-1]
+	return shopURL + mediaURL(img.Hash, s), s.Width, s.Height
 }

@@ -4,9 +4,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"strings"
-
-	"github.com/labstack/echo/v4"
 )
 
 // A guest's order page is reachable only through a signed link: the URL
@@ -39,16 +36,4 @@ func orderKey(hashKey []byte, id int64) string {
 	m := hmac.New(sha256.New, hashKey)
 	m.Write([]byte("guest-order:" + Itoa(id)))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:orderKeyBytes])
-}
-
-// AbsoluteURL is path on the host the request came to, https when the
-// request was (directly, or by X-Forwarded-Proto from TRUSTED_PROXIES):
-// the address a payment provider sends the shopper back to.
-func (k *Kit) AbsoluteURL(c echo.Context, path string) string {
-	r := c.Request()
-	scheme := "http"
-	if r.TLS != nil || (k.fromTrustedProxy(r) && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")) {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + path
 }

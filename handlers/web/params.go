@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -39,22 +40,67 @@ func PathID(s string) (int64, bool) {
 	return id, err == nil
 }
 
-// ItemIDParam reads :id; anything but a positive number names no item.
-func ItemIDParam(c echo.Context) (int64, error) {
-	id, ok := PathID(c.Param("id"))
-	if !ok {
-		return 0, NotFound("There is no item with that number.")
+// SluggedID reads a readable path segment, "<id>-<slug>" or the bare
+// "<id>": the id as PathID reads it and the words after it ("" for none).
+// The words never choose what is shown; a page whose words are not its
+// current slug moves to the right URL.
+func SluggedID(s string) (id int64, slug string, ok bool) {
+	if i := strings.IndexByte(s, '-'); i >= 0 {
+		s, slug = s[:i], s[i+1:]
+		if slug == "" {
+			return 0, "", false
+		}
 	}
-	return id, nil
+	id, ok = PathID(s)
+	return id, slug, ok
 }
 
-// ArticleIDParam reads :id; anything but a positive number names no article.
-func ArticleIDParam(c echo.Context) (int64, error) {
-	id, ok := PathID(c.Param("id"))
+// ItemIDParam reads :id, "<id>" or "<id>-<slug>"; anything but a positive
+// number names no item.
+func ItemIDParam(c echo.Context) (int64, error) {
+	id, _, err := ItemRef(c)
+	return id, err
+}
+
+// ItemRef reads :id of an item page: the id and the slug the URL gave.
+func ItemRef(c echo.Context) (int64, string, error) {
+	id, slug, ok := SluggedID(c.Param("id"))
 	if !ok {
-		return 0, NotFound("There is no article with that number.")
+		return 0, "", NotFound("There is no item with that number.")
 	}
-	return id, nil
+	return id, slug, nil
+}
+
+// ArticleIDParam reads :id, "<id>" or "<id>-<slug>"; anything but a
+// positive number names no article.
+func ArticleIDParam(c echo.Context) (int64, error) {
+	id, _, err := ArticleRef(c)
+	return id, err
+}
+
+// ArticleRef reads :id of an article page: the id and the slug the URL
+// gave.
+func ArticleRef(c echo.Context) (int64, string, error) {
+	id, slug, ok := SluggedID(c.Param("id"))
+	if !ok {
+		return 0, "", NotFound("There is no article with that number.")
+	}
+	return id, slug, nil
+}
+
+// MovedTo answers 301 Moved Permanently to path with the request's query
+// string kept (a chosen variant, campaign tags): the way a page asked for
+// by an old or missing slug reaches its current URL. A flash message the
+// request brought is for the page at the end of the move, so it is left
+// for that page (a form's redirect may name the bare id).
+func (k *Kit) MovedTo(c echo.Context, path string) error {
+	if s := SessionOf(c); s != nil && s.Flash != "" {
+		k.SetFlash(c, s.Flash)
+	}
+	if q := c.Request().URL.RawQuery; q != "" {
+		path += "?" + q
+	}
+	return c.Redirect(http.StatusMovedPermanently, path)
 }
 
 // OrderIDParam reads :id; anything but a positive number names no order.
@@ -177,22 +223,6 @@ func Printable(s string) bool {
 // MaxQueryLen is the longest search, in characters (the catalog's and the
 // admin's item search).
 const MaxQueryLen = 200
-
-// priceRE is a price as typed: dollars, and optionally one or two digits
-// of cents.
-var priceRE = regexp.MustCompile(`^[0-9]{1,7}(\.[0-9]{1,2})?$`)
-
-// ParsePrice reads "12.34", "12.3" or "12" as cents.
-func ParsePrice(s string) (int64, bool) {
-	if !priceRE.MatchString(s) {
-		return 0, false
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	d, _ := strconv.ParseInt(whole, 10, 64)
-	frac = (frac + "00")[:2]
-	c, _ := strconv.ParseInt(frac, 10, 64)
-	return d*100 + c, true
-}
 
 // MaxTextLen is the longest comment or review, in characters.
 const MaxTextLen = 2000

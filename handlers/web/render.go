@@ -28,11 +28,18 @@ func Render(c echo.Context, status int, t templ.Component) error {
 func (k *Kit) Chrome(c echo.Context, title string) views.Chrome {
 	NoStore(c)
 	s := SessionOf(c)
+	feed := ""
+	if path := c.Request().URL.Path; strings.HasPrefix(path, "/articles") || strings.HasPrefix(path, "/groups/") {
+		feed = ArticlesFeed // the board's pages link its feed
+	}
 	return views.Chrome{
-		Title:   title,
-		Flash:   s.Flash,
-		FlashOK: true,
-		Viewer:  ViewerOf(s),
+		Feed:      feed,
+		Title:     title,
+		Flash:     s.Flash,
+		FlashOK:   true,
+		Viewer:    ViewerOf(s),
+		Canonical: k.Canonical(c),
+		NoIndex:   NoIndex(c),
 	}
 }
 

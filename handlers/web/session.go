@@ -5,6 +5,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/store/cart"
+	"storefront/store/catalog"
 	"storefront/store/sessions"
 )
 
@@ -18,6 +20,9 @@ type Session struct {
 	UserID   int64
 	UserName string
 	IsAdmin  bool
+	// Role is a staff member's role, read from the database by the admin
+	// routes' guard (RequireStaff); RoleNone elsewhere.
+	Role sessions.Role
 	// CartCount is the total quantity in the session's cart (the header badge).
 	CartCount int64
 	// Unread is the signed-in user's unread notifications.
@@ -138,11 +143,31 @@ func (k *Kit) ApplyState(c echo.Context, s *Session, st sessions.SessionState) {
 		k.Anonymous(c, s, true)
 		return
 	}
-	s.CartCount = st.CartCount
+	s.CartCount = k.BuyableCount(c, st.CartLines)
 	if s.hasClaim && st.UserID == s.claim.ID {
 		s.UserID, s.UserName, s.IsAdmin = s.claim.ID, s.claim.Name, s.claim.Admin
 		s.Unread = st.Unread
 	}
+}
+
+// BuyableCount is the header's cart count of lines: only those that can
+// be bought now (an archived item, a variant no longer sold or one sold
+// out is not counted). Should the catalog not answer, the badge counts
+// every line rather than fail the page.
+func (k *Kit) BuyableCount(c echo.Context, lines []cart.Line) int64 {
+	if len(lines) == 0 {
+		return 0
+	}
+	refs := make([]catalog.LineRef, len(lines))
+	for i, l := range lines {
+		refs[i] = catalog.LineRef{ItemID: l.ItemID, VariantID: l.VariantID, Qty: l.Qty}
+	}
+	n, err := k.deps.Buyable.BuyableCount(c.Request().Context(), refs)
+	if err != nil {
+		k.log.Warn("cart count: the catalog did not answer", "err", err)
+		return cart.Count(lines)
+	}
+	return n
 }
 
 // Anonymous makes the visitor anonymous for the rest of the request: no

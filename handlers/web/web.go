@@ -28,6 +28,8 @@ import (
 	"github.com/gorilla/securecookie"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"storefront/store/catalog"
+	"storefront/store/platform"
 	"storefront/store/ratelimit"
 	"storefront/store/sessions"
 )
@@ -39,6 +41,13 @@ type Config struct {
 	TrustedProxies []*net.IPNet
 	// RequestTimeout bounds every request (0: 10 s).
 	RequestTimeout time.Duration
+	// ShopURL is the shop's own absolute URL (SHOP_URL, no trailing
+	// slash): canonical links, sitemaps and previews start with it, never
+	// with the request's Host.
+	ShopURL string
+	// StaffTwoFactor are the staff roles that must sign in with two
+	// factors (STAFF_2FA); empty: none.
+	StaffTwoFactor []string
 }
 
 // SecureMode says when cookies get the Secure flag.
@@ -58,6 +67,7 @@ type Sessions interface {
 	LoadSession(ctx context.Context, token string, claimedUserID int64) (sessions.SessionState, error)
 	CreateSession(ctx context.Context, token string, userID int64) error
 	UserByID(ctx context.Context, id int64) (sessions.User, error)
+	TwoFactor(ctx context.Context, userID int64) (sessions.TwoFactor, error)
 }
 
 // SessionViews reads a session as the page cache's writes behind leave
@@ -82,6 +92,15 @@ type Deps struct {
 	Sessions Sessions
 	Views    SessionViews
 	Limiter  Limiter
+	Buyable  Buyable
+	// Shop is the merchant's settings (nil: the defaults).
+	Shop ShopSettings
+}
+
+// Buyable counts the cart lines the catalog can sell now: the header's
+// badge.
+type Buyable interface {
+	BuyableCount(ctx context.Context, lines []catalog.LineRef) (int64, error)
 }
 
 // Kit is the plumbing, built once and shared by every area.
@@ -93,7 +112,7 @@ type Kit struct {
 	metrics *metrics
 	cop     *http.CrossOriginProtection
 	// tokens and users are the `sid` and `user` cookies verified lately.
-	tokens, users cookieMemo
+	tokens, users *platform.Memo[string, userClaim]
 }
 
 // New builds the plumbing.
@@ -111,6 +130,8 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Kit, error) {
 		codecs:  cfg.CookieKeys.codecs(),
 		metrics: newMetrics(),
 		cop:     http.NewCrossOriginProtection(),
+		tokens:  platform.NewMemo[string, userClaim](cookieMemoMax),
+		users:   platform.NewMemo[string, userClaim](cookieMemoMax),
 	}, nil
 }
 
