@@ -36,3 +36,22 @@ func (p *envParser) mail(addr string) (mail.Options, string) {
 	}
 	return opt, strings.TrimSuffix(shop, "/")
 }
+
+// letters reads what the shop's messages say besides links: SHOP_ADDRESS,
+// where returns are sent (unset: the approval asks the shopper to reply
+// for it), and TRACKING_URL, the carrier's page of a parcel with
+// {tracking} where the number goes (unset: the number alone).
+func (p *envParser) letters() (address, tracking string) {
+	address = strings.TrimSpace(p.str("SHOP_ADDRESS", ""))
+	if len(address) > 300 || strings.ContainsAny(address, "\r\n<>") {
+		p.fail("SHOP_ADDRESS", "must be one line of at most 300 characters, such as \"Storefront Returns, 1 Dock Road, London E1 1AA, United Kingdom\"")
+	}
+	tracking = p.str("TRACKING_URL", "")
+	if tracking != "" {
+		u, err := url.Parse(strings.ReplaceAll(tracking, "{tracking}", "X"))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !strings.Contains(tracking, "{tracking}") {
+			p.fail("TRACKING_URL", "must be the carrier's address with {tracking} for the number, such as https://track.example.com/?n={tracking}")
+		}
+	}
+	return address, tracking
+}

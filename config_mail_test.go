@@ -27,8 +27,19 @@ func TestLoadMailConfig(t *testing.T) {
 		opt.ShopURL != "https://shop.example.com" {
 		t.Errorf("values: %+v %q", opt.Mail, opt.ShopURL)
 	}
+	if opt.ShopAddress != "" || opt.TrackingURL != "" {
+		t.Errorf("SHOP_ADDRESS and TRACKING_URL unset: %q %q", opt.ShopAddress, opt.TrackingURL)
+	}
+	cfg, err = loadConfig(envOf(map[string]string{"SHOP_ADDRESS": " Returns, 1 Dock Road, London E1 1AA ", "TRACKING_URL": "https://track.example.com/p?n={tracking}"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt := cfg.storeOptions("single"); opt.ShopAddress != "Returns, 1 Dock Road, London E1 1AA" || opt.TrackingURL != "https://track.example.com/p?n={tracking}" {
+		t.Errorf("letters: %q %q", opt.ShopAddress, opt.TrackingURL)
+	}
 	for name, value := range map[string]string{
 		"SMTP_URL": "mail.example.com:25", "MAIL_FROM": "shop", "SHOP_URL": "shop.example.com", "FORGOT_RATE": "x", "EMAIL_RATE": "1/0s",
+		"SHOP_ADDRESS": "1 Dock Road\nLondon", "TRACKING_URL": "https://track.example.com/p",
 	} {
 		_, err := loadConfig(envOf(map[string]string{name: value}))
 		if err == nil || !strings.Contains(err.Error(), name) {

@@ -161,3 +161,19 @@ func TestLoadConfigReturnDays(t *testing.T) {
 		}
 	}
 }
+
+// SEED_DEMO: the demo data by default, an empty shop with false, and a
+// value that is not a boolean stops start-up naming it.
+func TestSeedDemoKnob(t *testing.T) {
+	cfg, err := loadConfig(envOf(nil))
+	if err != nil || !cfg.SeedDemo || cfg.storeOptions("single").NoDemo {
+		t.Fatalf("default: %v %v", cfg.SeedDemo, err)
+	}
+	cfg, err = loadConfig(envOf(map[string]string{"SEED_DEMO": "false"}))
+	if err != nil || cfg.SeedDemo || !cfg.storeOptions("single").NoDemo {
+		t.Fatalf("SEED_DEMO=false: %v %v", cfg.SeedDemo, err)
+	}
+	if _, err := loadConfig(envOf(map[string]string{"SEED_DEMO": "maybe"})); err == nil || !strings.Contains(err.Error(), "SEED_DEMO") {
+		t.Errorf("SEED_DEMO=maybe: %v", err)
+	}
+}

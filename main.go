@@ -49,7 +49,7 @@ func main() {
 		os.Exit(2)
 	}
 	logs := newLogWriter(os.Stderr)
-	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: level}))
+	logger := slog.New(slog.NewJSONHandler(logs, web.LogOptions(level)))
 	slog.SetDefault(logger)
 	err := run(ctx, os.Getenv, logger, nil)
 	if err != nil {
@@ -213,6 +213,7 @@ type config struct {
 	PageCacheTTL      time.Duration
 	PageCacheTop      int64
 	PageL1Bytes       int64
+	BuildID           string
 	SearchCacheBytes  int64
 	WriteBehind       time.Duration
 	ViewedKeep        int64
@@ -226,18 +227,29 @@ type config struct {
 	AccountCartTTL    time.Duration
 	Shipping          orders.ShippingRates
 	PricesIncludeTax  bool
-	Rates             handlers.Rates
-	RequestTimeout    time.Duration
-	MaxImageBytes     int64
-	MetricsToken      string
-	SessionRate       ratelimit.Rate
-	DrainDelay        time.Duration
-	StartTimeout      time.Duration
-	Mail              mail.Options
-	ShopURL           string
-	PaymentHold       time.Duration
-	ReturnDays        int64
-	Stripe            stripepay.Config
+	// SeedDemo fills an empty shop with the demo catalog, articles and
+	// users (SEED_DEMO, default true); false starts it empty.
+	SeedDemo bool
+	// StaffTwoFactor are the staff roles that must sign in with two
+	// factors (STAFF_2FA, default none).
+	StaffTwoFactor []string
+	Rates          handlers.Rates
+	RequestTimeout time.Duration
+	MaxImageBytes  int64
+	// SupportRefundLimit is the largest refund, in the shop currency's
+	// minor unit, a support role may give (SUPPORT_REFUND_LIMIT).
+	SupportRefundLimit int64
+	MetricsToken       string
+	SessionRate        ratelimit.Rate
+	DrainDelay         time.Duration
+	StartTimeout       time.Duration
+	Mail               mail.Options
+	ShopURL            string
+	ShopAddress        string
+	TrackingURL        string
+	PaymentHold        time.Duration
+	ReturnDays         int64
+	Stripe             stripepay.Config
 }
 
 // loadConfig reads and validates every knob. The first bad value stops
@@ -259,6 +271,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		PageCacheTTL:      p.duration("PAGE_CACHE_TTL", 300*time.Second),
 		PageCacheTop:      p.int("PAGE_CACHE_TOP", 10_000, 0),
 		PageL1Bytes:       p.int("PAGE_L1_BYTES", pagecache.DefaultL1Bytes, 0),
+		BuildID:           p.str("BUILD_ID", ""),
 		SearchCacheBytes:  p.int("SEARCH_CACHE_BYTES", search.DefaultCacheBytes, 0),
 		WriteBehind:       p.duration("WRITE_BEHIND", pagecache.DefaultWriteBehind),
 		ViewedKeep:        p.int("VIEWED_KEEP", 20_000, 1),
@@ -276,6 +289,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 			FreeOver: p.money("FREE_SHIPPING_OVER", orders.DefaultShipping.FreeOver),
 		},
 		PricesIncludeTax: p.boolean("PRICES_INCLUDE_TAX", true),
+		SeedDemo:         p.boolean("SEED_DEMO", true),
+		StaffTwoFactor:   p.roles("STAFF_2FA", "none"),
 		Rates: handlers.Rates{
 			Login:     p.rate("LOGIN_RATE", "5/1m"),
 			LoginAddr: p.rate("LOGIN_ADDR_RATE", "20/1m,100/1h"),
@@ -284,20 +299,22 @@ func loadConfig(getenv func(string) string) (config, error) {
 			Vote:      p.rate("VOTE_RATE", "60/1m"),
 			Comment:   p.rate("COMMENT_RATE", "2/1m,5/5m"),
 			Follow:    p.rate("FOLLOW_RATE", "30/1m"),
+			Report:    p.rate("REPORT_RATE", "10/1h"),
 			Like:      p.rate("LIKE_RATE", "30/1m"),
 			Review:    p.rate("REVIEW_RATE", "10/1h"),
 			Password:  p.rate("PASSWORD_RATE", "5/15m"),
 			Forgot:    p.rate("FORGOT_RATE", "5/15m,20/24h"),
 			Email:     p.rate("EMAIL_RATE", "5/1h"),
 		},
-		RequestTimeout: p.duration("REQUEST_TIMEOUT", 10*time.Second),
-		MaxImageBytes:  p.int("MAX_IMAGE_BYTES", media.DefaultMaxImageBytes, 1024),
-		MetricsToken:   p.str("METRICS_TOKEN", ""),
-		SessionRate:    p.rate("SESSION_RATE", "100/1m,1000/1h"),
-		DrainDelay:     p.durationOrZero("DRAIN_DELAY", 2*time.Second),
-		StartTimeout:   p.duration("START_TIMEOUT", 60*time.Second),
-		PaymentHold:    p.duration("PAYMENT_HOLD", orders.DefaultPaymentHold),
-		ReturnDays:     p.int("RETURN_DAYS", 30, 1),
+		RequestTimeout:     p.duration("REQUEST_TIMEOUT", 10*time.Second),
+		MaxImageBytes:      p.int("MAX_IMAGE_BYTES", media.DefaultMaxImageBytes, 1024),
+		SupportRefundLimit: p.int("SUPPORT_REFUND_LIMIT", handlers.DefaultSupportRefundLimit, 0),
+		MetricsToken:       p.str("METRICS_TOKEN", ""),
+		SessionRate:        p.rate("SESSION_RATE", "100/1m,1000/1h"),
+		DrainDelay:         p.durationOrZero("DRAIN_DELAY", 2*time.Second),
+		StartTimeout:       p.duration("START_TIMEOUT", 60*time.Second),
+		PaymentHold:        p.duration("PAYMENT_HOLD", orders.DefaultPaymentHold),
+		ReturnDays:         p.int("RETURN_DAYS", 30, 1),
 		Stripe: stripepay.Config{
 			SecretKey:     p.str("STRIPE_SECRET_KEY", ""),
 			WebhookSecret: p.str("STRIPE_WEBHOOK_SECRET", ""),
@@ -329,6 +346,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		p.fail("ITEMS_PER_PAGE", "must be at most 500")
 	}
 	cfg.Mail, cfg.ShopURL = p.mail(cfg.Addr)
+	cfg.ShopAddress, cfg.TrackingURL = p.letters()
 	return cfg, p.err
 }
 
@@ -345,16 +363,18 @@ func l1Bytes(n int64) int64 {
 // handlerConfig is the part of the configuration the HTTP layer reads.
 func (c config) handlerConfig(keys web.CookieKeys) handlers.Config {
 	return handlers.Config{
-		CookieKeys:     keys,
-		CookieSecure:   c.CookieSecure,
-		TrustedProxies: c.TrustedProxies,
-		ItemsPerPage:   c.ItemsPerPage,
-		ArticlesPage:   c.ArticlesPerPage,
-		MaxLineQty:     c.MaxLineQty,
-		Rates:          c.Rates,
-		RequestTimeout: c.RequestTimeout,
-		MetricsToken:   c.MetricsToken,
-		MaxImageBytes:  c.MaxImageBytes,
+		CookieKeys:         keys,
+		CookieSecure:       c.CookieSecure,
+		TrustedProxies:     c.TrustedProxies,
+		ItemsPerPage:       c.ItemsPerPage,
+		ArticlesPage:       c.ArticlesPerPage,
+		MaxLineQty:         c.MaxLineQty,
+		Rates:              c.Rates,
+		RequestTimeout:     c.RequestTimeout,
+		MetricsToken:       c.MetricsToken,
+		MaxImageBytes:      c.MaxImageBytes,
+		SupportRefundLimit: c.SupportRefundLimit,
+		StaffTwoFactor:     c.StaffTwoFactor,
 	}
 }
 
@@ -367,6 +387,7 @@ func (c config) storeOptions(redisMode string) wiring.Options {
 		PageCacheTTL:        c.PageCacheTTL,
 		PageCacheTop:        c.PageCacheTop,
 		PageL1Bytes:         l1Bytes(c.PageL1Bytes),
+		PageBuild:           buildID(c.BuildID),
 		SearchCacheBytes:    l1Bytes(c.SearchCacheBytes),
 		WriteBehind:         c.WriteBehind,
 		ViewedKeep:          c.ViewedKeep,
@@ -377,6 +398,7 @@ func (c config) storeOptions(redisMode string) wiring.Options {
 		AccountCartTTL:      c.AccountCartTTL,
 		Shipping:            &c.Shipping,
 		PricesExcludeTax:    !c.PricesIncludeTax,
+		NoDemo:              !c.SeedDemo,
 		SeedArticles:        true,
 		SeedImages:          true,
 		SeedVariants:        true,
@@ -384,6 +406,8 @@ func (c config) storeOptions(redisMode string) wiring.Options {
 		SessionRate:         c.SessionRate,
 		Mail:                c.Mail,
 		ShopURL:             c.ShopURL,
+		ShopAddress:         c.ShopAddress,
+		TrackingURL:         c.TrackingURL,
 		PaymentHold:         c.PaymentHold,
 		ReturnWindow:        time.Duration(c.ReturnDays) * 24 * time.Hour,
 		Stripe:              c.Stripe,

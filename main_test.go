@@ -35,7 +35,7 @@ func TestRunFallsBackToMiniredisAndShutsDown(t *testing.T) {
 	case addr = <-ready:
 	case err := <-done:
 		t.Fatalf("run: %v", err)
-	case <-time.After(2 * time.Minute):
+	case <-time.After(5 * time.Minute):
 		t.Fatal("not ready")
 	}
 	res, err := http.Get("http://" + addr + "/items/1")

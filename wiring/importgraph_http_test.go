@@ -19,17 +19,19 @@ var httpLayers = []struct {
 	pkg     string
 	imports []string
 }{
-	{"web", []string{"views", "store/platform", "store/sessions", "store/ratelimit", "store/media", "store/board", "store/orders", "store/returns"}},
+	{"web", []string{"views", "store/merchant", "store/cart", "store/catalog", "store/platform", "store/sessions", "store/ratelimit", "store/media", "store/board", "store/orders", "store/pricing", "store/returns", "store/audit"}},
 	{"ops", []string{"handlers/web", "static"}},
 	{"shop", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/catalog",
 		"store/search", "store/analytics", "store/pagecache", "store/pagecache/pagebody", "store/sessions", "store/social",
-		"store/reviews", "store/board", "store/cart", "store/orders", "store/pricing", "store/media", "store/addressbook", "store/stripepay", "store/returns"}},
+		"store/reviews", "store/board", "store/cart", "store/orders", "store/pricing", "store/media", "store/addressbook", "store/stripepay", "store/returns", "store/sitemap",
+		"store/merchant", "store/collections"}},
 	{"board", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/board",
 		"store/social", "store/sessions"}},
 	{"account", []string{"handlers/web", "views", "store/platform", "store/keys", "store/ratelimit", "store/sessions",
 		"store/notify", "store/cart", "store/addressbook", "store/orders", "store/mail"}},
 	{"admin", []string{"handlers/web", "views", "store/platform", "store/keys", "store/catalog", "store/media",
-		"store/orders", "store/pricing", "store/board", "store/reviews", "store/sessions", "store/stats", "store/sales", "store/mail", "store/returns"}},
+		"store/orders", "store/pricing", "store/board", "store/reviews", "store/sessions", "store/stats", "store/sales", "store/mail", "store/returns",
+		"store/merchant", "store/collections", "store/audit"}},
 	{"", []string{"handlers/web", "handlers/ops", "handlers/shop", "handlers/board", "handlers/account", "handlers/admin",
 		"wiring", "store/media", "store/ratelimit"}},
 	// Test support: starts the program and speaks HTTP to it.

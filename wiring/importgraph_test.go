@@ -24,34 +24,39 @@ var layers = []struct {
 	{"platform", nil},
 	{"keys", nil},
 	{"pagecache/pagebody", nil},
+	// The audit log: written by the stores in their own transactions.
+	{"audit", nil},
 	// Test support: the backends, on the platform alone.
 	{"storetest", []string{"platform"}},
 	// Leases, worker reports, rate limits.
 	{"workers", []string{"platform", "keys"}},
 	{"ratelimit", []string{"platform", "keys"}},
 	// Domains that need no other domain.
-	{"catalog", []string{"platform", "keys", "workers"}},
+	{"catalog", []string{"platform", "keys", "workers", "audit"}},
 	{"analytics", []string{"platform", "keys", "workers"}},
 	{"notify", []string{"platform", "keys"}},
 	{"cart", []string{"platform", "keys"}},
 	{"board", []string{"platform", "keys"}},
-	{"pricing", []string{"platform"}},
+	{"pricing", []string{"platform", "audit"}},
 	// Domains over those.
 	{"media", []string{"platform", "catalog"}},
 	{"reviews", []string{"platform", "catalog"}},
 	{"search", []string{"platform", "keys", "catalog", "analytics"}},
-	{"sessions", []string{"platform", "keys", "workers", "ratelimit", "cart", "notify", "analytics"}},
-	{"orders", []string{"platform", "keys", "workers", "catalog", "cart", "pricing"}},
+	{"sessions", []string{"platform", "keys", "workers", "ratelimit", "cart", "notify", "analytics", "audit"}},
+	{"orders", []string{"platform", "keys", "workers", "catalog", "cart", "pricing", "audit"}},
 	{"addressbook", []string{"platform", "orders"}},
 	{"mail", []string{"platform", "keys", "workers"}},
+	{"merchant", []string{"platform", "keys", "mail", "audit"}},
 	{"social", []string{"platform", "keys", "workers", "notify", "sessions", "board"}},
 	{"sales", []string{"platform", "catalog"}},
+	{"collections", []string{"platform", "catalog"}},
 	{"stripepay", []string{"orders"}},
-	{"returns", []string{"platform", "catalog", "orders", "pricing"}},
+	{"returns", []string{"platform", "catalog", "orders", "pricing", "audit"}},
 	// What reads many domains at once.
 	{"pagecache", []string{"platform", "keys", "pagecache/pagebody", "catalog", "media", "reviews", "analytics", "social", "sessions"}},
 	{"stats", []string{"platform", "keys", "workers", "catalog", "analytics", "sessions", "pagecache"}},
-	{"seed", []string{"platform", "catalog", "media", "sessions", "board", "social"}},
+	{"seed", []string{"platform", "catalog", "media", "sessions", "board", "social", "collections"}},
+	{"sitemap", []string{"platform", "keys", "catalog", "board"}},
 }
 
 // forbidden are packages no package of store/ imports: the data layer

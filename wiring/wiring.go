@@ -13,11 +13,14 @@ import (
 
 	"storefront/store/addressbook"
 	"storefront/store/analytics"
+	"storefront/store/audit"
 	"storefront/store/board"
 	"storefront/store/cart"
 	"storefront/store/catalog"
+	"storefront/store/collections"
 	"storefront/store/mail"
 	"storefront/store/media"
+	"storefront/store/merchant"
 	"storefront/store/notify"
 	"storefront/store/orders"
 	"storefront/store/pagecache"
@@ -30,10 +33,12 @@ import (
 	"storefront/store/search"
 	"storefront/store/seed"
 	"storefront/store/sessions"
+	"storefront/store/sitemap"
 	"storefront/store/social"
 	"storefront/store/stats"
 	"storefront/store/stripepay"
 	"storefront/store/workers"
+	"storefront/views"
 )
 
 // Options are every knob of the data layer, as main reads them from the
@@ -59,6 +64,9 @@ type Options struct {
 	// SeedArticles adds demo articles, voters and comments to an empty
 	// board (main turns it on; tests that want them opt in).
 	SeedArticles bool
+	// NoDemo starts an empty shop with the admin account alone
+	// (SEED_DEMO=false): no demo items, articles or users.
+	NoDemo bool
 	// SeedImages gives demo items generated pictures (main turns it on;
 	// tests that want them opt in).
 	SeedImages bool
@@ -84,6 +92,9 @@ type Options struct {
 	// cache hits are flushed.
 	PageL1Bytes int64
 	WriteBehind time.Duration
+	// PageBuild names the program's build: cached pages another build
+	// rendered are misses (BUILD_ID, else the binary's own).
+	PageBuild string
 	// SearchCacheBytes bounds the in-process cache of search results
 	// (negative turns it off).
 	SearchCacheBytes int64
@@ -104,9 +115,20 @@ type Options struct {
 	// DefaultShopURL).
 	Mail    mail.Options
 	ShopURL string
+	// SitemapURLs is the most URLs in one sitemap file (0: the protocol's
+	// 50,000); tests set a few.
+	SitemapURLs int
+	// ShopAddress is where returns are sent (SHOP_ADDRESS, "" for none
+	// given); TrackingURL the carrier's page of a parcel, {tracking} for
+	// its number (TRACKING_URL, "" for none).
+	ShopAddress string
+	TrackingURL string
 	// PaymentHold is how long an order awaits its payment before it is
 	// cancelled (PAYMENT_HOLD).
 	PaymentHold time.Duration
+	// RefundRetry is how soon an owed refund is tried again, doubling
+	// with each try (0: orders.DefaultRefundRetry).
+	RefundRetry time.Duration
 	// ReturnWindow is how long after delivery an order may be returned
 	// (RETURN_DAYS).
 	ReturnWindow time.Duration
@@ -154,6 +176,7 @@ func (o Options) withDefaults() Options {
 		o.ShopURL = DefaultShopURL
 	}
 	def(&o.PaymentHold, orders.DefaultPaymentHold)
+	def(&o.RefundRetry, orders.DefaultRefundRetry)
 	def(&o.ReturnWindow, returns.DefaultWindow)
 	if o.Shipping == nil {
 		rates := orders.DefaultShipping
@@ -191,9 +214,19 @@ type Services struct {
 	Host *workers.Host
 	// Seeder fills an empty shop with the demo data.
 	Seeder *seed.Service
+	// Sitemap is the sitemaps search engines read.
+	Sitemap *sitemap.Service
+	// Merchant is the shop's settings, held in memory on every instance.
+	Merchant *merchant.Service
+	// Collections are the merchant's collections of items.
+	Collections *collections.Service
+	// Audit reads the audit log (the stores write it in their changes'
+	// transactions).
+	Audit *audit.Service
 
 	base       platform.Base
 	opt        Options
+	guestLinks *guestLinks
 	workers    []workers.Worker
 	collectors []prometheus.Collector
 }
@@ -220,7 +253,7 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 		FanOutChunk: opt.FanOutChunk}, s.Host, s.Notify, s.Sessions)
 	s.Pricing = pricing.New(b, pricing.Options{Knobs: *opt.Shipping, PricesIncludeTax: !opt.PricesExcludeTax})
 	s.Orders = orders.New(b, orders.Options{Shipping: *opt.Shipping, OrderVisibility: opt.OrderVisibility,
-		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll, PaymentHold: opt.PaymentHold}, s.Host, s.Catalog, s.Cart, s.Pricing)
+		OrderSweepAge: opt.OrderSweepAge, OrderPoll: opt.OrderPoll, PaymentHold: opt.PaymentHold, RefundRetry: opt.RefundRetry}, s.Host, s.Catalog, s.Cart, s.Pricing)
 	if opt.Stripe.SecretKey != "" {
 		stripeCfg := opt.Stripe
 		stripeCfg.Hold = opt.PaymentHold
@@ -231,27 +264,59 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	s.Returns = returns.New(b, returns.Options{Window: opt.ReturnWindow}, s.Catalog, s.Orders)
 	s.Mail = mail.New(b, opt.Mail, s.Host)
 	s.Pages = pagecache.New(b, pagecache.Options{TTL: opt.PageCacheTTL, Top: opt.PageCacheTop, L1Bytes: opt.PageL1Bytes,
-		WriteBehind: opt.WriteBehind, ViewedPerSession: opt.ViewedPerSession},
+		WriteBehind: opt.WriteBehind, ViewedPerSession: opt.ViewedPerSession, Build: opt.PageBuild},
 		pagecache.Deps{Catalog: s.Catalog, Media: s.Media, Reviews: s.Reviews, Sessions: s.Sessions})
 	s.Stats = stats.New(b, stats.Options{RedisMode: opt.RedisMode, StatsInterval: opt.StatsInterval,
 		KeyspaceScanInterval: opt.KeyspaceScanInterval}, s.Host, s.Catalog)
 	s.Sales = sales.New(b, s.Sessions)
-	s.Seeder = seed.New(b, seed.Options{Articles: opt.SeedArticles, Pictures: opt.SeedImages, Variants: opt.SeedVariants, PictureCacheDir: opt.DemoPictureCacheDir},
-		seed.Deps{Catalog: s.Catalog, Media: s.Media, Sessions: s.Sessions, Board: s.Board, Social: s.Social})
+	s.Merchant = merchant.New(b, merchant.Settings{Address: opt.ShopAddress})
+	s.Collections = collections.New(b)
+	s.Audit = audit.New(b.DB)
+	s.Seeder = seed.New(b, seed.Options{NoDemo: opt.NoDemo, Articles: opt.SeedArticles, Pictures: opt.SeedImages, Variants: opt.SeedVariants, PictureCacheDir: opt.DemoPictureCacheDir},
+		seed.Deps{Catalog: s.Catalog, Media: s.Media, Sessions: s.Sessions, Board: s.Board, Social: s.Social, Collections: s.Collections})
+
+	s.Sitemap = sitemap.New(b, sitemap.Options{ShopURL: opt.ShopURL, PerFile: opt.SitemapURLs,
+		Links: sitemap.Links{Item: views.ItemURL, Article: views.ArticleURL, Category: views.CategoryPath, Collection: views.CollectionURL}, Pages: s.infoPages}, s.Catalog, s.Board)
+
+	s.Sitemap.UseCollections(func(ctx context.Context) ([]sitemap.Stamp, error) {
+		cs, err := s.Collections.Stamps(ctx)
+		out := make([]sitemap.Stamp, len(cs))
+		for i, c := range cs {
+			out[i] = sitemap.Stamp{Key: c.Slug, Changed: c.Changed}
+		}
+		return out, err
+	})
 
 	// Effects across domains, each in one line.
-	s.Catalog.OnChange(s.Pages.ItemsChanged)    // an item changed: purge its pages
-	s.Catalog.OnChange(s.Search.ItemsChanged)   // ... and move the search version
-	s.Pages.OnPurgeAll(s.Search.AllChanged)     // every page purged: search starts afresh too
-	s.Orders.OnPlaced(countBoughtTogether)      // an order: the "also bought" statistics grow, per item and variant
-	s.Orders.OnStatus(s.Notify.NotifyOrder)     // an order moved: the shopper is notified
-	s.Board.SetEvents(s.Social.BoardEvents())   // posts, votes, comments, hides: feeds, counters, notes
-	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch) // the own-review memo follows the page purges
-	m := mailer{outbox: s.Mail, shop: strings.TrimSuffix(opt.ShopURL, "/")}
+	s.Collections.OnChange(s.Sitemap.Changed)                                    // a collection saved: the sitemaps list it
+	s.Catalog.OnChange(s.Pages.ItemsChanged)                                     // an item changed: purge its pages
+	s.Catalog.OnChange(s.Sitemap.ItemsChanged)                                   // ... and build the sitemaps afresh
+	s.Catalog.OnChange(s.Search.ItemsChanged)                                    // ... and move the search version
+	s.Pages.OnPurgeAll(s.Search.AllChanged)                                      // every page purged: search starts afresh too
+	s.Orders.OnPlaced(countBoughtTogether)                                       // an order: the "also bought" statistics grow, per item and variant
+	s.Orders.OnStatus(s.Notify.NotifyOrder)                                      // an order moved: the shopper is notified
+	s.Board.SetEvents(s.Social.BoardEvents())                                    // posts, votes, comments, hides: feeds, counters, notes
+	s.Reviews.SetPurgeEpoch(s.Pages.PurgeEpoch)                                  // the own-review memo follows the page purges
+	s.Merchant.OnChange(s.purgeAllPages)                                         // the shop's name or currency changed: every cached page goes
+	s.Catalog.OnRemoveTx(s.Media.ItemsRemovedTx)                                 // items removed: their pictures go in the same transaction
+	s.Catalog.OnRemoveTx(s.Reviews.ItemsRemovedTx)                               // ... and their reviews
+	s.Catalog.OnRemoveTx(s.Collections.ItemsRemovedTx)                           // ... and their places in collections
+	s.Merchant.OnChange(s.pagesChanged)                                          // ... and the sitemaps list the information pages afresh
+	s.Orders.SetCurrency(func() string { return s.Merchant.Current().Currency }) // an order records the shop's currency
+	s.guestLinks = &guestLinks{}
+	m := mailer{outbox: s.Mail, shop: strings.TrimSuffix(opt.ShopURL, "/"), settings: s.Merchant, tracking: opt.TrackingURL,
+		guest: s.guestLinks}
 	s.Orders.OnPlacedTx(m.orderPlaced) // an order: its confirmation email, in the checkout's transaction
 	s.Orders.OnStatusTx(m.orderMoved)  // shipped, delivered, cancelled: an email in the move's transaction
-	s.Sessions.OnTokenTx(m.tokenMail)  // a verification or reset link: its email, in the same transaction
-	s.Returns.OnStepTx(m.returnStep)   // a return asked, approved, rejected, received, refunded: an email in the step's transaction
+	s.Orders.OnEditedTx(m.orderEdited) // an order changed before it shipped: an email, the difference to pay linked
+	s.Orders.SetMoneyFormat(func(cur string, minor int64) string {
+		c := merchant.MustCurrency(cur)
+		return views.Currency{Code: c.Code, Symbol: c.Symbol, Digits: c.Digits}.Format(minor)
+	}) // the notes of an edit write amounts as pages do
+	s.Sessions.OnTokenTx(m.tokenMail)             // a verification or reset link: its email, in the same transaction
+	s.Mail.MakeLinksWith(linkMaker(s.Sessions))   // and its token, made as the email is sent
+	s.Returns.OnStepTx(m.returnStep)              // a return asked, approved, rejected, received, refunded: an email in the step's transaction
+	s.Orders.OnRefundDoneTx(s.Returns.RefundDone) // a return's refund done (at once, retried or by hand): the return is refunded, in the refund's transaction
 
 	// Every background loop main starts and stops, and every series the
 	// data layer exports.
@@ -276,6 +341,12 @@ func New(rdb redis.UniversalClient, db *sql.DB, opt Options, log *slog.Logger) *
 	return s
 }
 
+// SignGuestOrders gives the emails the signed link of a guest's order
+// (a path such as "/guest-orders/7?key=..."): the HTTP layer signs them
+// with the cookie keys, which are known only once the data layer runs.
+// Until then a guest's emails carry no link.
+func (s *Services) SignGuestOrders(path func(orderID int64) string) { s.guestLinks.path.Store(&path) }
+
 // Workers returns the background loops that main starts and stops.
 func (s *Services) Workers() []workers.Worker { return s.workers }
 
@@ -286,13 +357,45 @@ func (s *Services) Collectors() []prometheus.Collector { return s.collectors }
 // client-side caching (see platform.RedisConn.Cached).
 func (s *Services) UseClientSideCache(c *platform.CachingClient) { s.base.Reader.UseCache(c) }
 
-// Migrate applies the embedded migrations that have not run yet, then
-// gives the shipping zones that follow the SHIPPING_* knobs their rates.
+// Migrate applies the embedded migrations that have not run yet, reads
+// the shop's settings, then gives the shipping zones that follow the SHIPPING_* knobs their rates.
 func (s *Services) Migrate(ctx context.Context) error {
 	if err := platform.Migrate(ctx, s.base.DB); err != nil {
 		return err
 	}
+	if err := s.Catalog.SyncCategories(ctx); err != nil {
+		return err
+	}
+	if err := s.Merchant.Load(ctx); err != nil {
+		return err
+	}
 	return s.Pricing.Setup(ctx)
+}
+
+// purgeAllPages drops every cached page after the merchant changed what
+// every page shows; a failure is logged (the pages expire anyway).
+func (s *Services) purgeAllPages(ctx context.Context) {
+	if _, err := s.Pages.PurgeAllPages(ctx); err != nil {
+		s.base.Log.Warn("shop settings changed: purging the cached pages", "err", err)
+	}
+}
+
+// infoPages are the merchant's information pages, for the sitemaps.
+func (s *Services) infoPages() []sitemap.Page {
+	var out []sitemap.Page
+	for _, p := range s.Merchant.Pages() {
+		out = append(out, sitemap.Page{Path: "/pages/" + p.Slug, Updated: p.Updated})
+	}
+	return out
+}
+
+// pagesChanged has the sitemaps built afresh after the merchant saved a
+// change (an information page among them); a failure is logged (they
+// expire anyway).
+func (s *Services) pagesChanged(ctx context.Context) {
+	if err := s.Sitemap.PagesChanged(ctx); err != nil {
+		s.base.Log.Warn("shop settings changed: renewing the sitemaps", "err", err)
+	}
 }
 
 // SeedDemo fills an empty shop with the demo data (seed.Service.Demo).
@@ -335,7 +438,10 @@ func (s *Services) WorkerStatus(ctx context.Context, name string) (workers.Statu
 // listener) and flushes the buffered writes: main calls it after the
 // workers stopped and the page renders finished (WaitBackground). The
 // clients are the caller's to close, after Close.
-func (s *Services) Close() { s.Pages.Close() }
+func (s *Services) Close() {
+	s.Pages.Close()
+	s.Merchant.Close()
+}
 
 // WorkerStatuses reads the last report of every background worker.
 func (s *Services) WorkerStatuses(ctx context.Context) ([]workers.Status, error) {

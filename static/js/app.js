@@ -18,6 +18,9 @@
     var form = ev.target;
     var name = form.getAttribute("data-enhance");
     if (!name || !handlers[name] || !window.fetch) { return; }
+    // A button that sends the form elsewhere (formmethod=get: "Show this
+    // choice") leaves it to the browser.
+    if (ev.submitter && ev.submitter.getAttribute("formmethod") === "get") { return; }
     ev.preventDefault();
     var body = new URLSearchParams(new FormData(form, ev.submitter));
     form.setAttribute("aria-busy", "true");

@@ -41,22 +41,54 @@
     }
   }
 
-  // updateCartPage changes the line, the subtotal and
-  // the empty state of the cart page.
+  // lineRow is the cart page's row of a line: its item and its variant
+  // (0 for an item without options), as two sizes of one item are two
+  // lines.
+  function lineRow(page, item, variant) {
+    return page.querySelector('[data-testid="cart-line"][data-item-id="' + item +
+      '"][data-variant-id="' + (variant || 0) + '"]');
+  }
+
+  // setProblem shows what the server says is wrong with a line, as the
+  // page does ("" for nothing).
+  function setProblem(row, text) {
+    var cell = row.querySelector(".line-item");
+    var p = row.querySelector('[data-testid="line-problem"]');
+    if (!text) {
+      if (p) { p.parentNode.removeChild(p); }
+    } else if (cell) {
+      if (!p) {
+        p = document.createElement("p");
+        p.className = "field-error";
+        p.setAttribute("data-testid", "line-problem");
+        cell.appendChild(p);
+      }
+      p.textContent = text;
+    }
+    var input = row.querySelector('input[name="qty"][type="number"]');
+    if (input) { input.setAttribute("aria-invalid", text ? "true" : "false"); }
+  }
+
+  // updateCartPage changes the line the answer is about (and no other),
+  // the subtotal and the empty state of the cart page.
   function updateCartPage(data) {
     var page = document.querySelector("[data-cart-page]");
     if (!page) { return; }
     // A discount depends on every line: the server prices it again.
     if (page.querySelector('[data-testid="discount-line"]')) { window.location.reload(); return; }
-    var row = page.querySelector('[data-testid="cart-line"][data-item-id="' + data.item + '"]');
+    var row = lineRow(page, data.item, data.variant);
     if (row && !data.line) {
       row.parentNode.removeChild(row);
     } else if (row) {
       row.setAttribute("data-qty", String(data.line.quantity));
       var input = row.querySelector('input[name="qty"][type="number"]');
-      if (input) { input.value = String(data.line.quantity); input.removeAttribute("aria-invalid"); }
+      if (input) {
+        input.value = String(data.line.quantity);
+        input.max = String(data.line.max_qty);
+      }
       var total = row.querySelector("[data-line-total]");
       if (total) { total.textContent = data.line.total; }
+      setProblem(row, data.line.problem);
     }
     Storefront.setText('[data-testid="cart-total"]', data.total);
     Storefront.setText("[data-subtotal-count]", String(data.subtotal_count));
@@ -81,9 +113,11 @@
       if (typeof data.cart_count === "number") { updateHeader(data.cart_count); }
       return;
     }
-    var field = form.querySelector('input[name="qty"][type="number"]');
-    if (field) { field.removeAttribute("aria-invalid"); }
     updateHeader(data.cart_count);
+    if (!document.querySelector("[data-cart-page]")) {
+      var field = form.querySelector('input[name="qty"][type="number"]');
+      if (field) { field.removeAttribute("aria-invalid"); }
+    }
     updateCartPage(data);
     message(form, data.message, false);
   });

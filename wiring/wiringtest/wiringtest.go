@@ -43,7 +43,11 @@ func New(t testing.TB, edit ...func(*wiring.Options)) *wiring.Services {
 	for _, f := range edit {
 		f(&opt)
 	}
-	st := wiring.New(storetest.Redis(t), storetest.DB(t), opt, storetest.Logger(t))
+	db := sqliteFromTemplate(t, opt)
+	if db == nil {
+		db = storetest.DB(t)
+	}
+	st := wiring.New(storetest.Redis(t), db, opt, storetest.Logger(t))
 	t.Cleanup(st.Close)
 	ctx := context.Background()
 	if err := st.Migrate(ctx); err != nil {
