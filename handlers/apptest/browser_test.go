@@ -70,9 +70,10 @@ type browserApp struct {
 }
 
 // startBrowserApp starts the app (apptest.Start) on the current test
-// backend's Redis (flushed) and a fresh database (a schema of its own in
-// DATABASE_URL, else SQLite in a temporary DATA_DIR). env adds or
-// overrides variables (SESSION_LIMIT...); edit, if given, adjusts the
+// backend's Redis (flushed) and a fresh database holding the demo
+// catalog (a copy of a template database on PostgreSQL, of a template
+// file in a temporary DATA_DIR on SQLite). env adds or overrides
+// variables (SESSION_LIMIT...); edit, if given, adjusts the
 // options the harness seeds with (SeedVariants for the demo sizes and
 // colours).
 //
@@ -92,7 +93,9 @@ func startBrowserApp(t *testing.T, env map[string]string, edit ...func(*wiring.O
 	for _, f := range edit {
 		f(&opt)
 	}
-	wiringtest.SeedDataDir(t, vars["DATA_DIR"], opt)
+	if u := wiringtest.SeedData(t, vars["DATA_DIR"], opt); u != "" {
+		vars["DATABASE_URL"] = u
+	}
 	db, err := platform.OpenDB(ctx, vars["DATABASE_URL"], vars["DATA_DIR"])
 	if err != nil {
 		t.Fatalf("open the app's database: %v", err)
@@ -160,6 +163,10 @@ func findChromium(t *testing.T) string {
 func newBrowser(t *testing.T) *e2eBrowser {
 	t.Helper()
 	path := findChromium(t)
+	// What a page shows after its scripts ran is the same on a single
+	// Redis and a Cluster, whose differences the HTTP tests cover: a
+	// browser test runs on the first backend only.
+	storetest.OnePass(t)
 	b := &e2eBrowser{t: t, started: make(chan error, 1)}
 	go func() {
 		root, err := sharedChromium(path)

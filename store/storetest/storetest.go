@@ -133,11 +133,14 @@ func RunOwnFirst(m *testing.M, own ...string) int {
 		}
 		unlock()
 	}
+	runExitHooks()
 	return code
 }
 
-// OnePass marks a test that brings servers of its own (or a database of
-// its own) and so learns nothing from another backend: it runs on the
+// OnePass marks a test that learns nothing from another backend (it
+// brings servers of its own, or it checks what a browser shows, which the
+// Redis mode does not change and the HTTP tests cover on every backend):
+// it runs on the
 // first backend's pass only (called from a subtest, it is its top-level
 // test that runs once). Run leaves it out of the later passes
 // altogether (as -skip would), so it is neither reported as a pass that
@@ -154,7 +157,7 @@ func OnePass(t testing.TB) {
 		return
 	}
 	if first != pass {
-		t.Skipf("uses servers of its own, not the backend: ran on the first backend's pass (this is redis=%s)", backend)
+		t.Skipf("learns nothing from a second backend: ran on the first backend's pass (this is redis=%s)", backend)
 	}
 }
 

@@ -43,10 +43,7 @@ func New(t testing.TB, edit ...func(*wiring.Options)) *wiring.Services {
 	for _, f := range edit {
 		f(&opt)
 	}
-	db := sqliteFromTemplate(t, opt)
-	if db == nil {
-		db = storetest.DB(t)
-	}
+	db := dbFromTemplate(t, opt)
 	st := wiring.New(storetest.Redis(t), db, opt, storetest.Logger(t))
 	t.Cleanup(st.Close)
 	ctx := context.Background()
