@@ -74,11 +74,22 @@ func (s *Service) SetItemArchived(ctx context.Context, id int64, archived bool) 
 	if !archived {
 		q = `UPDATE items SET archived_at = NULL, updated_at = $1 WHERE id = $2 AND archived_at IS NOT NULL`
 	}
-	res, err := s.db.ExecContext(ctx, q, s.clock.Now().Unix(), id)
-	if err != nil {
-		return false, fmt.Errorf("archive item %d: %w", id, err)
-	}
-	n, err := res.RowsAffected()
+	var n int64
+	err := platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q, s.clock.Now().Unix(), id)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		kind := "item.archive"
+		if !archived {
+			kind = "item.restore"
+		}
+		return audit.Record(ctx, tx, audit.Entry{Kind: kind, Target: "item " + strconv.FormatInt(id, 10),
+			Before: audit.Fields{"archived": !archived}, After: audit.Fields{"archived": archived}})
+	})
 	if err != nil {
 		return false, fmt.Errorf("archive item %d: %w", id, err)
 	}

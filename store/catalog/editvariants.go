@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"storefront/store/audit"
 	"storefront/store/platform"
 )
 
@@ -107,7 +109,19 @@ func (s *Service) SaveVariants(ctx context.Context, itemID int64, set VariantSet
 	if err := LockItem(ctx, tx, itemID, s.clock.Now()); err != nil {
 		return err
 	}
+	before, err := variantFields(ctx, tx, itemID)
+	if err != nil {
+		return err
+	}
 	if err := saveVariantsTx(ctx, tx, itemID, set); err != nil {
+		return err
+	}
+	after, err := variantFields(ctx, tx, itemID)
+	if err != nil {
+		return err
+	}
+	if err := audit.Record(ctx, tx, audit.Entry{Kind: "item.variants", Target: "item " + strconv.FormatInt(itemID, 10),
+		Before: before, After: after}); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -231,4 +245,41 @@ func (s *Service) AddDemoVariants(ctx context.Context, sets map[int64]VariantSet
 // printable reports whether s is valid UTF-8 without control characters.
 func printable(s string) bool {
 	return utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl)
+}
+
+// variantFields are an item's options and variants as the audit log
+// records them: one field per variant, named by its SKU, so that an entry
+// shows only the variants a save changed.
+func variantFields(ctx context.Context, tx *sql.Tx, itemID int64) (audit.Fields, error) {
+	f := audit.Fields{}
+	var options string
+	if err := tx.QueryRowContext(ctx, `SELECT option_names FROM items WHERE id = $1`, itemID).Scan(&options); err != nil {
+		return nil, fmt.Errorf("save variants: %w", err)
+	}
+	f["options"] = options
+	rows, err := tx.QueryContext(ctx, `SELECT sku, option1, option2, option3, price_cents, compare_at_cents, stock
+		FROM item_variants WHERE item_id = $1 ORDER BY id`, itemID)
+	if err != nil {
+		return nil, fmt.Errorf("save variants: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sku string
+		var o [MaxOptions]string
+		var price, compare sql.NullInt64
+		var stock int64
+		if err := rows.Scan(&sku, &o[0], &o[1], &o[2], &price, &compare, &stock); err != nil {
+			return nil, fmt.Errorf("save variants: %w", err)
+		}
+		values := strings.Trim(strings.Join(o[:], " / "), " /")
+		desc := fmt.Sprintf("%s, stock %d", values, stock)
+		if price.Valid {
+			desc += fmt.Sprintf(", price %d", price.Int64)
+		}
+		if compare.Valid {
+			desc += fmt.Sprintf(", was %d", compare.Int64)
+		}
+		f["variant "+sku] = desc
+	}
+	return f, rows.Err()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"storefront/store/audit"
 	"storefront/store/keys"
 	"storefront/store/platform"
 	"storefront/store/workers"
@@ -132,8 +133,15 @@ func (s *Service) QueueImport(ctx context.Context, admin string, rows []ImportRo
 		newCats = 1
 	}
 	var id int64
-	err = s.db.QueryRowContext(ctx, `INSERT INTO import_jobs (state, admin, new_categories, rows_total, rows_json, created_at)
+	err = platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `INSERT INTO import_jobs (state, admin, new_categories, rows_total, rows_json, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, ImportQueued, admin, newCats, len(rows), string(data), s.clock.Now().UnixMilli()).Scan(&id)
+		if err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, audit.Entry{Kind: "catalog.import", Target: fmt.Sprintf("import %d", id),
+			After: audit.Fields{"rows": len(rows), "new_categories": opt.NewCategories}})
+	})
 	if err != nil {
 		return 0, fmt.Errorf("queue import: %w", err)
 	}

@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
+	"storefront/store/audit"
 	"storefront/store/catalog"
 	"storefront/store/platform"
 )
@@ -69,6 +71,10 @@ func (s *Service) AddItemImage(ctx context.Context, itemID int64, img ProcessedI
 	if _, err := tx.ExecContext(ctx, `INSERT INTO item_images (item_id, position, hash) VALUES ($1, $2, $3)`, itemID, last+1, img.Hash); err != nil {
 		return 0, fmt.Errorf("add image: %w", err)
 	}
+	if err := audit.Record(ctx, tx, audit.Entry{Kind: "item.picture.add", Target: "item " + strconv.FormatInt(itemID, 10),
+		After: audit.Fields{"position": last + 1, "picture": img.Hash}}); err != nil {
+		return 0, err
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("add image: %w", err)
 	}
@@ -120,6 +126,10 @@ func (s *Service) DeleteItemImage(ctx context.Context, itemID int64, position in
 		if _, err := tx.ExecContext(ctx, stmt, itemID, position); err != nil {
 			return fmt.Errorf("delete image: %w", err)
 		}
+	}
+	if err := audit.Record(ctx, tx, audit.Entry{Kind: "item.picture.delete", Target: "item " + strconv.FormatInt(itemID, 10),
+		Before: audit.Fields{"position": position, "picture": hash}}); err != nil {
+		return err
 	}
 	for _, stmt := range []string{
 		`DELETE FROM image_renditions WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)`,

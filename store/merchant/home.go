@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"storefront/store/audit"
+	"storefront/store/platform"
 )
 
 // Home is the home page as the merchant writes it: the headline and its
@@ -70,12 +73,28 @@ func (s *Service) SaveHome(ctx context.Context, f HomeForm) (Home, error) {
 	for i, id := range h.Featured {
 		ids[i] = strconv.FormatInt(id, 10)
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO home_page (id, hero_title, hero_text, featured, show_articles, updated_at, collection)
+	err = platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		var before audit.Fields
+		var was Home
+		var featured string
+		err := tx.QueryRowContext(ctx, `SELECT hero_title, hero_text, featured, show_articles, collection FROM home_page WHERE id = 1`).
+			Scan(&was.HeroTitle, &was.HeroText, &featured, &was.ShowArticles, &was.Collection)
+		switch {
+		case err == nil:
+			before = homeFields(was, featured)
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO home_page (id, hero_title, hero_text, featured, show_articles, updated_at, collection)
 		VALUES (1, $1, $2, $3, $4, $5, $6)
 		ON CONFLICT (id) DO UPDATE SET hero_title = excluded.hero_title, hero_text = excluded.hero_text,
 		featured = excluded.featured, show_articles = excluded.show_articles, updated_at = excluded.updated_at,
 		collection = excluded.collection`,
-		h.HeroTitle, h.HeroText, strings.Join(ids, ","), h.ShowArticles, s.clock.Now().Unix(), h.Collection)
+			h.HeroTitle, h.HeroText, strings.Join(ids, ","), h.ShowArticles, s.clock.Now().Unix(), h.Collection); err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, audit.Entry{Kind: "home.save", Target: "home page", Before: before, After: homeFields(h, strings.Join(ids, ","))})
+	})
 	if err != nil {
 		return Home{}, fmt.Errorf("save home page: %w", err)
 	}
@@ -129,4 +148,11 @@ func readHome(ctx context.Context, db *sql.DB) (Home, bool, error) {
 		}
 	}
 	return h, true, nil
+}
+
+// homeFields are the home page as the audit log records it (featured as
+// the stored list of item ids).
+func homeFields(h Home, featured string) audit.Fields {
+	return audit.Fields{"hero_title": h.HeroTitle, "hero_text": h.HeroText, "featured": featured,
+		"show_articles": h.ShowArticles, "collection": h.Collection}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"storefront/store/audit"
 	"storefront/store/platform"
 )
 
@@ -44,9 +45,16 @@ func (s *Service) AddNote(ctx context.Context, orderID int64, author, body strin
 		return Note{}, ErrNoteText
 	}
 	n := Note{Author: author, Body: strings.TrimSpace(body), At: s.clock.Now()}
-	// The order must exist: the insert reads it in the same statement.
-	err := s.db.QueryRowContext(ctx, `INSERT INTO order_notes (order_id, author, body, at)
+	err := platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		// The order must exist: the insert reads it in the same statement.
+		err := tx.QueryRowContext(ctx, `INSERT INTO order_notes (order_id, author, body, at)
 		SELECT id, CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS BIGINT) FROM orders WHERE id = $1 RETURNING id`, orderID, n.Author, n.Body, n.At.Unix()).Scan(&n.ID)
+		if err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, audit.Entry{Kind: "order.note", Target: fmt.Sprintf("order %d", orderID),
+			After: audit.Fields{"note": n.Body}})
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return Note{}, platform.ErrNotFound
 	}

@@ -2,9 +2,11 @@ package reviews
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
+	"storefront/store/audit"
 	"storefront/store/catalog"
 	"storefront/store/platform"
 )
@@ -15,7 +17,7 @@ import (
 // on every instance. platform.ErrNotFound for a missing review; hiding
 // twice changes nothing more.
 func (s *Service) HideReview(ctx context.Context, itemID, userID int64, moderator string) (Review, error) {
-	return s.setHidden(ctx, itemID, userID, `UPDATE reviews SET hidden_at = $1, hidden_by = $2
+	return s.setHidden(ctx, itemID, userID, true, `UPDATE reviews SET hidden_at = $1, hidden_by = $2
 		WHERE item_id = $3 AND user_id = $4 AND hidden_at IS NULL`, s.clock.Now().Unix(), moderator)
 }
 
@@ -23,19 +25,30 @@ func (s *Service) HideReview(ctx context.Context, itemID, userID int64, moderato
 // its rating, as it was. platform.ErrNotFound for a missing review; one
 // that is not hidden is left alone.
 func (s *Service) UnhideReview(ctx context.Context, itemID, userID int64) (Review, error) {
-	return s.setHidden(ctx, itemID, userID, `UPDATE reviews SET hidden_at = NULL, hidden_by = NULL
+	return s.setHidden(ctx, itemID, userID, false, `UPDATE reviews SET hidden_at = NULL, hidden_by = NULL
 		WHERE item_id = $1 AND user_id = $2 AND hidden_at IS NOT NULL`)
 }
 
 // setHidden runs the hide or unhide update (its last two placeholders the
-// item and the author) and, when it changed the row, announces the item's
-// change.
-func (s *Service) setHidden(ctx context.Context, itemID, userID int64, update string, args ...any) (Review, error) {
-	res, err := s.db.ExecContext(ctx, update, append(args, itemID, userID)...)
-	if err != nil {
-		return Review{}, fmt.Errorf("hide review: %w", err)
-	}
-	changed, err := res.RowsAffected()
+// item and the author) and, when it changed the row, records it in the
+// audit log and announces the item's change.
+func (s *Service) setHidden(ctx context.Context, itemID, userID int64, hidden bool, update string, args ...any) (Review, error) {
+	var changed int64
+	err := platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, update, append(args, itemID, userID)...)
+		if err != nil {
+			return err
+		}
+		if changed, err = res.RowsAffected(); err != nil || changed == 0 {
+			return err
+		}
+		kind := "review.hide"
+		if !hidden {
+			kind = "review.unhide"
+		}
+		return audit.Record(ctx, tx, audit.Entry{Kind: kind, Target: fmt.Sprintf("review of item %d by user %d", itemID, userID),
+			Before: audit.Fields{"hidden": !hidden}, After: audit.Fields{"hidden": hidden}})
+	})
 	if err != nil {
 		return Review{}, fmt.Errorf("hide review: %w", err)
 	}
