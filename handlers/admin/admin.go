@@ -41,6 +41,7 @@ type Catalog interface {
 	AdminItems(ctx context.Context, q catalog.AdminItemQuery) (catalog.ItemPage, error)
 	CreateItem(ctx context.Context, n catalog.NewItem) (catalog.Item, error)
 	UpdateItem(ctx context.Context, id int64, e catalog.ItemEdit) (catalog.Item, error)
+	Tags(ctx context.Context, itemID int64) ([]string, error)
 	SetItemArchived(ctx context.Context, id int64, archived bool) (bool, error)
 	Variants(ctx context.Context, itemID int64) ([]catalog.Variant, error)
 	SaveVariants(ctx context.Context, itemID int64, set catalog.VariantSet) error

@@ -116,6 +116,11 @@ func (h *Handler) EditItemForm(c echo.Context) error {
 		return err
 	}
 	f := itemForm(h.web.Currency(), it)
+	tags, err := h.catalog.Tags(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	f.Tags = strings.Join(tags, ", ")
 	if err := h.withCategories(c.Request().Context(), &f); err != nil {
 		return err
 	}
@@ -158,6 +163,9 @@ func (h *Handler) UpdateItem(c echo.Context) error {
 		f.Category = it.Category
 	}
 	edit, errs := validateItemForm(h.web.Currency(), f)
+	if params, _ := c.FormParams(); !params.Has("tags") {
+		edit.KeepTags = true
+	}
 	if len(errs) > 0 {
 		return h.itemFormError(c, f, errs)
 	}
@@ -192,6 +200,10 @@ func validateItemForm(cur merchant.Currency, f views.ItemForm) (catalog.ItemEdit
 	if utf8.RuneCountInString(f.Description) > 2000 || !utf8.ValidString(f.Description) {
 		errs["description"] = "Use at most 2,000 characters."
 	}
+	if msg := catalog.TagsError(f.Tags); msg != "" {
+		errs["tags"] = msg
+	}
+	e.Tags = catalog.ParseTags(f.Tags)
 	return e, errs
 }
 

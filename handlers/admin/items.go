@@ -63,7 +63,7 @@ func (h *Handler) CreateItem(c echo.Context) error {
 		return h.itemFormError(c, f, errs)
 	}
 	it, err := h.catalog.CreateItem(c.Request().Context(), catalog.NewItem{Name: edit.Name, PriceCents: edit.PriceCents,
-		Stock: edit.Stock, Category: edit.Category, Description: edit.Description})
+		Stock: edit.Stock, Category: edit.Category, Description: edit.Description, Tags: edit.Tags})
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (h *Handler) setArchived(c echo.Context, archived bool) error {
 func readItemForm(c echo.Context, id int64) views.ItemForm {
 	return views.ItemForm{ID: id, Name: strings.TrimSpace(c.FormValue("name")), Price: strings.TrimSpace(c.FormValue("price")),
 		Stock: strings.TrimSpace(c.FormValue("stock")), Category: strings.TrimSpace(c.FormValue("category")),
-		Description: strings.TrimSpace(c.FormValue("description"))}
+		Description: strings.TrimSpace(c.FormValue("description")), Tags: strings.TrimSpace(c.FormValue("tags"))}
 }
 
 // itemFormError answers a bad item form: 422 with the form as typed.

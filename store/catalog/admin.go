@@ -19,6 +19,8 @@ type NewItem struct {
 	Stock       int64
 	Category    string
 	Description string
+	// Tags are the words rule collections pick items by (ParseTags).
+	Tags []string
 }
 
 // CreateItem adds an item to the catalog and returns it. The id is the
@@ -38,9 +40,9 @@ func (s *Service) CreateItem(ctx context.Context, n NewItem) (Item, error) {
 		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM items`).Scan(&id); err != nil {
 			return Item{}, fmt.Errorf("create item: %w", err)
 		}
-		res, err := s.db.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at, sku, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8) ON CONFLICT DO NOTHING`,
-			id, base+"-"+strconv.FormatInt(id, 10), n.Name, n.Description, n.Category, n.PriceCents, n.Stock, s.clock.Now().Unix(), s.freeSKU(ctx, id))
+		res, err := s.db.ExecContext(ctx, `INSERT INTO items (id, slug, name, description, category, price_cents, stock, updated_at, sku, created_at, tags)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8, $10) ON CONFLICT DO NOTHING`,
+			id, base+"-"+strconv.FormatInt(id, 10), n.Name, n.Description, n.Category, n.PriceCents, n.Stock, s.clock.Now().Unix(), s.freeSKU(ctx, id), storedTags(n.Tags))
 		if isSKUConflict(err) {
 			continue // another item or variant took the SKU since freeSKU read it
 		}
@@ -155,6 +157,10 @@ type ItemEdit struct {
 	Stock       int64
 	Category    string
 	Description string
+	// Tags replace the item's tags unless KeepTags (a form without the
+	// field, from before tags could be edited).
+	Tags     []string
+	KeepTags bool
 }
 
 // UpdateItem saves an admin's edit and makes it visible at once (the
@@ -168,9 +174,9 @@ func (s *Service) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, e
 	}
 	err := platform.InTx(ctx, s.db, func(tx *sql.Tx) error {
 		var was ItemEdit
-		var options string
-		err := tx.QueryRowContext(ctx, `SELECT name, price_cents, stock, description, category, option_names FROM items WHERE id = $1`+lock, id).
-			Scan(&was.Name, &was.PriceCents, &was.Stock, &was.Description, &was.Category, &options)
+		var options, tags string
+		err := tx.QueryRowContext(ctx, `SELECT name, price_cents, stock, description, category, option_names, tags FROM items WHERE id = $1`+lock, id).
+			Scan(&was.Name, &was.PriceCents, &was.Stock, &was.Description, &was.Category, &options, &tags)
 		if errors.Is(err, sql.ErrNoRows) {
 			return platform.ErrNotFound
 		}
@@ -186,9 +192,18 @@ func (s *Service) UpdateItem(ctx context.Context, id int64, e ItemEdit) (Item, e
 		if options != "" {
 			stock = was.Stock // the variants' stock, unchanged here
 		}
+		newTags := tags
+		if !e.KeepTags {
+			newTags = storedTags(e.Tags)
+			if _, err := tx.ExecContext(ctx, `UPDATE items SET tags = $1 WHERE id = $2`, newTags, id); err != nil {
+				return fmt.Errorf("update item %d: %w", id, err)
+			}
+		}
 		return audit.Record(ctx, tx, audit.Entry{Kind: "item.edit", Target: "item " + strconv.FormatInt(id, 10),
-			Before: audit.Fields{"name": was.Name, "price_cents": was.PriceCents, "stock": was.Stock, "description": was.Description, "category": was.Category},
-			After:  audit.Fields{"name": e.Name, "price_cents": e.PriceCents, "stock": stock, "description": e.Description, "category": e.Category}})
+			Before: audit.Fields{"name": was.Name, "price_cents": was.PriceCents, "stock": was.Stock, "description": was.Description, "category": was.Category,
+				"tags": strings.Trim(tags, ",")},
+			After: audit.Fields{"name": e.Name, "price_cents": e.PriceCents, "stock": stock, "description": e.Description, "category": e.Category,
+				"tags": strings.Trim(newTags, ",")}})
 	})
 	if err != nil {
 		return Item{}, err

@@ -16,6 +16,21 @@ const (
 // dashes.
 func NormTag(t string) string { return Slugify(t) }
 
+// TagsError says what is wrong with tags as typed, or "" when ParseTags
+// keeps every one of them.
+func TagsError(typed string) string {
+	words := strings.FieldsFunc(typed, func(r rune) bool { return r == ',' || r == ' ' })
+	if len(words) > MaxTags {
+		return fmt.Sprintf("At most %d tags (this is %d).", MaxTags, len(words))
+	}
+	for _, w := range words {
+		if t := NormTag(w); t == "" || len(t) > MaxTagLen {
+			return fmt.Sprintf("A tag is a word of letters, digits and dashes, at most %d long: %q is not.", MaxTagLen, w)
+		}
+	}
+	return ""
+}
+
 // ParseTags reads tags as an admin typed them (separated by commas or
 // spaces): each normalised, once, in order, at most MaxTags.
 func ParseTags(typed string) []string {
@@ -39,13 +54,18 @@ func (s *Service) Tags(ctx context.Context, itemID int64) ([]string, error) {
 	return strings.FieldsFunc(stored, func(r rune) bool { return r == ',' }), nil
 }
 
-// SetTags sets items' tags (stored as ",a,b," so that a rule collection
-// finds a tag with LIKE '%,tag,%').
-func (s *Service) SetTags(ctx context.Context, tags []string, itemIDs ...int64) error {
-	stored := ""
-	if len(tags) > 0 {
-		stored = "," + strings.Join(tags, ",") + ","
+// storedTags is how items carry tags: ",a,b,", so that a rule collection
+// finds a tag with LIKE '%,tag,%'.
+func storedTags(tags []string) string {
+	if len(tags) == 0 {
+		return ""
 	}
+	return "," + strings.Join(tags, ",") + ","
+}
+
+// SetTags sets items' tags.
+func (s *Service) SetTags(ctx context.Context, tags []string, itemIDs ...int64) error {
+	stored := storedTags(tags)
 	for _, id := range itemIDs {
 		if _, err := s.db.ExecContext(ctx, `UPDATE items SET tags = $1 WHERE id = $2`, stored, id); err != nil {
 			return fmt.Errorf("item tags: %w", err)
