@@ -163,6 +163,7 @@ func (h *Handler) routes(e *echo.Echo) {
 	settings.GET("/system", h.admin.System)
 	settings.GET("/settings", h.admin.ShopSettings)
 	settings.POST("/settings", h.admin.SaveShopSettings)
+	settings.POST("/settings/logo/delete", h.admin.RemoveLogo)
 	settings.GET("/home", h.admin.HomePage)
 	settings.POST("/home", h.admin.SaveHomePage)
 	settings.GET("/pages", h.admin.InfoPages)
@@ -213,6 +214,7 @@ func (h *Handler) routes(e *echo.Echo) {
 	// most 5 MB of the file.
 	catalog.stream(e, "/items/:id/images", h.admin.UploadImage, h.web.CheckSession, h.web.RequireStaff(h.rules))
 	catalog.stream(e, "/items/import", h.admin.ImportItems, h.web.CheckSession, h.web.RequireStaff(h.rules))
+	settings.stream(e, "/settings/logo", h.admin.UploadLogo, h.web.CheckSession, h.web.RequireStaff(h.rules))
 
 	pricing := staff.as(web.PermPricing) // discount codes, delivery zones, tax rates
 	pricing.GET("/discounts", h.admin.Discounts)

@@ -76,6 +76,15 @@ type Picture struct {
 	Largest string
 }
 
+// WidthAt is the picture's width shown h pixels high, for the width
+// attribute that keeps the page from shifting while it loads.
+func (p Picture) WidthAt(h int) int {
+	if p.Height <= 0 {
+		return h
+	}
+	return max(1, p.Width*h/p.Height)
+}
+
 // Pager links to the previous and next pages of a listing.
 type Pager struct {
 	Page    int

@@ -16,6 +16,8 @@ type Shop struct {
 	Address      []string // the postal address, line by line
 	// Pages are the shop's information pages, linked from the footer.
 	Pages []InfoLink
+	// Logo is the shop's logo beside its name in the header (Src "" for none).
+	Logo Picture
 }
 
 // InfoLink is an information page as the footer links it.

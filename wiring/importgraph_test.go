@@ -39,8 +39,8 @@ var layers = []struct {
 	{"board", []string{"platform", "keys"}},
 	{"pricing", []string{"platform", "audit"}},
 	// Domains over those.
-	{"media", []string{"platform", "catalog"}},
-	{"reviews", []string{"platform", "catalog"}},
+	{"media", []string{"platform", "catalog", "audit"}},
+	{"reviews", []string{"platform", "catalog", "audit"}},
 	{"search", []string{"platform", "keys", "catalog", "analytics"}},
 	{"sessions", []string{"platform", "keys", "workers", "ratelimit", "cart", "notify", "analytics", "audit"}},
 	{"orders", []string{"platform", "keys", "workers", "catalog", "cart", "pricing", "audit"}},

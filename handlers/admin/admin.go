@@ -58,6 +58,8 @@ type Pictures interface {
 	ItemImages(ctx context.Context, itemID int64) ([]media.ItemImage, error)
 	AddItemImage(ctx context.Context, itemID int64, img media.ProcessedImage) (int, error)
 	DeleteItemImage(ctx context.Context, itemID int64, position int) error
+	StoreImage(ctx context.Context, img media.ProcessedImage) error
+	DropUnusedImage(ctx context.Context, hash string) error
 }
 
 // Pages purges cached item pages.

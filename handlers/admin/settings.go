@@ -26,6 +26,8 @@ type Merchant interface {
 	Page(slug string) (merchant.Page, error)
 	SavePage(ctx context.Context, old string, f merchant.PageForm) (merchant.Page, error)
 	DeletePage(ctx context.Context, slug string) error
+	Logo() merchant.Logo
+	SetLogo(ctx context.Context, l merchant.Logo) (string, error)
 }
 
 // ShopSettings is GET /admin/settings: the shop's name, currency, contact
@@ -60,8 +62,18 @@ func (h *Handler) SaveShopSettings(c echo.Context) error {
 }
 
 func (h *Handler) settingsPage(c echo.Context, status int, f views.SettingsForm, msg string) error {
-	cur := web.ViewCurrency(h.merchant.Current().Currency)
-	d := views.AdminSettingsData{Form: f, Currencies: merchant.CurrencyCodes(), Error: msg, Example: cur.Format(123450)}
+	return h.renderSettings(c, status, views.AdminSettingsData{Form: f, Error: msg})
+}
+
+func (h *Handler) settingsPageWithLogoError(c echo.Context, status int, f views.SettingsForm, msg string) error {
+	return h.renderSettings(c, status, views.AdminSettingsData{Form: f, LogoError: msg})
+}
+
+func (h *Handler) renderSettings(c echo.Context, status int, d views.AdminSettingsData) error {
+	d.Currencies = merchant.CurrencyCodes()
+	d.Example = web.ViewCurrency(h.merchant.Current().Currency).Format(123450)
+	d.Logo = h.web.Shop().Logo
+	d.ImageLimit = byteSize(h.cfg.MaxImageBytes)
 	return web.Render(c, status, views.AdminSettingsPage(h.web.Chrome(c, "Settings"), d))
 }
 

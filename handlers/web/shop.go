@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"storefront/store/media"
 	"storefront/store/merchant"
 	"storefront/views"
 )
@@ -13,6 +14,7 @@ import (
 type ShopSettings interface {
 	Current() merchant.Settings
 	Pages() []merchant.Page
+	Logo() merchant.Logo
 }
 
 // Shop is the shop as every page shows it: its name, currency and how to
@@ -26,6 +28,13 @@ func (k *Kit) Shop() views.Shop {
 	shop := views.Shop{Name: s.ShopName, Currency: ViewCurrency(s.Currency), ContactEmail: s.ContactEmail, Address: s.AddressLines()}
 	for _, p := range k.deps.Shop.Pages() {
 		shop.Pages = append(shop.Pages, views.InfoLink{Title: p.Title, Slug: p.Slug})
+	}
+	if l := k.deps.Shop.Logo(); l.Hash != "" {
+		img := media.ItemImage{Hash: l.Hash}
+		for _, z := range l.Sizes {
+			img.Sizes = append(img.Sizes, media.ImageSize{Width: z.Width, Height: z.Height, Ext: z.Ext})
+		}
+		shop.Logo = Picture(img)
 	}
 	return shop
 }

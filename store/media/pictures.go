@@ -132,8 +132,10 @@ func (s *Service) DeleteItemImage(ctx context.Context, itemID int64, position in
 		return err
 	}
 	for _, stmt := range []string{
-		`DELETE FROM image_renditions WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)`,
-		`DELETE FROM images WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)`,
+		`DELETE FROM image_renditions WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)
+			AND NOT EXISTS (SELECT 1 FROM shop_logo WHERE hash = $1)`,
+		`DELETE FROM images WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)
+			AND NOT EXISTS (SELECT 1 FROM shop_logo WHERE hash = $1)`,
 	} {
 		if _, err := tx.ExecContext(ctx, stmt, hash); err != nil {
 			return fmt.Errorf("delete image: %w", err)

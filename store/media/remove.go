@@ -35,8 +35,10 @@ func (s *Service) ItemsRemovedTx(ctx context.Context, tx *sql.Tx, ids []int64) e
 	}
 	for _, h := range hashes {
 		for _, q := range []string{
-			`DELETE FROM image_renditions WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)`,
-			`DELETE FROM images WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)`,
+			`DELETE FROM image_renditions WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)
+			AND NOT EXISTS (SELECT 1 FROM shop_logo WHERE hash = $1)`,
+			`DELETE FROM images WHERE hash = $1 AND NOT EXISTS (SELECT 1 FROM item_images WHERE hash = $1)
+			AND NOT EXISTS (SELECT 1 FROM shop_logo WHERE hash = $1)`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, h); err != nil {
 				return fmt.Errorf("remove pictures: %w", err)

@@ -44,6 +44,8 @@ type state struct {
 	homeSaved bool
 	// pages are the information pages, by title.
 	pages []Page
+	// logo is the shop's logo, the zero Logo for none.
+	logo Logo
 }
 
 // New returns the service with defaults (the knobs': the name, the
@@ -104,6 +106,9 @@ func (s *Service) Load(ctx context.Context) error {
 		st.home, st.homeSaved = home, true
 	}
 	if st.pages, err = readPages(ctx, s.db); err != nil {
+		return err
+	}
+	if st.logo, err = readLogo(ctx, s.db); err != nil {
 		return err
 	}
 	s.cur.Store(&st)
