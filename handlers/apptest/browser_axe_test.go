@@ -58,7 +58,15 @@ func TestBrowserAccessibilityOfEveryPageFamily(t *testing.T) {
 	memberPages = append(memberPages, boardPages(t, app, admin)...)
 	memberPages = append(memberPages, "/checkout", order, order+"/cancel", "/admin/items", "/admin/orders", "/admin/orders?q=a",
 		"/admin/moderation", "/items?q=skilet")
-	guestPages = append(guestPages, guestOrderLink(t, app))
+	// The catalog's tree and collections, the account's pages, and every
+	// admin page family: the merchant's settings, the team, the audit
+	// log, the catalog's editors, pricing, returns, reports and the
+	// admin's view of an order.
+	memberPages = append(memberPages, "/c/leisure", "/collections/staff-picks", "/account", "/account/two-factor",
+		"/admin/settings", "/admin/home", "/admin/pages", "/admin/demo", "/admin/staff", "/admin/audit", "/admin/system", "/admin/outbox",
+		"/admin/items/5", "/admin/items/28/variants", "/admin/items/new", "/admin/items/import", "/admin/categories", "/admin/collections",
+		"/admin/discounts", "/admin/shipping", "/admin/tax", "/admin/returns", "/admin/refunds", "/admin/sales", "/admin"+order)
+	guestPages = append(guestPages, guestOrderLink(t, app), "/c/leisure", "/collections/staff-picks", "/password/forgot")
 
 	for _, width := range []int64{1280, 390} {
 		for _, run := range []struct {
