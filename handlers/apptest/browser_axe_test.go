@@ -1,8 +1,12 @@
 package apptest_test
 
 import (
+	"bytes"
 	_ "embed"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"storefront/store/board"
+	"storefront/store/merchant"
 )
 
 // axeSource is axe-core, vendored with its licence header (MPL-2.0) so the
@@ -67,6 +72,14 @@ func TestBrowserAccessibilityOfEveryPageFamily(t *testing.T) {
 		"/admin/items/5", "/admin/items/28/variants", "/admin/items/new", "/admin/items/import", "/admin/categories", "/admin/collections",
 		"/admin/discounts", "/admin/shipping", "/admin/tax", "/admin/returns", "/admin/refunds", "/admin/sales", "/admin"+order)
 	guestPages = append(guestPages, guestOrderLink(t, app), "/c/leisure", "/collections/staff-picks", "/password/forgot")
+	// A wide logo in the header, so that every page is checked with one
+	// (at 390 px it must not push the header past the screen).
+	setLogo(t, app, 800, 160)
+	guest.waitUntil("the logo in the header", e2eStepTimeout, func() (bool, string, error) {
+		guest.navigate("/")
+		n := guest.count(`[data-testid=shop-logo]`)
+		return n == 1, fmt.Sprintf("%d logos", n), nil
+	})
 
 	for _, width := range []int64{1280, 390} {
 		for _, run := range []struct {
@@ -211,4 +224,36 @@ func boardPages(t *testing.T, app *browserApp, admin *e2eTab) []string {
 	admin.waitFor(`[data-testid=flash]`)
 	return []string{"/articles/" + itoaE2E(own.ID), "/articles/" + itoaE2E(own.ID) + "/edit",
 		"/comments/" + board.CommentRef(1, mine.ID) + "/edit", "/articles/1/report"}
+}
+
+// setLogo makes a w x h picture the shop's logo, as the settings page's
+// upload does, through the app's own stores; the app hears of it as
+// another instance would.
+func setLogo(t *testing.T, app *browserApp, w, h int) {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.RGBA{uint8(x * 255 / w), 80, uint8(y * 255 / h), 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	pic, err := app.Store.Media.ProcessImage(ctx, buf.Bytes(), 10<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := app.Store.Media.StoreImage(ctx, pic); err != nil {
+		t.Fatal(err)
+	}
+	logo := merchant.Logo{Hash: pic.Hash}
+	for _, r := range pic.Renditions {
+		logo.Sizes = append(logo.Sizes, merchant.LogoSize{Width: r.Width, Height: r.Height, Ext: r.Ext})
+	}
+	if _, err := app.Store.Merchant.SetLogo(ctx, logo); err != nil {
+		t.Fatal(err)
+	}
 }
