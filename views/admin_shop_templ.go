@@ -227,7 +227,7 @@ func AdminSettingsPage(c Chrome, d AdminSettingsData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</div><button class=\"button\" type=\"submit\">Save settings</button></form><section class=\"panel narrow\" aria-labelledby=\"logo-h\" data-testid=\"logo-panel\"><h2 id=\"logo-h\">Logo</h2>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</div><button class=\"button\" type=\"submit\">Save settings</button></form><section class=\"panel narrow logo-panel\" aria-labelledby=\"logo-h\" data-testid=\"logo-panel\"><h2 id=\"logo-h\">Logo</h2>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

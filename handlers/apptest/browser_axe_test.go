@@ -92,6 +92,9 @@ func TestBrowserAccessibilityOfEveryPageFamily(t *testing.T) {
 				if found := axeViolations(run.tab, path); found != "" {
 					t.Errorf("%s at %d px, %s: %s", run.who, width, path, found)
 				}
+				if path == "/" || path == "/admin/settings" {
+					run.tab.screenshot(fmt.Sprintf("pages-%s-%d%s", run.who, width, strings.ReplaceAll(path, "/", "-")))
+				}
 				if path == "/checkout" && run.tab.count(`[data-testid=review-line]`) == 0 {
 					t.Errorf("%s: /checkout has no line to check", run.who)
 				}
