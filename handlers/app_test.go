@@ -38,10 +38,10 @@ func testConfig(t testing.TB) handlers.Config {
 		t.Fatal(err)
 	}
 	return handlers.Config{
-		CookieKeys:     keys,
-		ItemsPerPage:   24,
-		ArticlesPage:   25,
-		MaxLineQty:     99,
+		CookieKeys:   keys,
+		ItemsPerPage: 24,
+		ArticlesPage: 25,
+		MaxLineQty:   99,
 		// Generous: the tests check what is answered, and a loaded machine
 		// (-race, a Cluster, CPU-bound neighbours) must not turn a slow
 		// answer into a 503. Tests of the budget set their own.
