@@ -1,17 +1,9 @@
 package admin
 
 import (
-	"errors"
-	"fmt"
-	"io"
-	"net/http"
-	"strconv"
-	"time"
-
 	"github.com/labstack/echo/v4"
 
 	"storefront/handlers/web"
-	"storefront/store/media"
 	"storefront/store/merchant"
 	"storefront/views"
 )
@@ -21,35 +13,17 @@ import (
 // logo beside the shop's name in every page's header. Anything refused is
 // a 422 on the settings page and changes nothing.
 func (h *Handler) UploadLogo(c echo.Context) error {
-	req := c.Request()
-	req.Body = http.MaxBytesReader(c.Response(), req.Body, h.cfg.MaxImageBytes+uploadDrainLimit)
-	defer io.Copy(io.Discard, req.Body) //nolint:errcheck // draining a refused upload
-	data, err := h.readUpload(c)
-	var img media.ProcessedImage
+	img, err := h.processUpload(c)
 	if err == nil {
-		img, err = h.pictures.ProcessImage(req.Context(), data, h.cfg.MaxImageBytes)
+		err = h.pictures.StoreImage(c.Request().Context(), img)
 	}
-	if load, ok := errors.AsType[*media.LoadError](err); ok {
-		secs := max(1, int(load.RetryAfter.Round(time.Second)/time.Second))
-		c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
-		return h.logoRefused(c, http.StatusServiceUnavailable, "The server is busy with other pictures. Try again in "+
-			views.Counted(int64(secs), "second", "seconds")+".")
-	}
-	if errors.Is(err, media.ErrImageTooLarge) {
-		return h.logoRefused(c, http.StatusUnprocessableEntity, fmt.Sprintf("That file is larger than %s.", byteSize(h.cfg.MaxImageBytes)))
-	}
-	for reason, msg := range uploadRefusal {
-		if errors.Is(err, reason) {
-			return h.logoRefused(c, http.StatusUnprocessableEntity, msg)
-		}
+	if status, msg, refused := h.uploadRefused(c, err); refused {
+		return h.logoRefused(c, status, msg)
 	}
 	if err != nil {
 		return err
 	}
-	ctx := req.Context()
-	if err := h.pictures.StoreImage(ctx, img); err != nil {
-		return err
-	}
+	ctx := c.Request().Context()
 	logo := merchant.Logo{Hash: img.Hash}
 	for _, r := range img.Renditions {
 		logo.Sizes = append(logo.Sizes, merchant.LogoSize{Width: r.Width, Height: r.Height, Ext: r.Ext})

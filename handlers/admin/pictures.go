@@ -45,28 +45,13 @@ func (h *Handler) UploadImage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	req := c.Request()
-	req.Body = http.MaxBytesReader(c.Response(), req.Body, h.cfg.MaxImageBytes+uploadDrainLimit)
-	defer io.Copy(io.Discard, req.Body) //nolint:errcheck // draining a refused upload
-	data, err := h.readUpload(c)
-	var img media.ProcessedImage
-	if err == nil {
-		img, err = h.pictures.ProcessImage(req.Context(), data, h.cfg.MaxImageBytes)
-	}
-	if load, ok := errors.AsType[*media.LoadError](err); ok {
-		return h.pictureRefusedForLoad(c, id, load)
-	}
+	img, err := h.processUpload(c)
 	var pos int
 	if err == nil {
-		pos, err = h.pictures.AddItemImage(req.Context(), id, img)
+		pos, err = h.pictures.AddItemImage(c.Request().Context(), id, img)
 	}
-	if errors.Is(err, media.ErrImageTooLarge) {
-		return h.pictureRefused(c, id, fmt.Sprintf("That file is larger than %s.", byteSize(h.cfg.MaxImageBytes)))
-	}
-	for reason, msg := range uploadRefusal {
-		if errors.Is(err, reason) {
-			return h.pictureRefused(c, id, msg)
-		}
+	if status, msg, refused := h.uploadRefused(c, err); refused {
+		return h.pictureProblem(c, id, status, msg)
 	}
 	if err != nil {
 		return err
@@ -120,25 +105,44 @@ func (h *Handler) DeleteImage(c echo.Context) error {
 	return h.web.Done(c, fmt.Sprintf("Deleted picture %d. The item's cached pages were purged.", n), "/admin/items/"+web.Itoa(id))
 }
 
-// pictureRefused answers a refused upload: 422 with the reason, as JSON
-// or on the item's edit page.
-func (h *Handler) pictureRefused(c echo.Context, id int64, msg string) error {
-	return h.pictureProblem(c, id, http.StatusUnprocessableEntity, msg)
+// processUpload reads the request's picture (the multipart field image)
+// and checks and re-encodes it. The rest of a refused upload is read and
+// thrown away first, so that the browser sees the answer.
+func (h *Handler) processUpload(c echo.Context) (media.ProcessedImage, error) {
+	req := c.Request()
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, h.cfg.MaxImageBytes+uploadDrainLimit)
+	defer io.Copy(io.Discard, req.Body) //nolint:errcheck // draining a refused upload
+	data, err := h.readUpload(c)
+	if err != nil {
+		return media.ProcessedImage{}, err
+	}
+	return h.pictures.ProcessImage(req.Context(), data, h.cfg.MaxImageBytes)
 }
 
-// pictureRefusedForLoad answers an upload the server was too busy to
-// process: 503 with Retry-After, and the admin is told why and when to
-// try again on the item's edit page rather than shown the generic page.
-func (h *Handler) pictureRefusedForLoad(c echo.Context, id int64, load *media.LoadError) error {
-	secs := max(1, int(load.RetryAfter.Round(time.Second)/time.Second))
-	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
-	wait := "Try again in " + views.Counted(int64(secs), "second", "seconds") + "."
-	msg := "The server is busy with other pictures. " + wait
-	if errors.Is(load, media.ErrImageTimeout) {
-		msg = "The server ran out of time processing that picture; it may be busy with other work. " + wait +
-			" A smaller picture takes less time."
+// uploadRefused words an upload's refusal for the admin: 422 with the
+// reason, or 503 with Retry-After when the server was too busy to process
+// it. refused is false for an error that is no refusal (nil included).
+func (h *Handler) uploadRefused(c echo.Context, err error) (status int, msg string, refused bool) {
+	if load, ok := errors.AsType[*media.LoadError](err); ok {
+		secs := max(1, int(load.RetryAfter.Round(time.Second)/time.Second))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+		wait := "Try again in " + views.Counted(int64(secs), "second", "seconds") + "."
+		msg := "The server is busy with other pictures. " + wait
+		if errors.Is(load, media.ErrImageTimeout) {
+			msg = "The server ran out of time processing that picture; it may be busy with other work. " + wait +
+				" A smaller picture takes less time."
+		}
+		return http.StatusServiceUnavailable, msg, true
 	}
-	return h.pictureProblem(c, id, http.StatusServiceUnavailable, msg)
+	if errors.Is(err, media.ErrImageTooLarge) {
+		return http.StatusUnprocessableEntity, fmt.Sprintf("That file is larger than %s.", byteSize(h.cfg.MaxImageBytes)), true
+	}
+	for reason, msg := range uploadRefusal {
+		if errors.Is(err, reason) {
+			return http.StatusUnprocessableEntity, msg, true
+		}
+	}
+	return 0, "", false
 }
 
 // pictureProblem shows a refused upload's reason with status, as JSON or
